@@ -1,0 +1,162 @@
+//! `kifu convert`: one input (file or stdin) to one output (file or stdout).
+
+use super::ExitCode;
+use super::output::{Verbosity, print_diagnostics, write_atomically, write_stdout};
+use clap::Args;
+use kifu::charset::encoding_for_label;
+use kifu::{Format, ReadOptions, Severity, WriteOptions};
+use std::io::Read;
+use std::path::PathBuf;
+
+/// Arguments of `kifu convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Input file; `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+    /// Input format (default: from the file extension, else from the content).
+    #[arg(short = 'f', long = "from", value_name = "FORMAT")]
+    from: Option<String>,
+    /// Output format (default: from the -o extension, else sgf).
+    #[arg(short = 't', long = "to", value_name = "FORMAT")]
+    to: Option<String>,
+    /// Output file; nothing or `-` writes standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+    /// Decode the input with this charset, whatever it declares (a byte-order mark still wins).
+    #[arg(long, value_name = "LABEL")]
+    from_encoding: Option<String>,
+    /// Write the output in this charset (default UTF-8).
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+    /// SGF output: write compressed point lists (AB[aa:cc]) as single points.
+    #[arg(long)]
+    expand_lists: bool,
+    /// Treat warnings as failure (exit code 3).
+    #[arg(long)]
+    strict: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Also print informational notes (charset decision, normalised identifiers).
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("kifu: {msg}");
+    ExitCode::Usage
+}
+
+fn format_arg(name: &str) -> Result<Format, String> {
+    Format::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = Format::all().map(|f| f.name()).collect();
+        format!("unknown format '{name}' (known: {})", names.join(", "))
+    })
+}
+
+/// Runs the conversion.
+pub fn run(args: ConvertArgs) -> ExitCode {
+    let v = Verbosity { quiet: args.quiet, verbose: args.verbose };
+    let from = match args.from.as_deref().map(format_arg).transpose() {
+        Ok(f) => f,
+        Err(e) => return usage(&e),
+    };
+    let to = match args.to.as_deref().map(format_arg).transpose() {
+        Ok(f) => f,
+        Err(e) => return usage(&e),
+    };
+    let labels = [&args.from_encoding, &args.encoding].map(|l| l.as_deref().map(|s| (s, encoding_for_label(s))));
+    for (label, enc) in labels.iter().flatten() {
+        if enc.is_none() {
+            return usage(&format!("unknown charset '{label}'"));
+        }
+    }
+    let from_enc = labels[0].and_then(|(_, e)| e);
+    let to_enc = labels[1].and_then(|(_, e)| e);
+
+    let input = args.input.filter(|p| p.as_os_str() != "-");
+    let output = args.output.filter(|p| p.as_os_str() != "-");
+    let name = input.as_ref().map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string());
+    let bytes = match &input {
+        Some(p) => match std::fs::read(p) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("kifu: cannot read {name}: {e}");
+                return ExitCode::NoInput;
+            }
+        },
+        None => {
+            let mut b = Vec::new();
+            if let Err(e) = std::io::stdin().lock().read_to_end(&mut b) {
+                eprintln!("kifu: cannot read standard input: {e}");
+                return ExitCode::NoInput;
+            }
+            b
+        }
+    };
+    let from = match from.or_else(|| input.as_deref().and_then(Format::from_path)).or_else(|| Format::sniff(&bytes)) {
+        Some(f) => f,
+        None => {
+            eprintln!(
+                "kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
+            );
+            return ExitCode::DataErr;
+        }
+    };
+    let to = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
+    if !from.can_read() {
+        return usage(&format!("kifu cannot read {from}"));
+    }
+    if !to.can_write() {
+        return usage(&format!("kifu cannot write {to}"));
+    }
+    if let (Some(i), Some(o)) = (&input, &output) {
+        if let (Ok(a), Ok(b)) = (std::fs::canonicalize(i), std::fs::canonicalize(o)) {
+            if a == b {
+                eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
+                return ExitCode::CantCreate;
+            }
+        }
+    }
+
+    let read = match from.read(bytes, &ReadOptions { encoding: from_enc }) {
+        Ok(r) => r,
+        Err(e) => {
+            print_diagnostics(&name, &e.diagnostics, v);
+            return ExitCode::DataErr;
+        }
+    };
+    print_diagnostics(&name, &read.diagnostics, v);
+    let options = WriteOptions { encoding: to_enc, expand_point_lists: args.expand_lists };
+    let written = match to.write(&read.collection, &options) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("kifu: {name}: {e}");
+            return ExitCode::DataErr;
+        }
+    };
+    let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+    print_diagnostics(&out_name, &written.diagnostics, v);
+    let result = match &output {
+        Some(p) => write_atomically(p, &written.bytes, args.force).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                eprintln!("kifu: {} exists; use --force to replace it", p.display());
+            } else {
+                eprintln!("kifu: cannot write {}: {e}", p.display());
+            }
+            ExitCode::CantCreate
+        }),
+        None => write_stdout(&written.bytes).map_err(|e| {
+            eprintln!("kifu: cannot write standard output: {e}");
+            ExitCode::IoErr
+        }),
+    };
+    if let Err(code) = result {
+        return code;
+    }
+    let warned = read.diagnostics.iter().chain(&written.diagnostics).any(|d| d.severity >= Severity::Warning);
+    if args.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
+}

@@ -1,0 +1,55 @@
+//! Command-line definitions and dispatch.
+
+mod convert;
+mod exit;
+mod formats_cmd;
+mod output;
+
+use clap::{Parser, Subcommand};
+pub use exit::ExitCode;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0   success
+  1   some inputs failed (batch runs)
+  2   usage error
+  3   --strict turned warnings into failure
+  65  the input is not readable as its format
+  66  an input is missing or unreadable
+  73  an output cannot be created
+  74  other I/O error
+A closed output pipe (e.g. `| head`) ends quietly with 0.";
+
+/// Convert Go game records between SGF, GIB, NGF, UGF and JSON.
+#[derive(Debug, Parser)]
+#[command(name = "kifu", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Convert a game record from one format to another.
+    #[command(after_help = EXIT_CODES)]
+    Convert(convert::ConvertArgs),
+    /// List the formats kifu knows, with what it can read and write.
+    Formats,
+}
+
+/// Parses the arguments, runs the command and returns the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { ExitCode::Usage } else { ExitCode::Ok };
+            let _ = e.print();
+            return code as i32;
+        }
+    };
+    let code = match cli.command {
+        Command::Convert(args) => convert::run(args),
+        Command::Formats => formats_cmd::run(),
+    };
+    code as i32
+}

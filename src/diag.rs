@@ -1,0 +1,231 @@
+//! Diagnostics as values: what a reader, writer or check found, with a stable code and a position.
+//!
+//! The library never prints. Every repair, skipped byte, lossy write or rule violation becomes a
+//! [`Diagnostic`] returned beside the result; the binary decides how to show it.
+
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Something the user may want to know; nothing is wrong with the data.
+    Info,
+    /// The input bends a rule or the output loses something; the result is still usable.
+    Warning,
+    /// The input breaks the format; what could be recovered was kept.
+    Error,
+}
+
+impl Severity {
+    /// The lower-case name used in messages and JSON: `error`, `warning`, `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A place in the input text: 1-based line and column (in characters), and the byte offset into
+/// the decoded text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column, counted in Unicode characters.
+    pub column: u32,
+    /// Byte offset into the decoded (UTF-8) text.
+    pub offset: usize,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// One finding: severity, stable code (e.g. `sgf.unescaped-bracket`), message and position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How serious it is.
+    pub severity: Severity,
+    /// A stable, documented identifier such as `sgf.missing-close`.
+    pub code: &'static str,
+    /// A human-readable sentence.
+    pub message: String,
+    /// Where in the input, when the finding has a place.
+    pub position: Option<Position>,
+}
+
+impl Diagnostic {
+    /// A diagnostic without a position.
+    pub fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { severity, code, message: message.into(), position: None }
+    }
+
+    /// An error without a position.
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+
+    /// A warning without a position.
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+
+    /// An informational note without a position.
+    pub fn info(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Info, code, message)
+    }
+
+    /// The same diagnostic placed at `position`.
+    pub fn at(mut self, position: Position) -> Self {
+        self.position = Some(position);
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `line:col: severity[code]: message` (or without the position when there is none).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = self.position {
+            write!(f, "{p}: ")?;
+        }
+        write!(f, "{}[{}]: {}", self.severity, self.code, self.message)
+    }
+}
+
+/// Maps byte offsets of a text to line and column, built once per input and only when needed.
+#[derive(Debug)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Index the line starts of `text`. A line ends at LF, at CRLF, or at a lone CR.
+    pub fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        let mut i = 0;
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+            let at = i + k;
+            let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
+            line_starts.push(next);
+            i = next;
+        }
+        LineIndex { text, line_starts }
+    }
+
+    /// The position of byte `offset` (clamped to the text and to a character boundary).
+    pub fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.line_starts[line - 1];
+        let column = self.text[start..offset].chars().count() + 1;
+        Position { line: line as u32, column: column as u32, offset }
+    }
+}
+
+/// Diagnostics collected while reading one input, placed by byte offset and resolved to
+/// line:column at the end (so the common, clean case pays nothing for positions).
+#[derive(Debug, Default)]
+pub struct Sink {
+    pending: Vec<(Option<usize>, Diagnostic)>,
+    counts: std::collections::HashMap<&'static str, usize>,
+}
+
+/// How many diagnostics of one code a single input reports before the rest are summarised.
+pub const MAX_PER_CODE: usize = 100;
+
+impl Sink {
+    /// An empty sink.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Record `diag` at byte `offset` of the decoded text.
+    pub fn push_at(&mut self, offset: usize, diag: Diagnostic) {
+        if self.admit(&diag) {
+            self.pending.push((Some(offset), diag));
+        }
+    }
+
+    /// Record `diag` with no position.
+    pub fn push(&mut self, diag: Diagnostic) {
+        if self.admit(&diag) {
+            self.pending.push((None, diag));
+        }
+    }
+
+    fn admit(&mut self, diag: &Diagnostic) -> bool {
+        let n = self.counts.entry(diag.code).or_insert(0);
+        *n += 1;
+        *n <= MAX_PER_CODE
+    }
+
+    /// Whether an error-severity diagnostic has been recorded.
+    pub fn has_errors(&self) -> bool {
+        self.pending.iter().any(|(_, d)| d.severity == Severity::Error)
+    }
+
+    /// Resolve offsets against `text` and return the diagnostics in the order recorded.
+    pub fn finish(self, text: &str) -> Vec<Diagnostic> {
+        if self.pending.is_empty() {
+            return Vec::new();
+        }
+        let index = LineIndex::new(text);
+        let mut out: Vec<Diagnostic> = self
+            .pending
+            .into_iter()
+            .map(|(off, d)| match off {
+                Some(o) => d.at(index.position(o)),
+                None => d,
+            })
+            .collect();
+        let mut over: Vec<_> = self.counts.into_iter().filter(|&(_, n)| n > MAX_PER_CODE).collect();
+        over.sort();
+        for (code, n) in over {
+            let severity = out.iter().find(|d| d.code == code).map_or(Severity::Warning, |d| d.severity);
+            out.push(Diagnostic::new(
+                severity,
+                code,
+                format!("{} more like this not shown ({n} in all)", n - MAX_PER_CODE),
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_characters() {
+        let text = "ab\r\ncd\nλx\ry";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.position(0), Position { line: 1, column: 1, offset: 0 });
+        assert_eq!(idx.position(5), Position { line: 2, column: 2, offset: 5 });
+        // 'x' comes after the two-byte 'λ': byte 9, column 2
+        assert_eq!(idx.position(9), Position { line: 3, column: 2, offset: 9 });
+        assert_eq!(idx.position(11).line, 4);
+        assert_eq!(idx.position(999).line, 4);
+    }
+
+    #[test]
+    fn display_has_position_severity_and_code() {
+        let d = Diagnostic::warning("sgf.test", "something").at(Position { line: 3, column: 7, offset: 0 });
+        assert_eq!(d.to_string(), "3:7: warning[sgf.test]: something");
+    }
+}

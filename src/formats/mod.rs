@@ -1,0 +1,233 @@
+//! The format registry: every format kifu reads or writes, in one place.
+//!
+//! A format is one module exporting a [`FormatSpec`] and one line in [`REGISTRY`]: its name,
+//! aliases, file extensions, content sniffing and, when supported, its reader and writer.
+//! Capabilities a format lacks are `None` ("unsupported"), never a stub.
+
+use crate::charset::CharsetDecision;
+use crate::diag::Diagnostic;
+use crate::model::Collection;
+use std::fmt;
+
+pub mod sgf;
+
+/// Every format, in sniffing order (most specific signatures first).
+pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT];
+
+/// Options for reading.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// Decode with this charset whatever the file declares (a BOM still wins).
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+}
+
+/// Options for writing.
+#[derive(Clone, Debug, Default)]
+pub struct WriteOptions {
+    /// Output charset; UTF-8 when `None`.
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// SGF: write compressed point lists (`AB[aa:cc]`) as single points.
+    pub expand_point_lists: bool,
+}
+
+impl WriteOptions {
+    /// The output charset (UTF-8 by default).
+    pub fn encoding(&self) -> &'static encoding_rs::Encoding {
+        self.encoding.unwrap_or(encoding_rs::UTF_8)
+    }
+}
+
+/// What a reader returns: the games, how the input was decoded, and every diagnostic.
+#[derive(Clone, Debug)]
+pub struct ReadOutput {
+    /// The games read.
+    pub collection: Collection,
+    /// The charset decision, for text formats.
+    pub charset: Option<CharsetDecision>,
+    /// Everything the reader repaired, skipped or noticed, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a writer returns: the bytes and what could not be represented.
+#[derive(Clone, Debug)]
+pub struct WriteOutput {
+    /// The encoded output.
+    pub bytes: Vec<u8>,
+    /// Lossy items and other notes, item by item.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reading failed: nothing usable was found. The diagnostics say why and where.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{}", .diagnostics.iter().find(|d| d.severity == crate::diag::Severity::Error).map_or_else(|| "unreadable input".to_string(), |d| d.to_string()))]
+pub struct ReadError {
+    /// What was found, the fatal problem included.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Writing failed.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The format cannot be written.
+    #[error("kifu cannot write {0}")]
+    Unsupported(&'static str),
+    /// The games cannot be represented at all in the format (e.g. no games, or a game the
+    /// format cannot hold).
+    #[error("{}", .0.first().map_or_else(|| "cannot write".to_string(), |d| d.message.clone()))]
+    Invalid(Vec<Diagnostic>),
+}
+
+/// A reader: owned input bytes in, games out.
+pub type ReadFn = fn(Vec<u8>, &ReadOptions) -> Result<ReadOutput, ReadError>;
+/// A writer: games in, bytes out.
+pub type WriteFn = fn(&Collection, &WriteOptions) -> Result<WriteOutput, WriteError>;
+
+/// The registry entry of one format.
+pub struct FormatSpec {
+    /// Short name used on the command line (`sgf`).
+    pub name: &'static str,
+    /// Other accepted names (`ugi` for `ugf`).
+    pub aliases: &'static [&'static str],
+    /// File extensions, lower-case, without the dot; the first is used for output files.
+    pub extensions: &'static [&'static str],
+    /// One line for `kifu formats`.
+    pub description: &'static str,
+    /// Whether `bytes` (the start of an input) look like this format.
+    pub sniff: fn(&[u8]) -> bool,
+    /// The reader, if kifu can read the format.
+    pub read: Option<ReadFn>,
+    /// The writer, if kifu can write the format.
+    pub write: Option<WriteFn>,
+}
+
+/// A format: a handle on its registry entry.
+#[derive(Clone, Copy)]
+pub struct Format(&'static FormatSpec);
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Format {}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Format({})", self.0.name)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl Format {
+    /// SGF.
+    pub const SGF: Format = Format(&sgf::FORMAT);
+
+    /// All formats in registry order.
+    pub fn all() -> impl Iterator<Item = Format> {
+        REGISTRY.iter().map(|s| Format(s))
+    }
+
+    /// The registry entry.
+    pub fn spec(self) -> &'static FormatSpec {
+        self.0
+    }
+
+    /// The short name.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// The extensions (first = the one written).
+    pub fn extensions(self) -> &'static [&'static str] {
+        self.0.extensions
+    }
+
+    /// Whether kifu reads this format.
+    pub fn can_read(self) -> bool {
+        self.0.read.is_some()
+    }
+
+    /// Whether kifu writes this format.
+    pub fn can_write(self) -> bool {
+        self.0.write.is_some()
+    }
+
+    /// The format named `name` (or one of its aliases), case-insensitive.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::all()
+            .find(|f| f.0.name.eq_ignore_ascii_case(name) || f.0.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
+    }
+
+    /// The format that uses file extension `ext` (without the dot), case-insensitive.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        Format::all().find(|f| f.0.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+    }
+
+    /// The format of a path, from its extension.
+    pub fn from_path(path: &std::path::Path) -> Option<Format> {
+        path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension)
+    }
+
+    /// The first format whose signature matches the start of `bytes`.
+    pub fn sniff(bytes: &[u8]) -> Option<Format> {
+        let head = &bytes[..bytes.len().min(64 * 1024)];
+        Format::all().filter(|f| f.can_read()).find(|f| (f.0.sniff)(head))
+    }
+
+    /// Read `bytes` in this format.
+    pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+        match self.0.read {
+            Some(read) => read(bytes, options),
+            None => Err(ReadError {
+                diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
+            }),
+        }
+    }
+
+    /// Write `collection` in this format.
+    pub fn write(self, collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+        match self.0.write {
+            Some(write) => write(collection, options),
+            None => Err(WriteError::Unsupported(self.0.name)),
+        }
+    }
+}
+
+/// Skips a UTF-8 BOM and leading ASCII whitespace (for sniffers).
+pub fn trim_start(bytes: &[u8]) -> &[u8] {
+    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    &b[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_by_name_extension_and_content() {
+        assert_eq!(Format::from_name("SGF"), Some(Format::SGF));
+        assert_eq!(Format::from_extension("SGF"), Some(Format::SGF));
+        assert_eq!(Format::from_path(std::path::Path::new("a/b.sgf")), Some(Format::SGF));
+        assert_eq!(Format::sniff(b"\xEF\xBB\xBF  (;FF[4])"), Some(Format::SGF));
+        assert_eq!(Format::sniff(b"hello"), None);
+    }
+
+    #[test]
+    fn names_and_extensions_are_unique() {
+        let all: Vec<Format> = Format::all().collect();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a.name(), b.name());
+                for e in a.extensions() {
+                    assert!(!b.extensions().contains(e), "{e} claimed twice");
+                }
+            }
+        }
+    }
+}

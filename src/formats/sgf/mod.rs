@@ -1,0 +1,89 @@
+//! SGF (Smart Game Format) FF[1]–FF[4]: reader and writer. Specification: `formats/sgf.md`.
+
+mod read;
+mod write;
+
+pub use read::{find_declared_charset, parse_text};
+pub use write::{normalize_header, write_text};
+
+use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
+use crate::model::Collection;
+
+/// Diagnostic codes of the SGF reader and writer (documented in `formats/sgf.md`).
+pub mod codes {
+    /// Text before the first game tree was skipped.
+    pub const TEXT_BEFORE: &str = "sgf.text-before";
+    /// Text between or after game trees was skipped.
+    pub const TEXT_BETWEEN: &str = "sgf.text-between";
+    /// A character that has no place in the grammar was skipped.
+    pub const UNEXPECTED_CHAR: &str = "sgf.unexpected-char";
+    /// A game tree was not closed by `)` before the end of the input.
+    pub const MISSING_CLOSE: &str = "sgf.missing-close";
+    /// A `)` closed nothing and was skipped.
+    pub const EXTRA_CLOSE: &str = "sgf.extra-close";
+    /// A game tree started without `(`.
+    pub const MISSING_OPEN: &str = "sgf.missing-open";
+    /// Properties appeared where a node should start with `;`; a node was opened.
+    pub const MISSING_SEMICOLON: &str = "sgf.missing-semicolon";
+    /// An empty game tree `()` was skipped.
+    pub const EMPTY_VARIATION: &str = "sgf.empty-variation";
+    /// A node followed a variation inside one sequence; it became another variation.
+    pub const NODE_AFTER_VARIATION: &str = "sgf.node-after-variation";
+    /// A `]` that could not end the value was kept as part of the text.
+    pub const UNESCAPED_BRACKET: &str = "sgf.unescaped-bracket";
+    /// A value ran to the end of the input without `]`.
+    pub const UNTERMINATED_VALUE: &str = "sgf.unterminated-value";
+    /// A property identifier had no value and was dropped.
+    pub const MISSING_VALUE: &str = "sgf.missing-value";
+    /// An FF[1]–FF[3] identifier with lower-case letters was normalised (`SiZe` → `SZ`).
+    pub const OLD_IDENTIFIER: &str = "sgf.old-identifier";
+    /// No game tree was found in the input.
+    pub const NO_GAME: &str = "sgf.no-game";
+    /// The input is larger than a tree can address.
+    pub const TOO_LARGE: &str = "sgf.too-large";
+}
+
+/// The registry entry.
+pub static FORMAT: FormatSpec = FormatSpec {
+    name: "sgf",
+    aliases: &[],
+    extensions: &["sgf"],
+    description: "Smart Game Format FF[1]-FF[4] (writes FF[4])",
+    sniff,
+    read: Some(read),
+    write: Some(write),
+};
+
+fn sniff(bytes: &[u8]) -> bool {
+    let b = super::trim_start(bytes);
+    if b.starts_with(b"(") {
+        return true;
+    }
+    // Prose before the game: look for "(;" soon after.
+    memchr::memmem::find(&b[..b.len().min(4096)], b"(;").is_some()
+}
+
+/// Reads SGF bytes: charset decision (BOM, override, `CA`, detection), then the grammar.
+pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+    let mut sink = crate::diag::Sink::new();
+    let declared = find_declared_charset(&bytes);
+    let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
+    let charset = decoded.decision;
+    let (collection, diagnostics) = parse_text(decoded.text, sink);
+    if collection.games.is_empty() {
+        return Err(ReadError { diagnostics });
+    }
+    Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+}
+
+/// Writes FF[4] SGF in the requested charset (UTF-8 by default).
+pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+    let enc = options.encoding();
+    let text = write_text(collection, options);
+    let (bytes, unmappable) = crate::charset::encode(&text, enc);
+    let mut diagnostics = Vec::new();
+    if unmappable > 0 {
+        diagnostics.push(crate::charset::unmappable_diagnostic(enc, unmappable));
+    }
+    Ok(WriteOutput { bytes, diagnostics })
+}

@@ -1,0 +1,495 @@
+//! The SGF reader: FF[4] grammar with lenient recovery, iterative (no recursion), values
+//! borrowed from the decoded text unless they need unescaping.
+
+use super::codes;
+use crate::diag::{Diagnostic, Sink};
+use crate::model::props::{self, ValueType};
+use crate::model::{Collection, GameTree};
+use nom::bytes::complete::{take_while, take_while1};
+use nom::{IResult, Parser};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Finds the charset an SGF file declares: the first `CA[...]` property on the raw bytes (the
+/// value is ASCII in every charset SGF files use). UTF-16 files are recognised by their BOM.
+pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
+    let finder = memchr::memmem::Finder::new(b"CA[");
+    for at in finder.find_iter(bytes) {
+        // Must be a whole identifier: not preceded by another letter.
+        if at > 0 && bytes[at - 1].is_ascii_alphabetic() {
+            continue;
+        }
+        let rest = &bytes[at + 3..];
+        let end = memchr::memchr(b']', &rest[..rest.len().min(64)])?;
+        let label = std::str::from_utf8(&rest[..end]).ok()?.trim();
+        return (!label.is_empty()).then(|| label.to_string());
+    }
+    None
+}
+
+fn ws(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while(|c: u8| c.is_ascii_whitespace() || c < 0x20).parse(i)
+}
+
+fn ident(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|c: u8| c.is_ascii_alphabetic()).parse(i)
+}
+
+/// The parser's state for one input.
+struct Reader<'s> {
+    text: &'s str,
+    bytes: &'s [u8],
+    pos: usize,
+    src: Arc<String>,
+    sink: Sink,
+    /// Reused buffer for one property's values.
+    vals: Vec<crate::model::tree::Val>,
+    /// Old identifiers already reported.
+    reported_old: Vec<String>,
+}
+
+/// A variation being read: where its first node hangs, and its last node so far.
+#[derive(Clone, Copy)]
+struct Frame {
+    attach: Option<u32>,
+    tail: Option<u32>,
+    open_at: usize,
+    /// Whether this variation (or one nested in it) holds a node.
+    seen: bool,
+}
+
+/// Parses decoded SGF text into a collection; diagnostics are added to `sink` and returned with
+/// positions resolved.
+pub fn parse_text(text: String, sink: Sink) -> (Collection, Vec<Diagnostic>) {
+    let mut sink = sink;
+    if text.len() > crate::model::tree::MAX_TEXT {
+        sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));
+        return (Collection::default(), sink.finish(""));
+    }
+    let src = Arc::new(text);
+    // The reader borrows the text from a second handle on the same buffer.
+    let holder = Arc::clone(&src);
+    let text: &str = holder.as_str();
+    let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, src, sink, vals: Vec::new(), reported_old: Vec::new() };
+    let games = r.collection();
+    let diags = r.sink.finish(text);
+    (Collection::new(games), diags)
+}
+
+impl<'s> Reader<'s> {
+    fn skip_ws(&mut self) {
+        if let Ok((rest, _)) = ws(&self.bytes[self.pos..]) {
+            self.pos = self.bytes.len() - rest.len();
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn warn(&mut self, at: usize, code: &'static str, msg: impl Into<String>) {
+        self.sink.push_at(at, Diagnostic::warning(code, msg));
+    }
+
+    fn error(&mut self, at: usize, code: &'static str, msg: impl Into<String>) {
+        self.sink.push_at(at, Diagnostic::error(code, msg));
+    }
+
+    /// Where the next game tree starts at or after `from`: `(` followed by `;` (blanks allowed),
+    /// else `(` followed by a property.
+    fn find_game_start(&self, from: usize) -> Option<usize> {
+        let b = &self.bytes[from..];
+        let mut fallback = None;
+        for at in memchr::memchr_iter(b'(', b) {
+            let after = &b[at + 1..];
+            let after = match ws(after) {
+                Ok((rest, _)) => rest,
+                Err(_) => after,
+            };
+            if after.first() == Some(&b';') {
+                return Some(from + at);
+            }
+            if fallback.is_none() {
+                if let Ok((rest, _)) = ident(after) {
+                    if let Ok((rest, _)) = ws(rest) {
+                        if rest.first() == Some(&b'[') {
+                            fallback = Some(from + at);
+                        }
+                    }
+                }
+            }
+        }
+        fallback
+    }
+
+    fn collection(&mut self) -> Vec<GameTree> {
+        let mut games = Vec::new();
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else { break };
+            match c {
+                b'(' => {
+                    if let Some(g) = self.game_tree() {
+                        games.push(g);
+                    }
+                }
+                b')' => {
+                    self.warn(self.pos, codes::EXTRA_CLOSE, "')' closes no game tree; skipped");
+                    self.pos += 1;
+                }
+                b';' if games.is_empty() && self.find_game_start(self.pos).is_none() => {
+                    self.error(
+                        self.pos,
+                        codes::MISSING_OPEN,
+                        "the game tree does not start with '('; read as if it did",
+                    );
+                    if let Some(g) = self.game_tree() {
+                        games.push(g);
+                    }
+                }
+                _ => {
+                    let start = self.pos;
+                    let next = self.find_game_start(start);
+                    let end = next.unwrap_or(self.bytes.len());
+                    let (code, what) = if games.is_empty() {
+                        (codes::TEXT_BEFORE, "text before the first game tree")
+                    } else {
+                        (codes::TEXT_BETWEEN, "text after a game tree")
+                    };
+                    let snippet: String = self.text[start..end].chars().take(24).collect();
+                    self.warn(start, code, format!("{what} skipped ({} bytes: {:?})", end - start, snippet.trim_end()));
+                    self.pos = end;
+                }
+            }
+        }
+        if games.is_empty() {
+            self.error(self.bytes.len(), codes::NO_GAME, "no SGF game tree found");
+        }
+        games
+    }
+
+    /// Reads one game tree starting at `(` (or at a `;` when the `(` is missing).
+    fn game_tree(&mut self) -> Option<GameTree> {
+        let mut tree = GameTree::with_source(Arc::clone(&self.src));
+        let mut unknown_keys: HashMap<&'s str, u16> = HashMap::new();
+        let mut last_child: HashMap<u32, u32> = HashMap::new();
+        let mut frames: Vec<Frame> = Vec::new();
+        if self.peek() == Some(b'(') {
+            frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
+            self.pos += 1;
+        } else {
+            frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
+        }
+        // The node that receives properties: the last node created, until a '(' or ')'.
+        let mut open_node: Option<u32> = None;
+        let mut after_variation = false;
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                let at = frames[0].open_at;
+                let depth = frames.len();
+                self.error(
+                    self.bytes.len(),
+                    codes::MISSING_CLOSE,
+                    format!("the input ends inside a game tree ({depth} unclosed '('; the first opened at byte {at}); closed"),
+                );
+                break;
+            };
+            match c {
+                b';' => {
+                    let node_at = self.pos;
+                    self.pos += 1;
+                    let id = self.new_node(&mut tree, &mut frames, &mut last_child);
+                    if after_variation {
+                        self.warn(
+                            node_at,
+                            codes::NODE_AFTER_VARIATION,
+                            "a node follows a variation in the same sequence; read as another variation",
+                        );
+                        after_variation = false;
+                    }
+                    open_node = Some(id);
+                }
+                b'(' => {
+                    let top = *frames.last().expect("frames never empty here");
+                    if top.tail.is_none() && top.attach.is_none() && tree.is_empty() {
+                        // "((;" : a redundant level around the root.
+                        frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
+                    } else {
+                        frames.push(Frame {
+                            attach: top.tail.or(top.attach),
+                            tail: None,
+                            open_at: self.pos,
+                            seen: false,
+                        });
+                    }
+                    self.pos += 1;
+                    open_node = None;
+                    after_variation = false;
+                }
+                b')' => {
+                    let f = frames.pop().expect("frames never empty here");
+                    if !f.seen && f.tail.is_none() {
+                        self.warn(f.open_at, codes::EMPTY_VARIATION, "empty game tree '()' skipped");
+                    }
+                    if let Some(parent) = frames.last_mut() {
+                        parent.seen |= f.seen || f.tail.is_some();
+                    }
+                    self.pos += 1;
+                    open_node = None;
+                    if frames.is_empty() {
+                        break;
+                    }
+                    after_variation = true;
+                }
+                c if c.is_ascii_alphabetic() => {
+                    let id = match open_node {
+                        Some(id) => id,
+                        None => {
+                            self.warn(
+                                self.pos,
+                                codes::MISSING_SEMICOLON,
+                                "properties without a node: a ';' is missing; a node was opened",
+                            );
+                            let id = self.new_node(&mut tree, &mut frames, &mut last_child);
+                            after_variation = false;
+                            open_node = Some(id);
+                            id
+                        }
+                    };
+                    let _ = id;
+                    self.property(&mut tree, &mut unknown_keys);
+                }
+                _ => {
+                    let start = self.pos;
+                    // Skip to the next character that can continue the grammar.
+                    let skip = self.bytes[start..]
+                        .iter()
+                        .position(|&b| matches!(b, b';' | b'(' | b')') || b.is_ascii_alphabetic())
+                        .unwrap_or(self.bytes.len() - start);
+                    let shown: String = self.text[start..start + skip].chars().take(16).collect();
+                    self.error(start, codes::UNEXPECTED_CHAR, format!("unexpected {:?} skipped", shown));
+                    self.pos = start + skip.max(1).min(self.bytes.len() - start);
+                    while !self.text.is_char_boundary(self.pos) {
+                        self.pos += 1;
+                    }
+                }
+            }
+        }
+        if tree.is_empty() {
+            return None;
+        }
+        tree.finish();
+        tree.shrink();
+        Some(tree)
+    }
+
+    fn new_node(&mut self, tree: &mut GameTree, frames: &mut [Frame], last_child: &mut HashMap<u32, u32>) -> u32 {
+        let top = frames.last_mut().expect("frames never empty here");
+        let parent = top.tail.or(top.attach);
+        let next_id = tree.len() as u32;
+        // A second sequence at the root level of one tree ("((;a)(;b))") hangs from the root.
+        let parent = if next_id > 0 { Some(parent.unwrap_or(0)) } else { parent };
+        let id = match parent {
+            None => tree.push_node(None, None),
+            Some(p) if p + 1 == next_id => tree.push_node(Some(p), None),
+            Some(p) => {
+                let prev = last_child.get(&p).copied().unwrap_or(p + 1);
+                let id = tree.push_node(Some(p), Some(prev));
+                last_child.insert(p, id);
+                id
+            }
+        };
+        top.tail = Some(id);
+        id
+    }
+
+    /// Reads `IDENT[value][value]…` at the current position into the last node.
+    fn property(&mut self, tree: &mut GameTree, unknown_keys: &mut HashMap<&'s str, u16>) {
+        let start = self.pos;
+        let (rest, raw) = ident(&self.bytes[start..]).expect("caller saw a letter");
+        let raw_ident = &self.text[start..start + raw.len()];
+        self.pos = self.bytes.len() - rest.len();
+        let ident_owned;
+        let ident: &str = if raw.iter().any(u8::is_ascii_lowercase) {
+            let upper: String = raw_ident.chars().filter(char::is_ascii_uppercase).collect();
+            ident_owned = if upper.is_empty() { raw_ident.to_ascii_uppercase() } else { upper };
+            if !self.reported_old.iter().any(|r| r == raw_ident) {
+                self.reported_old.push(raw_ident.to_string());
+                let msg = format!("identifier '{raw_ident}' read as '{ident_owned}' (FF[1]-FF[3] lower-case letters)");
+                self.sink.push_at(start, Diagnostic::info(codes::OLD_IDENTIFIER, msg));
+            }
+            &ident_owned
+        } else {
+            raw_ident
+        };
+        let def = props::lookup(ident);
+        let vt = def.map(|d| d.value);
+        let key = match def {
+            Some(_) => tree.key_for(ident),
+            None => match unknown_keys.get(ident) {
+                Some(&k) => k,
+                None => {
+                    let k = tree.key_for(ident);
+                    if ident.len() == raw_ident.len() {
+                        unknown_keys.insert(raw_ident, k);
+                    }
+                    k
+                }
+            },
+        };
+        self.vals.clear();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'[') {
+                break;
+            }
+            self.pos += 1;
+            let v = self.value(tree, vt);
+            self.vals.push(v);
+        }
+        if self.vals.is_empty() {
+            self.error(start, codes::MISSING_VALUE, format!("property '{raw_ident}' has no value; dropped"));
+            return;
+        }
+        let vals = std::mem::take(&mut self.vals);
+        tree.push_prop(key, &vals);
+        self.vals = vals;
+    }
+
+    /// Reads one value after its `[`; leaves the position after the closing `]`.
+    fn value(&mut self, tree: &mut GameTree, vt: Option<ValueType>) -> crate::model::tree::Val {
+        let start = self.pos;
+        let b = self.bytes;
+        let textual = matches!(vt, None | Some(ValueType::Text | ValueType::SimpleText));
+        let mut i = start;
+        let mut has_escape = false;
+        let end = loop {
+            match memchr::memchr2(b']', b'\\', &b[i..]) {
+                None => {
+                    self.error(
+                        start - 1,
+                        codes::UNTERMINATED_VALUE,
+                        "value not closed by ']' before the end of the input",
+                    );
+                    break b.len();
+                }
+                Some(k) => {
+                    let at = i + k;
+                    if b[at] == b'\\' {
+                        has_escape = true;
+                        i = at + 2;
+                        if i > b.len() {
+                            self.error(
+                                start - 1,
+                                codes::UNTERMINATED_VALUE,
+                                "value not closed by ']' before the end of the input",
+                            );
+                            break b.len();
+                        }
+                        continue;
+                    }
+                    if textual && !self.can_follow_value(at + 1) {
+                        self.error(
+                            at,
+                            codes::UNESCAPED_BRACKET,
+                            "']' inside a text value is not escaped; kept as text",
+                        );
+                        i = at + 1;
+                        continue;
+                    }
+                    break at;
+                }
+            }
+        };
+        self.pos = (end + 1).min(b.len());
+        let end_clamped = end.min(b.len());
+        // Keep slicing on character boundaries (an escape may precede a multi-byte character).
+        let raw = &self.text[start..end_clamped];
+        let simple = vt.is_some_and(ValueType::is_simple_text);
+        let text_kind = matches!(vt, None | Some(ValueType::Text));
+        let composed = vt.is_some_and(ValueType::is_composed);
+        let needs_work = has_escape
+            || (simple && memchr::memchr2(b'\r', b'\n', raw.as_bytes()).is_some())
+            || (text_kind && memchr::memchr(b'\r', raw.as_bytes()).is_some());
+        if !needs_work {
+            let split = if composed { memchr::memchr(b':', raw.as_bytes()) } else { None };
+            return GameTree::val(GameTree::src_loc(start), raw.len() as u32, split);
+        }
+        let (text, split) = unescape(raw, simple, composed);
+        let (loc, len) = tree.own_text(&text);
+        GameTree::val(loc, len, split)
+    }
+
+    /// Whether the text at `at` (just after a `]`) can follow the end of a value: blanks, then
+    /// `;`, `(`, `)`, `[`, end of input, or an identifier followed by `[`.
+    fn can_follow_value(&self, at: usize) -> bool {
+        let rest = &self.bytes[at.min(self.bytes.len())..];
+        let rest = ws(rest).map(|(r, _)| r).unwrap_or(rest);
+        match rest.first() {
+            None => true,
+            Some(b';' | b'(' | b')' | b'[') => true,
+            Some(c) if c.is_ascii_alphabetic() => {
+                let Ok((r, _)) = ident(rest) else { return false };
+                let r = ws(r).map(|(r, _)| r).unwrap_or(r);
+                r.first() == Some(&b'[')
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Unescapes a raw value: `\` + newline disappears (soft break); `\` + any character gives
+/// that character; SimpleText newlines become spaces; Text line ends become `\n`. For composed
+/// types, returns the byte index of the first unescaped `:`.
+fn unescape(raw: &str, simple: bool, composed: bool) -> (String, Option<usize>) {
+    let mut out = String::with_capacity(raw.len());
+    let mut split = None;
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(nl @ ('\r' | '\n')) => {
+                    let other = if nl == '\r' { '\n' } else { '\r' };
+                    chars.next_if_eq(&other);
+                }
+                Some(e) => out.push(e),
+                None => {}
+            },
+            '\r' | '\n' => {
+                let other = if c == '\r' { '\n' } else { '\r' };
+                chars.next_if_eq(&other);
+                out.push(if simple { ' ' } else { '\n' });
+            }
+            ':' if composed && split.is_none() => {
+                split = Some(out.len());
+                out.push(':');
+            }
+            c => out.push(c),
+        }
+    }
+    (out, split)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescape_rules() {
+        assert_eq!(unescape(r"a\]b\\c", false, false), ("a]b\\c".into(), None));
+        assert_eq!(unescape("soft\\\nbreak", false, false).0, "softbreak");
+        assert_eq!(unescape("soft\\\r\nbreak", true, false).0, "softbreak");
+        assert_eq!(unescape("two\r\nlines", false, false).0, "two\nlines");
+        assert_eq!(unescape("two\r\nlines", true, false).0, "two lines");
+        assert_eq!(unescape(r"aa:b\:c", false, true), ("aa:b:c".into(), Some(2)));
+        assert_eq!(unescape(r"a\:b:c", false, true), ("a:b:c".into(), Some(3)));
+    }
+
+    #[test]
+    fn declared_charset_found_on_raw_bytes() {
+        assert_eq!(find_declared_charset(b"(;FF[4]CA[ GB2312 ]PB[x])").as_deref(), Some("GB2312"));
+        assert_eq!(find_declared_charset(b"(;XCA[no]PB[x])"), None);
+        assert_eq!(find_declared_charset(b"(;PB[x])"), None);
+    }
+}

@@ -1,0 +1,180 @@
+//! The SGF writer: FF[4], one readable canonical layout, escapes that always re-read.
+//!
+//! Layout: each game tree opens on a new line; the root node's properties follow `(;` on the
+//! first line; further nodes are packed onto lines of at most 80 columns, a node never split
+//! (long values simply make a long line); each variation opens on a new line. No line break is
+//! ever inserted inside a value, so no break can separate an escape from what it escapes.
+
+use crate::formats::WriteOptions;
+use crate::model::props::ValueType;
+use crate::model::{Collection, GameTree, Node, NodeId, PropValue};
+use std::fmt::Write as _;
+
+/// Preferred line width for packed nodes.
+const WIDTH: usize = 80;
+
+/// Sets the root's `FF` to 4 and its `CA` to `charset`, adding them at the front when absent
+/// (FF first): exactly what the writer does to the header, applied to a model.
+pub fn normalize_header(tree: &mut GameTree, charset: &str) {
+    let root = NodeId::ROOT;
+    let had_ff = tree.root().get("FF").is_some();
+    if had_ff {
+        tree.set_prop(root, "FF", &["4".into()]);
+    } else {
+        tree.insert_prop(root, 0, "FF", &["4".into()]);
+    }
+    if tree.root().get("CA").is_some() {
+        tree.set_prop(root, "CA", &[PropValue::new(charset)]);
+    } else {
+        tree.insert_prop(root, if had_ff { 0 } else { 1 }, "CA", &[PropValue::new(charset)]);
+    }
+}
+
+/// Writes a collection as SGF text (charset name in `CA` from the options).
+pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
+    let charset = options.encoding().name();
+    let mut w = Writer { out: String::new(), col: 0, options, charset };
+    for (i, game) in collection.games.iter().enumerate() {
+        if i > 0 {
+            w.out.push('\n');
+        }
+        w.tree(game);
+        w.out.push('\n');
+    }
+    w.out
+}
+
+struct Writer<'o> {
+    out: String,
+    col: usize,
+    options: &'o WriteOptions,
+    charset: &'static str,
+}
+
+impl Writer<'_> {
+    fn newline(&mut self) {
+        self.out.push('\n');
+        self.col = 0;
+    }
+
+    fn push(&mut self, s: &str) {
+        self.out.push_str(s);
+        match s.rfind('\n') {
+            Some(i) => self.col = s[i + 1..].chars().count(),
+            None => self.col += s.chars().count(),
+        }
+    }
+
+    /// Iterative pre-order walk: `(` before a variation, `)` after its last node.
+    fn tree(&mut self, tree: &GameTree) {
+        enum Step {
+            Node(NodeId, bool),
+            Close,
+        }
+        self.push("(");
+        let mut buf = String::new();
+        let mut stack = vec![Step::Node(NodeId::ROOT, false)];
+        while let Some(step) = stack.pop() {
+            let (id, opens_variation) = match step {
+                Step::Close => {
+                    self.push(")");
+                    continue;
+                }
+                Step::Node(id, v) => (id, v),
+            };
+            let node = tree.node(id);
+            buf.clear();
+            self.node(node, &mut buf);
+            if opens_variation {
+                self.newline();
+                self.push("(");
+            } else if !node.is_root() {
+                let first_line = buf.find('\n').unwrap_or(buf.len());
+                let after_root = tree.parent(id) == Some(NodeId::ROOT);
+                if after_root || self.col + first_line > WIDTH {
+                    self.newline();
+                }
+            }
+            self.push(&buf);
+            let mut children = tree.children(id);
+            if let Some(first) = children.next() {
+                match children.next() {
+                    None => stack.push(Step::Node(first, false)),
+                    Some(second) => {
+                        let all: Vec<NodeId> = [first, second].into_iter().chain(children).collect();
+                        for &c in all.iter().rev() {
+                            stack.push(Step::Close);
+                            stack.push(Step::Node(c, true));
+                        }
+                    }
+                }
+            }
+        }
+        self.push(")");
+    }
+
+    fn node(&self, node: Node<'_>, out: &mut String) {
+        out.push(';');
+        if node.is_root() {
+            if node.get("FF").is_none() {
+                out.push_str("FF[4]");
+            }
+            if node.get("CA").is_none() {
+                let _ = write!(out, "CA[{}]", self.charset);
+            }
+        }
+        for p in node.props() {
+            let ident = p.ident();
+            out.push_str(ident);
+            if node.is_root() && ident == "FF" {
+                out.push_str("[4]");
+                continue;
+            }
+            if node.is_root() && ident == "CA" {
+                let _ = write!(out, "[{}]", self.charset);
+                continue;
+            }
+            let vt = p.def().map(|d| d.value);
+            let composed_type = vt.is_some_and(ValueType::is_composed);
+            let expand =
+                self.options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
+            for v in p.values() {
+                if expand {
+                    if let Some((a, b)) = v.parts() {
+                        if let Some(points) = crate::model::point::expand_rect(a, Some(b)) {
+                            for pt in points {
+                                let _ = write!(out, "[{pt}]");
+                            }
+                            continue;
+                        }
+                    }
+                }
+                out.push('[');
+                match v.parts() {
+                    Some((a, b)) => {
+                        escape_into(out, a, true);
+                        out.push(':');
+                        escape_into(out, b, true);
+                    }
+                    None => escape_into(out, v.as_str(), composed_type),
+                }
+                out.push(']');
+            }
+        }
+    }
+}
+
+/// Escapes `\` and `]` (and `:` when `colon`).
+fn escape_into(out: &mut String, s: &str, colon: bool) {
+    let special = |c: char| c == '\\' || c == ']' || (colon && c == ':');
+    if !s.contains(special) {
+        out.push_str(s);
+        return;
+    }
+    for c in s.chars() {
+        if special(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}

@@ -1,0 +1,281 @@
+//! A Go board: plays moves with captures, detects moves on occupied points, suicide and simple
+//! ko recaptures, and replays a line of a game tree.
+
+use crate::model::{BoardSize, Color, GameTree, Move, NodeId, Point};
+use std::fmt;
+
+/// Why a move is illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IllegalMove {
+    /// The point already holds a stone.
+    Occupied,
+    /// The move would leave its own group without liberties and captures nothing.
+    Suicide,
+    /// The move retakes a ko immediately.
+    Ko,
+    /// The point is not on the board.
+    OffBoard,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IllegalMove::Occupied => "the point is occupied",
+            IllegalMove::Suicide => "the move is suicide",
+            IllegalMove::Ko => "the move retakes a ko",
+            IllegalMove::OffBoard => "the point is off the board",
+        })
+    }
+}
+
+/// A board position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    size: BoardSize,
+    cells: Vec<Option<Color>>,
+    ko: Option<Point>,
+}
+
+impl Board {
+    /// An empty board.
+    pub fn new(size: BoardSize) -> Board {
+        Board { size, cells: vec![None; size.area()], ko: None }
+    }
+
+    /// The board's size.
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    fn idx(&self, p: Point) -> usize {
+        p.y as usize * self.size.width as usize + p.x as usize
+    }
+
+    /// The stone on `p`, if any (`None` also off the board).
+    pub fn get(&self, p: Point) -> Option<Color> {
+        if p.is_on(self.size) { self.cells[self.idx(p)] } else { None }
+    }
+
+    /// Put (or with `None`, remove) a stone without playing: setup (`AB`, `AW`, `AE`).
+    /// Points off the board are ignored and reported as `false`.
+    pub fn set(&mut self, p: Point, stone: Option<Color>) -> bool {
+        if !p.is_on(self.size) {
+            return false;
+        }
+        let i = self.idx(p);
+        self.cells[i] = stone;
+        self.ko = None;
+        true
+    }
+
+    fn neighbours(&self, p: Point) -> impl Iterator<Item = Point> + use<> {
+        let (w, h) = (self.size.width, self.size.height);
+        let mut v = [None; 4];
+        if p.x > 0 {
+            v[0] = Some(Point::new(p.x - 1, p.y));
+        }
+        if p.x + 1 < w {
+            v[1] = Some(Point::new(p.x + 1, p.y));
+        }
+        if p.y > 0 {
+            v[2] = Some(Point::new(p.x, p.y - 1));
+        }
+        if p.y + 1 < h {
+            v[3] = Some(Point::new(p.x, p.y + 1));
+        }
+        v.into_iter().flatten()
+    }
+
+    /// The group containing `p` and whether it has a liberty.
+    fn group(&self, p: Point, color: Color) -> (Vec<Point>, bool) {
+        let mut seen = vec![false; self.cells.len()];
+        let mut stack = vec![p];
+        let mut stones = Vec::new();
+        let mut free = false;
+        seen[self.idx(p)] = true;
+        while let Some(q) = stack.pop() {
+            stones.push(q);
+            for n in self.neighbours(q) {
+                let i = self.idx(n);
+                match self.cells[i] {
+                    None => free = true,
+                    Some(c) if c == color && !seen[i] => {
+                        seen[i] = true;
+                        stack.push(n);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (stones, free)
+    }
+
+    /// Play a move for `color`; returns the captured stones. On an illegal move the board is
+    /// left unchanged.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, IllegalMove> {
+        let p = match mv {
+            Move::Pass => {
+                self.ko = None;
+                return Ok(Vec::new());
+            }
+            Move::Play(p) => p,
+        };
+        if !p.is_on(self.size) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if self.get(p).is_some() {
+            return Err(IllegalMove::Occupied);
+        }
+        if self.ko == Some(p) {
+            return Err(IllegalMove::Ko);
+        }
+        let i = self.idx(p);
+        self.cells[i] = Some(color);
+        let mut captured = Vec::new();
+        for n in self.neighbours(p) {
+            if self.get(n) == Some(color.opponent()) {
+                let (stones, free) = self.group(n, color.opponent());
+                if !free {
+                    for s in stones {
+                        let j = self.idx(s);
+                        if self.cells[j].is_some() {
+                            self.cells[j] = None;
+                            captured.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        let (own, free) = self.group(p, color);
+        if !free {
+            self.cells[i] = None;
+            return Err(IllegalMove::Suicide);
+        }
+        self.ko = (captured.len() == 1
+            && own.len() == 1
+            && self.neighbours(p).all(|n| self.get(n) == Some(color.opponent()) || n == captured[0]))
+        .then(|| captured[0]);
+        Ok(captured)
+    }
+}
+
+/// Something wrong found while replaying a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayIssue {
+    /// The node holding the move.
+    pub node: NodeId,
+    /// The move's colour.
+    pub color: Color,
+    /// The point played.
+    pub point: Point,
+    /// What is wrong.
+    pub problem: IllegalMove,
+}
+
+/// The result of replaying a line: the final board and every illegal move met on the way.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The position after the last node.
+    pub board: Board,
+    /// Number of moves played (passes included).
+    pub moves: usize,
+    /// Illegal moves, in order; each was skipped.
+    pub issues: Vec<ReplayIssue>,
+}
+
+impl Board {
+    /// Replays the main line of `tree` on its board (setup and moves, captures included).
+    pub fn replay_main_line(tree: &GameTree) -> Replay {
+        let ids: Vec<NodeId> = tree.main_line().map(|n| n.id()).collect();
+        Board::replay(tree, &ids)
+    }
+
+    /// Replays the given nodes in order (normally a path from the root).
+    pub fn replay(tree: &GameTree, path: &[NodeId]) -> Replay {
+        let size = tree.board_size();
+        let mut board = Board::new(size);
+        let mut issues = Vec::new();
+        let mut moves = 0;
+        for &id in path {
+            let node = tree.node(id);
+            for p in node.props() {
+                let stone = match p.ident() {
+                    "AB" => Some(Color::Black),
+                    "AW" => Some(Color::White),
+                    "AE" => None,
+                    _ => continue,
+                };
+                for v in p.values() {
+                    let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
+                    if let Some(points) = crate::model::point::expand_rect(a, b) {
+                        for pt in points {
+                            board.set(pt, stone);
+                        }
+                    }
+                }
+            }
+            if let Some((color, mv)) = node.mv_on(size) {
+                moves += 1;
+                if let Err(problem) = board.play(color, mv) {
+                    if let Move::Play(point) = mv {
+                        issues.push(ReplayIssue { node: id, color, point, problem });
+                    }
+                }
+            }
+        }
+        Replay { board, moves, issues }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        Point::from_sgf(s).unwrap()
+    }
+
+    #[test]
+    fn captures_and_suicide() {
+        let mut b = Board::new(BoardSize::square(9));
+        b.play(Color::Black, Move::Play(p("ba"))).unwrap();
+        b.play(Color::Black, Move::Play(p("ab"))).unwrap();
+        assert_eq!(b.play(Color::White, Move::Play(p("aa"))), Err(IllegalMove::Suicide));
+        assert_eq!(b.get(p("aa")), None);
+        b.play(Color::White, Move::Play(p("ca"))).unwrap();
+        b.play(Color::White, Move::Play(p("bb"))).unwrap();
+        assert_eq!(b.play(Color::White, Move::Play(p("ac"))).unwrap(), Vec::<Point>::new());
+        // black ab is now in atari; white aa captures ab and ba? aa captures both (each one liberty)
+        let caps = b.play(Color::White, Move::Play(p("aa"))).unwrap();
+        assert_eq!(caps.len(), 2);
+        assert_eq!(b.play(Color::Black, Move::Play(p("aa"))), Err(IllegalMove::Occupied));
+    }
+
+    #[test]
+    fn simple_ko_recapture_is_refused_once() {
+        // A ko shape: black at ba, ab, cb, bc-ish; white at ca, bb's neighbours...
+        let mut b = Board::new(BoardSize::square(5));
+        for s in ["ba", "ab", "bc"] {
+            b.play(Color::Black, Move::Play(p(s))).unwrap();
+        }
+        for s in ["ca", "db", "cc"] {
+            b.play(Color::White, Move::Play(p(s))).unwrap();
+        }
+        b.play(Color::White, Move::Play(p("bb"))).unwrap();
+        // black captures white bb at cb
+        assert_eq!(b.play(Color::Black, Move::Play(p("cb"))).unwrap(), vec![p("bb")]);
+        // white may not retake at bb immediately
+        assert_eq!(b.play(Color::White, Move::Play(p("bb"))), Err(IllegalMove::Ko));
+        b.play(Color::White, Move::Pass).unwrap();
+        b.play(Color::Black, Move::Pass).unwrap();
+        assert_eq!(b.play(Color::White, Move::Play(p("bb"))).unwrap(), vec![p("cb")]);
+    }
+
+    #[test]
+    fn off_board_is_reported() {
+        let mut b = Board::new(BoardSize { width: 9, height: 13 });
+        assert!(b.play(Color::Black, Move::Play(p("im"))).is_ok());
+        assert_eq!(b.play(Color::Black, Move::Play(p("jm"))), Err(IllegalMove::OffBoard));
+        assert_eq!(b.play(Color::Black, Move::Play(p("in"))), Err(IllegalMove::OffBoard));
+    }
+}

@@ -1,0 +1,232 @@
+//! Game information: typed accessors over the game-info properties (players, ranks, komi, …).
+
+use super::tree::GameTree;
+use std::fmt;
+
+/// Who won and how, parsed from an FF[4] `RE` value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameResult {
+    /// `B+…` / `W+…`.
+    Win {
+        /// The winner.
+        winner: super::point::Color,
+        /// How the game was won.
+        how: WinKind,
+    },
+    /// `0` or `Draw`.
+    Draw,
+    /// `Void`: no result.
+    Void,
+    /// `?`: unknown result.
+    Unknown,
+}
+
+/// How a game was won.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WinKind {
+    /// By a number of points (`B+3.5`).
+    Score(f64),
+    /// By points, margin not given (`B+`).
+    Points,
+    /// Resignation (`R`).
+    Resign,
+    /// Time (`T`).
+    Time,
+    /// Forfeit (`F`).
+    Forfeit,
+}
+
+impl GameResult {
+    /// Parses an FF[4] `RE` value (`B+R`, `W+3.5`, `B+Resign`, `0`, `Draw`, `Void`, `?`).
+    pub fn from_sgf(value: &str) -> Option<GameResult> {
+        use super::point::Color;
+        let v = value.trim();
+        match v {
+            "0" | "Draw" | "D" => return Some(GameResult::Draw),
+            "Void" => return Some(GameResult::Void),
+            "?" => return Some(GameResult::Unknown),
+            _ => {}
+        }
+        let (winner, rest) = match v.split_at_checked(2)? {
+            ("B+", r) | ("b+", r) => (Color::Black, r),
+            ("W+", r) | ("w+", r) => (Color::White, r),
+            _ => return None,
+        };
+        let how = match rest {
+            "" => WinKind::Points,
+            "R" | "Resign" | "r" => WinKind::Resign,
+            "T" | "Time" | "t" => WinKind::Time,
+            "F" | "Forfeit" | "f" => WinKind::Forfeit,
+            n => WinKind::Score(n.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)?),
+        };
+        Some(GameResult::Win { winner, how })
+    }
+
+    /// The FF[4] form: `B+R`, `W+3.5` (never `+3.50` or `+4.0`), `0`, `Void`, `?`.
+    pub fn to_sgf(&self) -> String {
+        match self {
+            GameResult::Draw => "0".into(),
+            GameResult::Void => "Void".into(),
+            GameResult::Unknown => "?".into(),
+            GameResult::Win { winner, how } => {
+                let tail = match how {
+                    WinKind::Score(s) => format_real(*s),
+                    WinKind::Points => String::new(),
+                    WinKind::Resign => "R".into(),
+                    WinKind::Time => "T".into(),
+                    WinKind::Forfeit => "F".into(),
+                };
+                format!("{}+{}", winner.as_sgf(), tail)
+            }
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_sgf())
+    }
+}
+
+/// Formats a real number as SGF does: no trailing zeros, no trailing point (`6.5`, `4`, `-2.75`).
+pub fn format_real(x: f64) -> String {
+    let s = format!("{:.4}", x);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P` → `9p`,
+/// `15K` → `15k`; a trailing `*` or `?` (FF[4]'s certainty marks) is kept. `None` when the text is
+/// not a recognisable rank.
+pub fn normalize_rank(raw: &str) -> Option<String> {
+    let s = raw.trim();
+    let (core, mark) = match s.strip_suffix('*').or_else(|| s.strip_suffix('?')) {
+        Some(c) => (c.trim_end(), &s[s.len() - 1..]),
+        None => (s, ""),
+    };
+    let digits_end = core.find(|c: char| !c.is_ascii_digit()).unwrap_or(core.len());
+    let (num, unit) = core.split_at(digits_end);
+    let n: u32 = num.parse().ok().filter(|n| (1..=50).contains(n))?;
+    let unit = unit.trim();
+    let letter = match unit {
+        "d" | "D" | "段" | "단" | "dan" | "Dan" => "d",
+        "k" | "K" | "級" | "级" | "급" | "kyu" | "Kyu" => "k",
+        "p" | "P" | "DP" | "dp" | "Dp" | "段P" | "단P" | "pro" | "Pro" => "p",
+        _ => return None,
+    };
+    Some(format!("{n}{letter}{mark}"))
+}
+
+/// The game information of one game, read from its root (and the first game-info node of the
+/// main line when the root lacks a property).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameInfo {
+    /// `PB`.
+    pub black: Option<String>,
+    /// `PW`.
+    pub white: Option<String>,
+    /// `BR`.
+    pub black_rank: Option<String>,
+    /// `WR`.
+    pub white_rank: Option<String>,
+    /// `BT`.
+    pub black_team: Option<String>,
+    /// `WT`.
+    pub white_team: Option<String>,
+    /// `KM` as a number.
+    pub komi: Option<f64>,
+    /// `HA` as a number.
+    pub handicap: Option<u32>,
+    /// `RE`, raw.
+    pub result_text: Option<String>,
+    /// `RE`, parsed.
+    pub result: Option<GameResult>,
+    /// `DT`.
+    pub date: Option<String>,
+    /// `RU`.
+    pub rules: Option<String>,
+    /// `TM` in seconds.
+    pub time: Option<f64>,
+    /// `OT`.
+    pub overtime: Option<String>,
+    /// `EV`.
+    pub event: Option<String>,
+    /// `RO`.
+    pub round: Option<String>,
+    /// `PC`.
+    pub place: Option<String>,
+    /// `GN`.
+    pub name: Option<String>,
+    /// `SO`.
+    pub source: Option<String>,
+    /// `GC`.
+    pub comment: Option<String>,
+}
+
+impl GameTree {
+    /// The game's information (see [`GameInfo`]).
+    pub fn info(&self) -> GameInfo {
+        let get =
+            |id: &str| -> Option<String> { self.main_line().take(3).find_map(|n| n.value(id)).map(str::to_string) };
+        let result_text = get("RE");
+        GameInfo {
+            black: get("PB"),
+            white: get("PW"),
+            black_rank: get("BR"),
+            white_rank: get("WR"),
+            black_team: get("BT"),
+            white_team: get("WT"),
+            komi: get("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite()),
+            handicap: get("HA").and_then(|h| h.trim().parse().ok()),
+            result: result_text.as_deref().and_then(GameResult::from_sgf),
+            result_text,
+            date: get("DT"),
+            rules: get("RU"),
+            time: get("TM").and_then(|t| t.trim().parse::<f64>().ok()).filter(|k| k.is_finite()),
+            overtime: get("OT"),
+            event: get("EV"),
+            round: get("RO"),
+            place: get("PC"),
+            name: get("GN"),
+            source: get("SO"),
+            comment: get("GC"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::point::Color;
+
+    #[test]
+    fn results_parse_and_print() {
+        let r = GameResult::from_sgf("B+4.0").unwrap();
+        assert_eq!(r, GameResult::Win { winner: Color::Black, how: WinKind::Score(4.0) });
+        assert_eq!(r.to_sgf(), "B+4");
+        assert_eq!(GameResult::from_sgf("W+Resign").unwrap().to_sgf(), "W+R");
+        assert_eq!(GameResult::from_sgf("0"), Some(GameResult::Draw));
+        assert_eq!(GameResult::from_sgf("B+x"), None);
+        assert_eq!(format_real(6.50), "6.5");
+        assert_eq!(format_real(-5.0), "-5");
+        assert_eq!(format_real(3.75), "3.75");
+    }
+
+    #[test]
+    fn ranks_normalise() {
+        for (raw, want) in [
+            ("4D", "4d"),
+            ("3段", "3d"),
+            ("1급", "1k"),
+            ("15K", "15k"),
+            ("9DP", "9p"),
+            ("7단P", "7p"),
+            ("7D*", "7d*"),
+            ("2k?", "2k?"),
+        ] {
+            assert_eq!(normalize_rank(raw).as_deref(), Some(want), "{raw}");
+        }
+        assert_eq!(normalize_rank("pro"), None);
+        assert_eq!(normalize_rank(""), None);
+    }
+}

@@ -1,0 +1,32 @@
+//! The common game-tree model every format reads into and writes from.
+//!
+//! A [`Collection`] holds [`GameTree`]s; a tree holds nodes in pre-order; a node holds
+//! properties in their original order; a property holds decoded, unescaped values. Unknown and
+//! private properties are kept like known ones. Typed views ([`GameTree::info`],
+//! [`Node::mv`], [`GameTree::board_size`]) sit on top.
+
+mod builder;
+pub mod info;
+pub mod point;
+pub mod props;
+pub(crate) mod tree;
+
+pub use builder::TreeBuilder;
+pub use info::{GameInfo, GameResult, WinKind};
+pub use point::{BoardSize, Color, Move, Point};
+pub use props::{PropDef, PropKind, ValueType};
+pub use tree::{GameTree, Node, NodeId, PropValue, Property, Value};
+
+/// The games of one input: an SGF collection, or a single game from a legacy format.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Collection {
+    /// The games, in input order.
+    pub games: Vec<GameTree>,
+}
+
+impl Collection {
+    /// A collection of the given games.
+    pub fn new(games: Vec<GameTree>) -> Collection {
+        Collection { games }
+    }
+}

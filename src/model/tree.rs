@@ -1,0 +1,722 @@
+//! The game tree: a compact arena of nodes in pre-order, properties in document order, and values
+//! as ranges into one text buffer.
+//!
+//! Layout (see `formats/sgf.md`, "Model"): nodes are stored in pre-order, so a node's first child
+//! is the next node and the main line is contiguous. Only nodes that are not their parent's first
+//! child are listed in a side table, as are next-sibling links. Properties of node `i` are
+//! `props[node_props[i]..node_props[i + 1]]`; a property with one short plain value keeps that
+//! value's range inline. Values that needed no unescaping point into the shared source text; the
+//! others live in the tree's own buffer. Nothing here recurses.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::point::{BoardSize, Color, Move};
+use super::props::{self, PROPS, PropDef};
+
+/// Bit set on a text location that lies in the tree's own buffer rather than the source.
+const OWN: u32 = 1 << 31;
+/// `Prop::len` value meaning "values are in the `values` table".
+const MULTI: u16 = u16::MAX;
+/// Bit set on a property key that indexes the tree's unknown identifiers.
+const UNKNOWN: u16 = 1 << 15;
+/// `Val::split` value meaning "not composed".
+const NO_SPLIT: u32 = u32::MAX;
+
+/// The largest text buffer a tree can address (2 GiB).
+pub const MAX_TEXT: usize = OWN as usize - 1;
+
+/// Identifies a node within its [`GameTree`]. The root is always node 0; ids follow pre-order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) u32);
+
+impl NodeId {
+    /// The root node of every tree.
+    pub const ROOT: NodeId = NodeId(0);
+
+    /// The pre-order index of the node.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Prop {
+    loc: u32,
+    len: u16,
+    key: u16,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Val {
+    loc: u32,
+    len: u32,
+    split: u32,
+}
+
+/// One game: a tree of nodes, each holding ordered properties with decoded, unescaped values.
+#[derive(Clone)]
+pub struct GameTree {
+    src: Arc<String>,
+    own: String,
+    node_props: Vec<u32>,
+    /// (node, parent) for every node that is not its parent's first child; sorted by node.
+    later: Vec<(u32, u32)>,
+    /// (node, next sibling); sorted by node once the tree is complete.
+    next: Vec<(u32, u32)>,
+    next_sorted: bool,
+    props: Vec<Prop>,
+    values: Vec<Val>,
+    unknown: Vec<Box<str>>,
+}
+
+/// A value handed to the tree: text, and for a composed value the byte index of the `:` that
+/// separates its two parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropValue {
+    /// The whole decoded value; for a composed value, both parts joined by `:`.
+    pub text: String,
+    /// For a composed value, the byte index of the separating `:` in `text`.
+    pub split: Option<usize>,
+}
+
+impl PropValue {
+    /// A plain value.
+    pub fn new(text: impl Into<String>) -> Self {
+        PropValue { text: text.into(), split: None }
+    }
+
+    /// A composed value `first:second`.
+    pub fn composed(first: &str, second: &str) -> Self {
+        PropValue { text: format!("{first}:{second}"), split: Some(first.len()) }
+    }
+}
+
+impl<T: Into<String>> From<T> for PropValue {
+    fn from(t: T) -> Self {
+        PropValue::new(t)
+    }
+}
+
+impl Default for GameTree {
+    fn default() -> Self {
+        GameTree::new()
+    }
+}
+
+impl GameTree {
+    /// A tree with an empty root node.
+    pub fn new() -> GameTree {
+        let mut t = GameTree::with_source(Arc::new(String::new()));
+        t.push_node(None, None);
+        t.finish();
+        t
+    }
+
+    /// An empty tree (no nodes yet) whose borrowed values refer to `src`.
+    pub(crate) fn with_source(src: Arc<String>) -> GameTree {
+        GameTree {
+            src,
+            own: String::new(),
+            node_props: vec![0],
+            later: Vec::new(),
+            next: Vec::new(),
+            next_sorted: true,
+            props: Vec::new(),
+            values: Vec::new(),
+            unknown: Vec::new(),
+        }
+    }
+
+    /// Reserve room for `nodes` more nodes and `props` more properties.
+    pub(crate) fn reserve(&mut self, nodes: usize, props: usize) {
+        self.node_props.reserve_exact(nodes);
+        self.props.reserve_exact(props);
+    }
+
+    /// Release spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        self.node_props.shrink_to_fit();
+        self.props.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.own.shrink_to_fit();
+    }
+
+    /// Append a node. `parent` is `None` only for the root; `prev_sibling` is the parent's
+    /// current last child, if any. Pre-order must hold: the parent must be on the path from the
+    /// root to the most recent node.
+    pub(crate) fn push_node(&mut self, parent: Option<u32>, prev_sibling: Option<u32>) -> u32 {
+        let id = (self.node_props.len() - 1) as u32;
+        self.node_props.push(self.props.len() as u32);
+        if let Some(p) = parent {
+            if let Some(prev) = prev_sibling {
+                self.later.push((id, p));
+                if self.next.last().is_some_and(|&(n, _)| n > prev) {
+                    self.next_sorted = false;
+                }
+                self.next.push((prev, id));
+            } else {
+                debug_assert_eq!(p + 1, id, "first child must follow its parent");
+            }
+        }
+        id
+    }
+
+    /// Sort the sibling table after building.
+    pub(crate) fn finish(&mut self) {
+        if !self.next_sorted {
+            self.next.sort_unstable_by_key(|&(n, _)| n);
+            self.next_sorted = true;
+        }
+    }
+
+    /// Key for an identifier (must be non-empty, upper-case for known ones).
+    pub(crate) fn key_for(&mut self, ident: &str) -> u16 {
+        if let Some(i) = props::index_of(ident) {
+            return i;
+        }
+        if let Some(i) = self.unknown.iter().position(|u| &**u == ident) {
+            return UNKNOWN | i as u16;
+        }
+        let i = self.unknown.len().min((UNKNOWN - 1) as usize);
+        if i == self.unknown.len() {
+            self.unknown.push(ident.into());
+        }
+        UNKNOWN | i as u16
+    }
+
+    /// A location and length for `text` copied into the own buffer.
+    pub(crate) fn own_text(&mut self, text: &str) -> (u32, u32) {
+        let loc = self.own.len();
+        self.own.push_str(text);
+        (OWN | loc as u32, text.len() as u32)
+    }
+
+    /// Location for a range of the source text.
+    pub(crate) fn src_loc(start: usize) -> u32 {
+        start as u32
+    }
+
+    /// A value record (location from [`Self::own_text`] or [`Self::src_loc`]).
+    pub(crate) fn val(loc: u32, len: u32, split: Option<usize>) -> Val {
+        Val { loc, len, split: split.map_or(NO_SPLIT, |s| s as u32) }
+    }
+
+    /// Append a property with `vals` to the last node.
+    pub(crate) fn push_prop(&mut self, key: u16, vals: &[Val]) {
+        match vals {
+            [v] if v.split == NO_SPLIT && v.len < MULTI as u32 => {
+                self.props.push(Prop { loc: v.loc, len: v.len as u16, key });
+            }
+            _ => {
+                let at = self.values.len() as u32;
+                self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
+                self.values.extend_from_slice(vals);
+                self.props.push(Prop { loc: at, len: MULTI, key });
+            }
+        }
+        *self.node_props.last_mut().expect("node_props always has a sentinel") = self.props.len() as u32;
+    }
+
+    /// Append a property with owned values to the last node.
+    pub(crate) fn push_prop_owned(&mut self, ident: &str, values: &[PropValue]) {
+        let key = self.key_for(ident);
+        let vals: Vec<Val> = values
+            .iter()
+            .map(|v| {
+                let (loc, len) = self.own_text(&v.text);
+                GameTree::val(loc, len, v.split)
+            })
+            .collect();
+        self.push_prop(key, &vals);
+    }
+
+    fn text(&self, loc: u32, len: u32) -> &str {
+        let (buf, at) = if loc & OWN != 0 { (&self.own, (loc & !OWN) as usize) } else { (&*self.src, loc as usize) };
+        &buf[at..at + len as usize]
+    }
+
+    fn ident_of(&self, key: u16) -> &str {
+        if key & UNKNOWN != 0 { &self.unknown[(key & !UNKNOWN) as usize] } else { PROPS[key as usize].ident }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.node_props.len() - 1
+    }
+
+    /// Whether the tree has no nodes (never true for a tree returned by a reader).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The root node.
+    pub fn root(&self) -> Node<'_> {
+        self.node(NodeId::ROOT)
+    }
+
+    /// A view of node `id`. Panics if `id` is not a node of this tree.
+    pub fn node(&self, id: NodeId) -> Node<'_> {
+        assert!(id.index() < self.len(), "node {} out of range", id.0);
+        Node { tree: self, id }
+    }
+
+    /// All nodes in pre-order (document order).
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
+        (0..self.len() as u32).map(move |i| Node { tree: self, id: NodeId(i) })
+    }
+
+    /// The main line: the root, its first child, that node's first child, and so on.
+    pub fn main_line(&self) -> impl Iterator<Item = Node<'_>> + '_ {
+        let mut cur = (!self.is_empty()).then_some(NodeId::ROOT);
+        std::iter::from_fn(move || {
+            let id = cur?;
+            cur = self.first_child(id);
+            Some(Node { tree: self, id })
+        })
+    }
+
+    fn is_later(&self, id: u32) -> Option<u32> {
+        self.later.binary_search_by_key(&id, |&(n, _)| n).ok().map(|i| self.later[i].1)
+    }
+
+    /// The parent of `id`, `None` for the root.
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        if id.0 == 0 {
+            return None;
+        }
+        Some(NodeId(self.is_later(id.0).unwrap_or(id.0 - 1)))
+    }
+
+    /// The first child of `id`.
+    pub fn first_child(&self, id: NodeId) -> Option<NodeId> {
+        let c = id.0 + 1;
+        ((c as usize) < self.len() && self.is_later(c).is_none()).then_some(NodeId(c))
+    }
+
+    /// The next sibling of `id`.
+    pub fn next_sibling(&self, id: NodeId) -> Option<NodeId> {
+        debug_assert!(self.next_sorted);
+        self.next.binary_search_by_key(&id.0, |&(n, _)| n).ok().map(|i| NodeId(self.next[i].1))
+    }
+
+    /// The children of `id`, first child (the main line) first.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let mut cur = self.first_child(id);
+        std::iter::from_fn(move || {
+            let c = cur?;
+            cur = self.next_sibling(c);
+            Some(c)
+        })
+    }
+
+    /// Number of children of `id`.
+    pub fn child_count(&self, id: NodeId) -> usize {
+        self.children(id).count()
+    }
+
+    /// Nodes that have more than one child, i.e. where variations branch off.
+    pub fn has_variations(&self) -> bool {
+        !self.later.is_empty()
+    }
+
+    /// The board size from the root's `SZ`, 19×19 when it is absent or unreadable.
+    pub fn board_size(&self) -> BoardSize {
+        self.root().value("SZ").and_then(BoardSize::from_sgf).unwrap_or_default()
+    }
+
+    /// Number of moves (`B`/`W` properties) on the main line.
+    pub fn main_line_moves(&self) -> usize {
+        self.main_line().filter(|n| n.get("B").is_some() || n.get("W").is_some()).count()
+    }
+
+    /// Replace the values of the first `ident` property of `node`, or append the property when
+    /// the node has none. Costs time linear in the tree's size when the node is not the last.
+    pub fn set_prop(&mut self, node: NodeId, ident: &str, values: &[PropValue]) {
+        let key = self.key_for(ident);
+        let new = self.make_prop(key, values);
+        let (start, end) = self.prop_range(node);
+        if let Some(i) = (start..end).find(|&i| self.props[i].key == key) {
+            self.props[i] = new;
+        } else {
+            self.props.insert(end, new);
+            for np in &mut self.node_props[node.index() + 1..] {
+                *np += 1;
+            }
+        }
+    }
+
+    /// Insert a property at position `index` among the properties of `node` (clamped to the
+    /// end). Costs time linear in the tree's size.
+    pub fn insert_prop(&mut self, node: NodeId, index: usize, ident: &str, values: &[PropValue]) {
+        let key = self.key_for(ident);
+        let new = self.make_prop(key, values);
+        let (start, end) = self.prop_range(node);
+        self.props.insert((start + index).min(end), new);
+        for np in &mut self.node_props[node.index() + 1..] {
+            *np += 1;
+        }
+    }
+
+    fn make_prop(&mut self, key: u16, values: &[PropValue]) -> Prop {
+        let vals: Vec<Val> = values
+            .iter()
+            .map(|v| {
+                let (loc, len) = self.own_text(&v.text);
+                GameTree::val(loc, len, v.split)
+            })
+            .collect();
+        match vals.as_slice() {
+            [v] if v.split == NO_SPLIT && v.len < MULTI as u32 => Prop { loc: v.loc, len: v.len as u16, key },
+            _ => {
+                let at = self.values.len() as u32;
+                self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
+                self.values.extend_from_slice(&vals);
+                Prop { loc: at, len: MULTI, key }
+            }
+        }
+    }
+
+    /// Remove every `ident` property of `node`; returns how many were removed.
+    pub fn remove_prop(&mut self, node: NodeId, ident: &str) -> usize {
+        let (start, end) = self.prop_range(node);
+        let before = self.props.len();
+        let mut i = start;
+        let mut stop = end;
+        while i < stop {
+            if self.ident_of(self.props[i].key) == ident {
+                self.props.remove(i);
+                stop -= 1;
+            } else {
+                i += 1;
+            }
+        }
+        let removed = before - self.props.len();
+        if removed > 0 {
+            for np in &mut self.node_props[node.index() + 1..] {
+                *np -= removed as u32;
+            }
+        }
+        removed
+    }
+
+    fn prop_range(&self, node: NodeId) -> (usize, usize) {
+        (self.node_props[node.index()] as usize, self.node_props[node.index() + 1] as usize)
+    }
+}
+
+/// A node of a [`GameTree`], borrowed.
+#[derive(Clone, Copy)]
+pub struct Node<'a> {
+    tree: &'a GameTree,
+    id: NodeId,
+}
+
+impl<'a> Node<'a> {
+    /// The node's id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The tree the node belongs to.
+    pub fn tree(&self) -> &'a GameTree {
+        self.tree
+    }
+
+    /// Whether this is the root node.
+    pub fn is_root(&self) -> bool {
+        self.id.0 == 0
+    }
+
+    /// The node's properties in their original order.
+    pub fn props(&self) -> impl ExactSizeIterator<Item = Property<'a>> + 'a {
+        let (s, e) = self.tree.prop_range(self.id);
+        let tree = self.tree;
+        (s..e).map(move |i| Property { tree, index: i as u32 })
+    }
+
+    /// Number of properties.
+    pub fn prop_count(&self) -> usize {
+        let (s, e) = self.tree.prop_range(self.id);
+        e - s
+    }
+
+    /// The first property named `ident` (upper-case FF[4] identifier or the unknown identifier).
+    pub fn get(&self, ident: &str) -> Option<Property<'a>> {
+        self.props().find(|p| p.ident() == ident)
+    }
+
+    /// The first value of the first property named `ident`.
+    pub fn value(&self, ident: &str) -> Option<&'a str> {
+        self.get(ident).and_then(|p| p.values().next()).map(|v| v.as_str())
+    }
+
+    /// The parent node.
+    pub fn parent(&self) -> Option<Node<'a>> {
+        self.tree.parent(self.id).map(|id| Node { tree: self.tree, id })
+    }
+
+    /// The children, main line first.
+    pub fn children(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let tree = self.tree;
+        tree.children(self.id).map(move |id| Node { tree, id })
+    }
+
+    /// The first child.
+    pub fn first_child(&self) -> Option<Node<'a>> {
+        self.tree.first_child(self.id).map(|id| Node { tree: self.tree, id })
+    }
+
+    /// The move this node plays, if it has a `B` or `W` property whose value is a move on the
+    /// tree's board (passes included).
+    pub fn mv(&self) -> Option<(Color, Move)> {
+        self.mv_on(self.tree.board_size())
+    }
+
+    /// Like [`Node::mv`] with the board size given (saves looking it up for every node).
+    pub fn mv_on(&self, size: BoardSize) -> Option<(Color, Move)> {
+        for p in self.props() {
+            let color = match p.ident() {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => continue,
+            };
+            let v = p.values().next()?;
+            return Move::from_sgf(v.as_str(), size).map(|m| (color, m));
+        }
+        None
+    }
+}
+
+impl fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{} ", self.id.0)?;
+        for p in self.props() {
+            write!(f, "{p:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A property of a node, borrowed: identifier and values.
+#[derive(Clone, Copy)]
+pub struct Property<'a> {
+    tree: &'a GameTree,
+    index: u32,
+}
+
+impl<'a> Property<'a> {
+    fn raw(&self) -> Prop {
+        self.tree.props[self.index as usize]
+    }
+
+    /// The identifier (FF[4] upper-case form for known properties).
+    pub fn ident(&self) -> &'a str {
+        self.tree.ident_of(self.raw().key)
+    }
+
+    /// The table entry for a known property.
+    pub fn def(&self) -> Option<&'static PropDef> {
+        let k = self.raw().key;
+        (k & UNKNOWN == 0).then(|| &PROPS[k as usize])
+    }
+
+    /// The values in order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'a>> + 'a {
+        let p = self.raw();
+        let tree = self.tree;
+        let (single, range) = if p.len == MULTI {
+            let n = tree.values[p.loc as usize].loc as usize;
+            (None, p.loc as usize + 1..p.loc as usize + 1 + n)
+        } else {
+            (Some(Value { text: tree.text(p.loc, p.len as u32), split: None }), 0..0)
+        };
+        let single_len = single.is_some() as usize;
+        ValueIter { single, rest: range.map(move |i| tree.values[i]), tree, len: single_len }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        let p = self.raw();
+        if p.len == MULTI { self.tree.values[p.loc as usize].loc as usize } else { 1 }
+    }
+
+    /// Whether the property has no value (never true for a read property: `KO[]` has one empty value).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first value as text.
+    pub fn first(&self) -> Option<&'a str> {
+        self.values().next().map(|v| v.as_str())
+    }
+}
+
+struct ValueIter<'a, I> {
+    single: Option<Value<'a>>,
+    rest: I,
+    tree: &'a GameTree,
+    len: usize,
+}
+
+impl<'a, I: ExactSizeIterator<Item = Val>> Iterator for ValueIter<'a, I> {
+    type Item = Value<'a>;
+    fn next(&mut self) -> Option<Value<'a>> {
+        if let Some(v) = self.single.take() {
+            self.len = 0;
+            return Some(v);
+        }
+        let v = self.rest.next()?;
+        Some(Value { text: self.tree.text(v.loc, v.len), split: (v.split != NO_SPLIT).then_some(v.split as usize) })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len + self.rest.len();
+        (n, Some(n))
+    }
+}
+
+impl<'a, I: ExactSizeIterator<Item = Val>> ExactSizeIterator for ValueIter<'a, I> {}
+
+impl fmt::Debug for Property<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.ident())?;
+        for v in self.values() {
+            match v.parts() {
+                Some((a, b)) => write!(f, "[{a:?}:{b:?}]")?,
+                None => write!(f, "[{:?}]", v.as_str())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One property value: decoded, unescaped text; a composed value also knows its two parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value<'a> {
+    text: &'a str,
+    split: Option<usize>,
+}
+
+impl<'a> Value<'a> {
+    /// The whole value (both parts joined by `:` for a composed value).
+    pub fn as_str(&self) -> &'a str {
+        self.text
+    }
+
+    /// The two parts of a composed value (`aa:cc`, `SGFC:2.0`), split where the input had an
+    /// unescaped `:`.
+    pub fn parts(&self) -> Option<(&'a str, &'a str)> {
+        self.split.map(|s| (&self.text[..s], &self.text[s + 1..]))
+    }
+
+    /// This value as a [`PropValue`] (an owned copy).
+    pub fn to_owned_value(&self) -> PropValue {
+        PropValue { text: self.text.to_string(), split: self.split }
+    }
+}
+
+impl PartialEq for GameTree {
+    /// Two trees are equal when they have the same shape and the same properties with the same
+    /// values in every node, whatever their storage.
+    fn eq(&self, other: &GameTree) -> bool {
+        self.len() == other.len()
+            && self.later.iter().map(|l| l.0).eq(other.later.iter().map(|l| l.0))
+            && self.nodes().zip(other.nodes()).all(|(a, b)| {
+                a.parent().map(|p| p.id) == b.parent().map(|p| p.id)
+                    && a.prop_count() == b.prop_count()
+                    && a.props().zip(b.props()).all(|(p, q)| p.ident() == q.ident() && p.values().eq(q.values()))
+            })
+    }
+}
+
+impl Eq for GameTree {}
+
+impl fmt::Debug for GameTree {
+    /// One line per node: `#id ^parent IDENT["value"]…`, easy to diff in tests.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "GameTree ({} nodes)", self.len())?;
+        for n in self.nodes() {
+            match n.parent() {
+                Some(p) => write!(f, "  ^{} ", p.id.0)?,
+                None => write!(f, "  ")?,
+            }
+            writeln!(f, "{n:?}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameTree {
+        // root -> a -> b ; a -> c ; root -> d
+        let mut t = GameTree::with_source(Arc::new("pdSZ".to_string()));
+        t.push_node(None, None);
+        let sz = t.key_for("SZ");
+        let (loc, len) = t.own_text("19");
+        t.push_prop(sz, &[GameTree::val(loc, len, None)]);
+        let a = t.push_node(Some(0), None);
+        let bk = t.key_for("B");
+        t.push_prop(bk, &[GameTree::val(GameTree::src_loc(0), 2, None)]);
+        let b = t.push_node(Some(a), None);
+        t.push_prop_owned("XY", &["private".into()]);
+        let c = t.push_node(Some(a), Some(b));
+        t.push_prop_owned("AB", &[PropValue::composed("aa", "bb"), "cc".into()]);
+        let _d = t.push_node(Some(0), Some(a));
+        let _ = c;
+        t.finish();
+        t
+    }
+
+    #[test]
+    fn structure_follows_pre_order() {
+        let t = sample();
+        assert_eq!(t.len(), 5);
+        assert_eq!(t.children(NodeId(0)).collect::<Vec<_>>(), [NodeId(1), NodeId(4)]);
+        assert_eq!(t.children(NodeId(1)).collect::<Vec<_>>(), [NodeId(2), NodeId(3)]);
+        assert_eq!(t.parent(NodeId(3)), Some(NodeId(1)));
+        assert_eq!(t.parent(NodeId(4)), Some(NodeId(0)));
+        assert_eq!(t.first_child(NodeId(2)), None);
+        assert_eq!(t.main_line().map(|n| n.id().0).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn values_come_from_source_and_own_buffers() {
+        let t = sample();
+        assert_eq!(t.node(NodeId(1)).value("B"), Some("pd"));
+        assert_eq!(t.root().value("SZ"), Some("19"));
+        assert_eq!(t.node(NodeId(2)).value("XY"), Some("private"));
+        let ab = t.node(NodeId(3)).get("AB").unwrap();
+        let vals: Vec<_> = ab.values().collect();
+        assert_eq!(vals.len(), 2);
+        assert_eq!(vals[0].parts(), Some(("aa", "bb")));
+        assert_eq!(vals[1].as_str(), "cc");
+        assert_eq!(ab.len(), 2);
+    }
+
+    #[test]
+    fn set_and_remove_props_keep_other_nodes() {
+        let mut t = sample();
+        t.set_prop(NodeId(0), "CA", &["UTF-8".into()]);
+        t.set_prop(NodeId(0), "SZ", &["9".into()]);
+        assert_eq!(t.root().props().map(|p| p.ident()).collect::<Vec<_>>(), ["SZ", "CA"]);
+        assert_eq!(t.board_size(), BoardSize::square(9));
+        assert_eq!(t.node(NodeId(1)).value("B"), Some("pd"));
+        assert_eq!(t.remove_prop(NodeId(0), "SZ"), 1);
+        assert_eq!(t.root().props().map(|p| p.ident()).collect::<Vec<_>>(), ["CA"]);
+        assert_eq!(t.node(NodeId(2)).value("XY"), Some("private"));
+    }
+
+    #[test]
+    fn equality_ignores_storage() {
+        let a = sample();
+        let mut b = sample();
+        assert_eq!(a, b);
+        b.set_prop(NodeId(1), "B", &["pd".into()]); // same text, now in the own buffer
+        assert_eq!(a, b);
+        b.set_prop(NodeId(1), "B", &["dd".into()]);
+        assert_ne!(a, b);
+    }
+}
