@@ -122,7 +122,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     }
 
-    let read = match from.read(bytes, &ReadOptions { encoding: from_enc }) {
+    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, ..ReadOptions::default() }) {
         Ok(r) => r,
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);

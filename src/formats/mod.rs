@@ -19,6 +19,9 @@ pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT];
 pub struct ReadOptions {
     /// Decode with this charset whatever the file declares (a BOM still wins).
     pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// Record where each node and property starts in the decoded text (for `kifu check`);
+    /// formats that cannot tell ignore it.
+    pub positions: bool,
 }
 
 /// Options for writing.

@@ -68,7 +68,19 @@ pub struct GameTree {
     props: Vec<Prop>,
     values: Vec<Val>,
     unknown: Vec<Box<str>>,
+    /// Byte offsets into the source text, recorded only when a reader was asked for them.
+    positions: Option<Box<Positions>>,
 }
+
+/// Where nodes and properties start in the source text.
+#[derive(Clone, Debug, Default)]
+struct Positions {
+    nodes: Vec<u32>,
+    props: Vec<u32>,
+}
+
+/// Offset recorded for a node or property that has no place in the source.
+const NO_OFFSET: u32 = u32::MAX;
 
 /// A value handed to the tree: text, and for a composed value the byte index of the `:` that
 /// separates its two parts.
@@ -125,7 +137,42 @@ impl GameTree {
             props: Vec::new(),
             values: Vec::new(),
             unknown: Vec::new(),
+            positions: None,
         }
+    }
+
+    /// Start recording source offsets for nodes and properties pushed from now on.
+    pub(crate) fn record_positions(&mut self) {
+        self.positions = Some(Box::default());
+    }
+
+    /// Record the source offset of the node just pushed.
+    pub(crate) fn set_node_offset(&mut self, offset: usize) {
+        if let Some(p) = &mut self.positions {
+            p.nodes.resize(self.node_props.len() - 2, NO_OFFSET);
+            p.nodes.push(offset as u32);
+        }
+    }
+
+    /// Record the source offset of the property just pushed.
+    pub(crate) fn set_prop_offset(&mut self, offset: usize) {
+        if let Some(p) = &mut self.positions {
+            p.props.resize(self.props.len() - 1, NO_OFFSET);
+            p.props.push(offset as u32);
+        }
+    }
+
+    /// The text the recorded offsets refer to (the decoded input for trees read from SGF;
+    /// empty for trees built otherwise).
+    pub fn source(&self) -> &str {
+        &self.src
+    }
+
+    /// Byte offset in [`GameTree::source`] where node `id` starts (its `;`), when the reader
+    /// recorded positions.
+    pub fn node_offset(&self, id: NodeId) -> Option<usize> {
+        let o = *self.positions.as_ref()?.nodes.get(id.index())?;
+        (o != NO_OFFSET).then_some(o as usize)
     }
 
     /// Reserve room for `nodes` more nodes and `props` more properties.
@@ -136,6 +183,10 @@ impl GameTree {
 
     /// Release spare capacity.
     pub(crate) fn shrink(&mut self) {
+        if let Some(p) = &mut self.positions {
+            p.nodes.shrink_to_fit();
+            p.props.shrink_to_fit();
+        }
         self.node_props.shrink_to_fit();
         self.props.shrink_to_fit();
         self.values.shrink_to_fit();
@@ -340,6 +391,11 @@ impl GameTree {
             self.props[i] = new;
         } else {
             self.props.insert(end, new);
+            if let Some(p) = &mut self.positions {
+                if end <= p.props.len() {
+                    p.props.insert(end, NO_OFFSET);
+                }
+            }
             for np in &mut self.node_props[node.index() + 1..] {
                 *np += 1;
             }
@@ -352,7 +408,13 @@ impl GameTree {
         let key = self.key_for(ident);
         let new = self.make_prop(key, values);
         let (start, end) = self.prop_range(node);
-        self.props.insert((start + index).min(end), new);
+        let at = (start + index).min(end);
+        self.props.insert(at, new);
+        if let Some(p) = &mut self.positions {
+            if at <= p.props.len() {
+                p.props.insert(at, NO_OFFSET);
+            }
+        }
         for np in &mut self.node_props[node.index() + 1..] {
             *np += 1;
         }
@@ -386,6 +448,11 @@ impl GameTree {
         while i < stop {
             if self.ident_of(self.props[i].key) == ident {
                 self.props.remove(i);
+                if let Some(p) = &mut self.positions {
+                    if i < p.props.len() {
+                        p.props.remove(i);
+                    }
+                }
                 stop -= 1;
             } else {
                 i += 1;
@@ -544,6 +611,20 @@ impl<'a> Property<'a> {
     /// Whether the property has no value (never true for a read property: `KO[]` has one empty value).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Byte offset in [`GameTree::source`] where the property's identifier starts, when the
+    /// reader recorded positions.
+    pub fn offset(&self) -> Option<usize> {
+        let o = *self.tree.positions.as_ref()?.props.get(self.index as usize)?;
+        (o != NO_OFFSET).then_some(o as usize)
+    }
+
+    /// The node this property belongs to.
+    pub fn node(&self) -> NodeId {
+        let i = self.index;
+        let n = self.tree.node_props.partition_point(|&s| s <= i);
+        NodeId((n - 1) as u32)
     }
 
     /// The first value as text.

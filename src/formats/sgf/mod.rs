@@ -69,7 +69,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     let declared = find_declared_charset(&bytes);
     let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
     let charset = decoded.decision;
-    let (collection, diagnostics) = parse_text(decoded.text, sink);
+    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
     if collection.games.is_empty() {
         return Err(ReadError { diagnostics });
     }

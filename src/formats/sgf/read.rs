@@ -46,6 +46,8 @@ struct Reader<'s> {
     vals: Vec<crate::model::tree::Val>,
     /// Old identifiers already reported.
     reported_old: Vec<String>,
+    /// Whether to record node and property offsets.
+    positions: bool,
 }
 
 /// A variation being read: where its first node hangs, and its last node so far.
@@ -60,7 +62,9 @@ struct Frame {
 
 /// Parses decoded SGF text into a collection; diagnostics are added to `sink` and returned with
 /// positions resolved.
-pub fn parse_text(text: String, sink: Sink) -> (Collection, Vec<Diagnostic>) {
+/// With `positions`, every tree records where its nodes and properties start
+/// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
+pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
     let mut sink = sink;
     if text.len() > crate::model::tree::MAX_TEXT {
         sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));
@@ -70,7 +74,16 @@ pub fn parse_text(text: String, sink: Sink) -> (Collection, Vec<Diagnostic>) {
     // The reader borrows the text from a second handle on the same buffer.
     let holder = Arc::clone(&src);
     let text: &str = holder.as_str();
-    let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, src, sink, vals: Vec::new(), reported_old: Vec::new() };
+    let mut r = Reader {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        src,
+        sink,
+        vals: Vec::new(),
+        reported_old: Vec::new(),
+        positions,
+    };
     let games = r.collection();
     let diags = r.sink.finish(text);
     (Collection::new(games), diags)
@@ -171,6 +184,9 @@ impl<'s> Reader<'s> {
     /// Reads one game tree starting at `(` (or at a `;` when the `(` is missing).
     fn game_tree(&mut self) -> Option<GameTree> {
         let mut tree = GameTree::with_source(Arc::clone(&self.src));
+        if self.positions {
+            tree.record_positions();
+        }
         let mut unknown_keys: HashMap<&'s str, u16> = HashMap::new();
         let mut last_child: HashMap<u32, u32> = HashMap::new();
         let mut frames: Vec<Frame> = Vec::new();
@@ -200,6 +216,7 @@ impl<'s> Reader<'s> {
                     let node_at = self.pos;
                     self.pos += 1;
                     let id = self.new_node(&mut tree, &mut frames, &mut last_child);
+                    tree.set_node_offset(node_at);
                     if after_variation {
                         self.warn(
                             node_at,
@@ -252,6 +269,7 @@ impl<'s> Reader<'s> {
                                 "properties without a node: a ';' is missing; a node was opened",
                             );
                             let id = self.new_node(&mut tree, &mut frames, &mut last_child);
+                            tree.set_node_offset(self.pos);
                             after_variation = false;
                             open_node = Some(id);
                             id
@@ -354,6 +372,7 @@ impl<'s> Reader<'s> {
         }
         let vals = std::mem::take(&mut self.vals);
         tree.push_prop(key, &vals);
+        tree.set_prop_offset(start);
         self.vals = vals;
     }
 
