@@ -16,10 +16,10 @@ fn nodes_and_properties_know_where_they_start() {
         (p.line, p.column)
     };
     assert_eq!(pos(tree.node_offset(NodeId::ROOT).unwrap()), (1, 2));
-    let c = tree.node(NodeId(1)).get("C").unwrap();
+    let c = tree.node(NodeId::from_index(1)).get("C").unwrap();
     assert_eq!(pos(c.offset().unwrap()), (3, 3));
-    assert_eq!(c.node(), NodeId(1));
-    assert_eq!(pos(tree.node_offset(NodeId(2)).unwrap()), (3, 8));
+    assert_eq!(c.node(), NodeId::from_index(1));
+    assert_eq!(pos(tree.node_offset(NodeId::from_index(2)).unwrap()), (3, 8));
     // Without the option nothing is recorded.
     let plain = Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap();
     assert_eq!(plain.collection.games[0].node_offset(NodeId::ROOT), None);

@@ -34,6 +34,11 @@ impl NodeId {
     /// The root node of every tree.
     pub const ROOT: NodeId = NodeId(0);
 
+    /// The node at pre-order index `index` (whether it exists is checked when it is used).
+    pub fn from_index(index: usize) -> NodeId {
+        NodeId(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+
     /// The pre-order index of the node.
     pub fn index(self) -> usize {
         self.0 as usize
@@ -310,6 +315,11 @@ impl GameTree {
     pub fn node(&self, id: NodeId) -> Node<'_> {
         assert!(id.index() < self.len(), "node {} out of range", id.0);
         Node { tree: self, id }
+    }
+
+    /// A view of node `id`, or `None` if the tree has no such node.
+    pub fn get_node(&self, id: NodeId) -> Option<Node<'_>> {
+        (id.index() < self.len()).then_some(Node { tree: self, id })
     }
 
     /// All nodes in pre-order (document order).
