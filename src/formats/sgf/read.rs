@@ -202,12 +202,12 @@ impl<'s> Reader<'s> {
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else {
-                let at = frames[0].open_at;
+                let opened = crate::diag::LineIndex::new(self.text).position(frames[0].open_at);
                 let depth = frames.len();
                 self.error(
                     self.bytes.len(),
                     codes::MISSING_CLOSE,
-                    format!("the input ends inside a game tree ({depth} unclosed '('; the first opened at byte {at}); closed"),
+                    format!("the input ends inside a game tree opened at {opened} ({depth} '(' unclosed); closed"),
                 );
                 break;
             };

@@ -14,11 +14,10 @@ use std::fmt::Write as _;
 const WIDTH: usize = 80;
 
 /// Sets the root's `FF` to 4 and its `CA` to `charset`, adding them at the front when absent
-/// (FF first): exactly what the writer does to the header, applied to a model.
+/// (FF first, CA right after FF): exactly what the writer does to the header, applied to a model.
 pub fn normalize_header(tree: &mut GameTree, charset: &str) {
     let root = NodeId::ROOT;
-    let had_ff = tree.root().get("FF").is_some();
-    if had_ff {
+    if tree.root().get("FF").is_some() {
         tree.set_prop(root, "FF", &["4".into()]);
     } else {
         tree.insert_prop(root, 0, "FF", &["4".into()]);
@@ -26,7 +25,8 @@ pub fn normalize_header(tree: &mut GameTree, charset: &str) {
     if tree.root().get("CA").is_some() {
         tree.set_prop(root, "CA", &[PropValue::new(charset)]);
     } else {
-        tree.insert_prop(root, if had_ff { 0 } else { 1 }, "CA", &[PropValue::new(charset)]);
+        let after_ff = tree.root().props().position(|p| p.ident() == "FF").map_or(0, |i| i + 1);
+        tree.insert_prop(root, after_ff, "CA", &[PropValue::new(charset)]);
     }
 }
 
@@ -115,22 +115,27 @@ impl Writer<'_> {
 
     fn node(&self, node: Node<'_>, out: &mut String) {
         out.push(';');
-        if node.is_root() {
-            if node.get("FF").is_none() {
-                out.push_str("FF[4]");
-            }
-            if node.get("CA").is_none() {
+        let root = node.is_root();
+        let (has_ff, mut missing_ca) = (root && node.get("FF").is_some(), root && node.get("CA").is_none());
+        if root && !has_ff {
+            out.push_str("FF[4]");
+            if missing_ca {
                 let _ = write!(out, "CA[{}]", self.charset);
+                missing_ca = false;
             }
         }
         for p in node.props() {
             let ident = p.ident();
             out.push_str(ident);
-            if node.is_root() && ident == "FF" {
+            if root && ident == "FF" {
                 out.push_str("[4]");
+                if missing_ca {
+                    let _ = write!(out, "CA[{}]", self.charset);
+                    missing_ca = false;
+                }
                 continue;
             }
-            if node.is_root() && ident == "CA" {
+            if root && ident == "CA" {
                 let _ = write!(out, "[{}]", self.charset);
                 continue;
             }

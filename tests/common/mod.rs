@@ -1,0 +1,41 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use kifu::{Diagnostic, Format, ReadOptions, ReadOutput};
+use std::path::{Path, PathBuf};
+
+/// Reads SGF text, panicking on a fatal error.
+pub fn read_sgf(text: &str) -> ReadOutput {
+    Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).expect("readable SGF")
+}
+
+/// `(code, line, column)` of each diagnostic.
+pub fn codes(diags: &[Diagnostic]) -> Vec<(&'static str, u32, u32)> {
+    diags.iter().map(|d| (d.code, d.position.map_or(0, |p| p.line), d.position.map_or(0, |p| p.column))).collect()
+}
+
+/// The shared reference folder next to the repository, or `None` (with a note) when absent.
+pub fn shared(sub: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(sub);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("note: {} is absent; skipping this test", p.display());
+        None
+    }
+}
+
+/// Every file under `dir` (recursively) whose extension is one of `exts` (case-insensitive).
+pub fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| {
+            p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+        })
+        .collect();
+    out.sort();
+    out
+}
