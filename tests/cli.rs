@@ -5,7 +5,7 @@ use predicates::prelude::*;
 use std::process::Stdio;
 
 fn kifu() -> Command {
-    Command::cargo_bin("kifu").unwrap()
+    assert_cmd::cargo::cargo_bin_cmd!("kifu")
 }
 
 const GAME: &str = "(;GM[1]SZ[9]PB[Ann]PW[Bo];B[ee];W[cc])";
@@ -131,7 +131,7 @@ fn broken_pipe_ends_quietly() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("big.sgf");
     std::fs::write(&input, big).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("kifu");
+    let bin = assert_cmd::cargo::cargo_bin!("kifu");
     let mut child = std::process::Command::new(bin)
         .args(["convert", input.to_str().unwrap()])
         .stdout(Stdio::piped())
