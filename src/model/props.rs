@@ -186,12 +186,19 @@ pub fn lookup(ident: &str) -> Option<&'static PropDef> {
 
 /// The table index of an identifier, used as a compact property key.
 pub(crate) fn index_of(ident: &str) -> Option<u16> {
-    let slot = slot(ident.as_bytes())?;
+    index_of_bytes(ident.as_bytes())
+}
+
+/// [`index_of`] on bytes.
+#[inline]
+pub(crate) fn index_of_bytes(ident: &[u8]) -> Option<u16> {
+    let slot = slot(ident)?;
     let i = lookup_table()[slot];
     (i != u16::MAX).then_some(i)
 }
 
 /// Slot in the lookup table for a one- or two-letter upper-case identifier.
+#[inline]
 fn slot(b: &[u8]) -> Option<usize> {
     let up = |c: u8| c.is_ascii_uppercase().then(|| (c - b'A') as usize);
     match b {

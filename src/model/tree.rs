@@ -201,6 +201,7 @@ impl GameTree {
     /// Append a node. `parent` is `None` only for the root; `prev_sibling` is the parent's
     /// current last child, if any. Pre-order must hold: the parent must be on the path from the
     /// root to the most recent node.
+    #[inline]
     pub(crate) fn push_node(&mut self, parent: Option<u32>, prev_sibling: Option<u32>) -> u32 {
         let id = (self.node_props.len() - 1) as u32;
         self.node_props.push(self.props.len() as u32);
@@ -256,6 +257,24 @@ impl GameTree {
     /// A value record (location from [`Self::own_text`] or [`Self::src_loc`]).
     pub(crate) fn val(loc: u32, len: u32, split: Option<usize>) -> Val {
         Val { loc, len, split: split.map_or(NO_SPLIT, |s| s as u32) }
+    }
+
+    /// Append a property with one value to the last node.
+    #[inline]
+    pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
+        if v.split == NO_SPLIT && v.len < MULTI as u32 {
+            self.props.push(Prop { loc: v.loc, len: v.len as u16, key });
+            if let Some(last) = self.node_props.last_mut() {
+                *last = self.props.len() as u32;
+            }
+        } else {
+            self.push_prop(key, &[v]);
+        }
+    }
+
+    /// Total number of properties in the tree.
+    pub(crate) fn prop_total(&self) -> usize {
+        self.props.len()
     }
 
     /// Append a property with `vals` to the last node.

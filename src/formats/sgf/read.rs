@@ -48,6 +48,8 @@ struct Reader<'s> {
     reported_old: Vec<String>,
     /// Whether to record node and property offsets.
     positions: bool,
+    /// Nodes and properties of the last game read (to size the next).
+    last_size: (usize, usize),
 }
 
 /// A variation being read: where its first node hangs, and its last node so far.
@@ -83,6 +85,7 @@ pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec
         vals: Vec::new(),
         reported_old: Vec::new(),
         positions,
+        last_size: (0, 0),
     };
     let games = r.collection();
     let diags = r.sink.finish(text);
@@ -90,7 +93,12 @@ pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec
 }
 
 impl<'s> Reader<'s> {
+    #[inline]
     fn skip_ws(&mut self) {
+        // Fast path: the next byte is usually not blank.
+        if self.bytes.get(self.pos).is_some_and(|&c| c > b' ') {
+            return;
+        }
         if let Ok((rest, _)) = ws(&self.bytes[self.pos..]) {
             self.pos = self.bytes.len() - rest.len();
         }
@@ -184,6 +192,8 @@ impl<'s> Reader<'s> {
     /// Reads one game tree starting at `(` (or at a `;` when the `(` is missing).
     fn game_tree(&mut self) -> Option<GameTree> {
         let mut tree = GameTree::with_source(Arc::clone(&self.src));
+        // Games of one collection tend to be alike: size this one like the last.
+        tree.reserve(self.last_size.0 + self.last_size.0 / 4, self.last_size.1 + self.last_size.1 / 4);
         if self.positions {
             tree.record_positions();
         }
@@ -298,6 +308,7 @@ impl<'s> Reader<'s> {
             return None;
         }
         tree.finish();
+        self.last_size = (tree.len(), tree.prop_total());
         tree.shrink();
         Some(tree)
     }
@@ -325,60 +336,107 @@ impl<'s> Reader<'s> {
     /// Reads `IDENT[value][value]…` at the current position into the last node.
     fn property(&mut self, tree: &mut GameTree, unknown_keys: &mut HashMap<&'s str, u16>) {
         let start = self.pos;
-        let (rest, raw) = ident(&self.bytes[start..]).expect("caller saw a letter");
-        let raw_ident = &self.text[start..start + raw.len()];
-        self.pos = self.bytes.len() - rest.len();
-        let ident_owned;
-        let ident: &str = if raw.iter().any(u8::is_ascii_lowercase) {
-            let upper: String = raw_ident.chars().filter(char::is_ascii_uppercase).collect();
-            ident_owned = if upper.is_empty() { raw_ident.to_ascii_uppercase() } else { upper };
-            if !self.reported_old.iter().any(|r| r == raw_ident) {
-                self.reported_old.push(raw_ident.to_string());
-                let msg = format!("identifier '{raw_ident}' read as '{ident_owned}' (FF[1]-FF[3] lower-case letters)");
-                self.sink.push_at(start, Diagnostic::info(codes::OLD_IDENTIFIER, msg));
-            }
-            &ident_owned
-        } else {
-            raw_ident
-        };
-        let def = props::lookup(ident);
-        let vt = def.map(|d| d.value);
-        let key = match def {
-            Some(_) => tree.key_for(ident),
-            None => match unknown_keys.get(ident) {
-                Some(&k) => k,
-                None => {
-                    let k = tree.key_for(ident);
-                    if ident.len() == raw_ident.len() {
-                        unknown_keys.insert(raw_ident, k);
-                    }
-                    k
-                }
-            },
-        };
-        self.vals.clear();
-        loop {
-            self.skip_ws();
-            if self.peek() != Some(b'[') {
-                break;
-            }
-            self.pos += 1;
-            let v = self.value(tree, vt);
-            self.vals.push(v);
+        let b = self.bytes;
+        // Fast path: one or two upper-case letters (nearly every property in real files).
+        let mut end = start;
+        while end < b.len() && b[end].is_ascii_uppercase() {
+            end += 1;
         }
-        if self.vals.is_empty() {
-            self.error(start, codes::MISSING_VALUE, format!("property '{raw_ident}' has no value; dropped"));
+        let (key, vt) = if end < b.len() && !b[end].is_ascii_alphabetic() && end - start <= 2 {
+            self.pos = end;
+            match props::index_of_bytes(&b[start..end]) {
+                Some(k) => (k, Some(props::PROPS[k as usize].value)),
+                None => (self.unknown_key(tree, unknown_keys, start, end), None),
+            }
+        } else {
+            self.slow_ident(tree, unknown_keys, start)
+        };
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b'[') {
+            let shown = self.text[start..self.pos].trim_end();
+            self.error(start, codes::MISSING_VALUE, format!("property '{shown}' has no value; dropped"));
             return;
         }
-        let vals = std::mem::take(&mut self.vals);
-        tree.push_prop(key, &vals);
+        self.pos += 1;
+        let first = self.value(tree, vt);
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b'[') {
+            tree.push_prop_single(key, first);
+        } else {
+            self.vals.clear();
+            self.vals.push(first);
+            while self.bytes.get(self.pos) == Some(&b'[') {
+                self.pos += 1;
+                let v = self.value(tree, vt);
+                self.vals.push(v);
+                self.skip_ws();
+            }
+            tree.push_prop(key, &self.vals);
+        }
         tree.set_prop_offset(start);
-        self.vals = vals;
+    }
+
+    fn unknown_key(
+        &mut self,
+        tree: &mut GameTree,
+        unknown_keys: &mut HashMap<&'s str, u16>,
+        start: usize,
+        end: usize,
+    ) -> u16 {
+        let ident = &self.text[start..end];
+        match unknown_keys.get(ident) {
+            Some(&k) => k,
+            None => {
+                let k = tree.key_for(ident);
+                unknown_keys.insert(ident, k);
+                k
+            }
+        }
+    }
+
+    /// Identifiers longer than two letters or with lower-case letters (FF[1]-FF[3]).
+    fn slow_ident(
+        &mut self,
+        tree: &mut GameTree,
+        unknown_keys: &mut HashMap<&'s str, u16>,
+        start: usize,
+    ) -> (u16, Option<ValueType>) {
+        let (rest, raw) = ident(&self.bytes[start..]).unwrap_or((&self.bytes[start..], &[]));
+        let end = start + raw.len();
+        self.pos = self.bytes.len() - rest.len();
+        let raw_ident = &self.text[start..end];
+        if !raw.iter().any(u8::is_ascii_lowercase) {
+            return (self.unknown_key(tree, unknown_keys, start, end), None);
+        }
+        let upper: String = raw_ident.chars().filter(char::is_ascii_uppercase).collect();
+        let ident = if upper.is_empty() { raw_ident.to_ascii_uppercase() } else { upper };
+        if !self.reported_old.iter().any(|r| r == raw_ident) {
+            self.reported_old.push(raw_ident.to_string());
+            let msg = format!("identifier '{raw_ident}' read as '{ident}' (FF[1]-FF[3] lower-case letters)");
+            self.sink.push_at(start, Diagnostic::info(codes::OLD_IDENTIFIER, msg));
+        }
+        let key = tree.key_for(&ident);
+        (key, props::lookup(&ident).map(|d| d.value))
     }
 
     /// Reads one value after its `[`; leaves the position after the closing `]`.
+    #[inline(always)]
     fn value(&mut self, tree: &mut GameTree, vt: Option<ValueType>) -> crate::model::tree::Val {
         let start = self.pos;
+        let b = self.bytes;
+        // Fast path for short plain values (moves, points, numbers): scan a few bytes by hand.
+        let short = &b[start..(start + 8).min(b.len())];
+        if let Some(k) = short.iter().position(|&c| c == b']' || c == b'\\') {
+            let plain = vt.is_some_and(|t| !t.is_composed() && !t.is_simple_text() && t != ValueType::Text);
+            if short[k] == b']' && plain {
+                self.pos = start + k + 1;
+                return GameTree::val(GameTree::src_loc(start), k as u32, None);
+            }
+        }
+        self.value_slow(tree, vt, start)
+    }
+
+    fn value_slow(&mut self, tree: &mut GameTree, vt: Option<ValueType>, start: usize) -> crate::model::tree::Val {
         let b = self.bytes;
         let textual = matches!(vt, None | Some(ValueType::Text | ValueType::SimpleText));
         let mut i = start;
@@ -422,9 +480,7 @@ impl<'s> Reader<'s> {
             }
         };
         self.pos = (end + 1).min(b.len());
-        let end_clamped = end.min(b.len());
-        // Keep slicing on character boundaries (an escape may precede a multi-byte character).
-        let raw = &self.text[start..end_clamped];
+        let raw = &self.text[start..end];
         let simple = vt.is_some_and(ValueType::is_simple_text);
         let text_kind = matches!(vt, None | Some(ValueType::Text));
         let composed = vt.is_some_and(ValueType::is_composed);
@@ -460,33 +516,67 @@ impl<'s> Reader<'s> {
 
 /// Unescapes a raw value: `\` + newline disappears (soft break); `\` + any character gives
 /// that character; SimpleText newlines become spaces; Text line ends become `\n`. For composed
-/// types, returns the byte index of the first unescaped `:`.
+/// types, returns the byte index of the first unescaped `:`. Copies runs of plain text whole.
 fn unescape(raw: &str, simple: bool, composed: bool) -> (String, Option<usize>) {
+    let b = raw.as_bytes();
     let mut out = String::with_capacity(raw.len());
     let mut split = None;
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut run = 0; // start of the plain run not yet copied
+    let mut i = 0;
+    let is_special = |c: u8| c == b'\\' || c == b'\r' || c == b'\n' || c == b':';
+    while i < b.len() {
+        let c = b[i];
+        if !is_special(c) {
+            i += 1;
+            continue;
+        }
+        out.push_str(&raw[run..i]);
         match c {
-            '\\' => match chars.next() {
-                Some(nl @ ('\r' | '\n')) => {
-                    let other = if nl == '\r' { '\n' } else { '\r' };
-                    chars.next_if_eq(&other);
+            b'\\' => {
+                i += 1;
+                match b.get(i) {
+                    None => {}
+                    Some(&nl @ (b'\r' | b'\n')) => {
+                        let other = if nl == b'\r' { b'\n' } else { b'\r' };
+                        i += 1;
+                        if b.get(i) == Some(&other) {
+                            i += 1;
+                        }
+                        run = i;
+                        continue;
+                    }
+                    Some(_) => {
+                        // Keep the escaped character (which may be multi-byte) as the next run.
+                        run = i;
+                        i += raw[i..].chars().next().map_or(1, char::len_utf8);
+                        out.push_str(&raw[run..i]);
+                        run = i;
+                        continue;
+                    }
                 }
-                Some(e) => out.push(e),
-                None => {}
-            },
-            '\r' | '\n' => {
-                let other = if c == '\r' { '\n' } else { '\r' };
-                chars.next_if_eq(&other);
-                out.push(if simple { ' ' } else { '\n' });
             }
-            ':' if composed && split.is_none() => {
-                split = Some(out.len());
+            b'\r' | b'\n' => {
+                let other = if c == b'\r' { b'\n' } else { b'\r' };
+                i += 1;
+                if b.get(i) == Some(&other) {
+                    i += 1;
+                }
+                out.push(if simple { ' ' } else { '\n' });
+                run = i;
+                continue;
+            }
+            _ => {
+                // ':'
+                if composed && split.is_none() {
+                    split = Some(out.len());
+                }
                 out.push(':');
             }
-            c => out.push(c),
         }
+        i += 1;
+        run = i;
     }
+    out.push_str(&raw[run.min(b.len())..]);
     (out, split)
 }
 
@@ -503,6 +593,9 @@ mod tests {
         assert_eq!(unescape("two\r\nlines", true, false).0, "two lines");
         assert_eq!(unescape(r"aa:b\:c", false, true), ("aa:b:c".into(), Some(2)));
         assert_eq!(unescape(r"a\:b:c", false, true), ("a:b:c".into(), Some(3)));
+        assert_eq!(unescape("\\龍\\", false, false), ("龍".into(), None));
+        assert_eq!(unescape("end\\", false, false), ("end".into(), None));
+        assert_eq!(unescape("a\n\rb\r", false, false), ("a\nb\n".into(), None));
     }
 
     #[test]

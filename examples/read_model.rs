@@ -1,0 +1,19 @@
+//! Reads one SGF file into kifu's model and prints games and nodes: a whole-process probe for
+//! speed and peak memory (`cargo run --release --example read_model -- FILE`). With `--bytes`
+//! it only reads the file and checks it is UTF-8 (the baseline).
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let baseline = args.iter().any(|a| a == "--bytes");
+    args.retain(|a| a != "--bytes");
+    let path = args.first().expect("usage: read_model [--bytes] FILE");
+    let bytes = std::fs::read(path).expect("read input");
+    if baseline {
+        let text = String::from_utf8(bytes).expect("UTF-8");
+        println!("{} bytes", text.len());
+        return;
+    }
+    let read = kifu::Format::SGF.read(bytes, &kifu::ReadOptions::default()).expect("readable SGF");
+    let nodes: usize = read.collection.games.iter().map(|g| g.len()).sum();
+    println!("{} games, {} nodes, {} diagnostics", read.collection.games.len(), nodes, read.diagnostics.len());
+}
