@@ -205,13 +205,8 @@ impl Board {
                     "AE" => None,
                     _ => continue,
                 };
-                for v in p.values() {
-                    let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
-                    if let Some(points) = crate::model::point::expand_rect(a, b) {
-                        for pt in points {
-                            board.set(pt, stone);
-                        }
-                    }
+                for pt in p.points() {
+                    board.set(pt, stone);
                 }
             }
             if let Some((color, mv)) = node.mv_on(size) {

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::point::{BoardSize, Color, Move};
+use super::point::{BoardSize, Color, Move, Point};
 use super::props::{self, PROPS, PropDef};
 
 /// Bit set on a text location that lies in the tree's own buffer rather than the source.
@@ -656,6 +656,20 @@ impl<'a> Property<'a> {
         NodeId((n - 1) as u32)
     }
 
+    /// The points of a point-list property (`AB`, `TR`, `TB`, …), compressed rectangles
+    /// (`aa:cc`) expanded row by row, in value order. Values that are not points are skipped.
+    pub fn points(&self) -> impl Iterator<Item = Point> + 'a {
+        self.values().flat_map(|v| {
+            let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
+            super::point::expand_rect(a, b).into_iter().flatten()
+        })
+    }
+
+    /// The first value read as a colour (`PL[B]`).
+    pub fn color(&self) -> Option<Color> {
+        self.first().and_then(Color::from_sgf)
+    }
+
     /// The first value as text.
     pub fn first(&self) -> Option<&'a str> {
         self.values().next().map(|v| v.as_str())
@@ -804,6 +818,16 @@ mod tests {
         assert_eq!(vals[0].parts(), Some(("aa", "bb")));
         assert_eq!(vals[1].as_str(), "cc");
         assert_eq!(ab.len(), 2);
+    }
+
+    #[test]
+    fn typed_point_and_colour_views() {
+        let mut t = sample();
+        t.set_prop(NodeId(3), "PL", &["W".into()]);
+        let n = t.node(NodeId(3));
+        let pts: Vec<String> = n.get("AB").unwrap().points().map(|p| p.to_sgf().unwrap()).collect();
+        assert_eq!(pts, ["aa", "ba", "ab", "bb", "cc"]);
+        assert_eq!(n.get("PL").unwrap().color(), Some(Color::White));
     }
 
     #[test]
