@@ -214,6 +214,22 @@ mod random {
         }
 
         #[test]
+        fn random_unicode_never_panics(s in "[(;)\\[\\]\\\\:A-Z]?(\\PC|[;()\\[\\]\\\\]){0,200}") {
+            read_any(s.into_bytes());
+        }
+
+        #[test]
+        fn random_bytes_with_a_charset_never_panic(
+            label in "(UTF-8|GB2312|Shift_JIS|Big5|EUC-KR|UTF-16LE|x)",
+            body in proptest::collection::vec(any::<u8>(), 0..256),
+        ) {
+            let mut b = format!("(;CA[{label}]C[").into_bytes();
+            b.extend(body);
+            b.extend_from_slice(b"])");
+            read_any(b);
+        }
+
+        #[test]
         fn mutated_sgf_never_panics(edits in proptest::collection::vec((0usize..200, any::<u8>(), 0u8..3), 1..8)) {
             let mut b = SEED.as_bytes().to_vec();
             for (at, byte, op) in edits {
