@@ -65,7 +65,10 @@ impl<'t> Writer<'t> {
         let line = match (name.is_empty(), rank.is_empty()) {
             (_, true) => name.clone(),
             (true, false) => rank.clone(),
-            (false, false) => format!("{name:<11} {rank}"),
+            (false, false) => {
+                let pad = 11usize.saturating_sub(display_width(&name));
+                format!("{name}{:pad$} {rank}", "")
+            }
         };
         let (n, r) = split_player(&line);
         if n != name || r.unwrap_or("") != rank {
@@ -95,6 +98,12 @@ fn ngf_rank(sgf: &str) -> String {
         return sgf.to_string();
     }
     format!("{digits}{unit}{mark}")
+}
+
+/// Columns a name takes in the fixed-width layout of legacy software: one for ASCII and
+/// half-width katakana, two for other characters (Hangul, kanji, kana, full-width forms).
+fn display_width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() || ('\u{FF61}'..='\u{FF9F}').contains(&c) { 1 } else { 2 }).sum()
 }
 
 /// The NGF letter of a 0-based coordinate (`0` → `B`).
@@ -397,6 +406,13 @@ mod tests {
         assert!(write_text(&sgf_game("(;SZ[19:13])")).is_err());
         assert!(write_text(&sgf_game("(;SZ[37])")).is_err());
         assert!(write_text(&Collection::default()).is_err());
+    }
+
+    #[test]
+    fn names_are_padded_by_display_width() {
+        let (out, _) = write("(;PW[박민수]WR[7p]PB[ｶﾀ]BR[1k])");
+        assert_eq!(out.lines().nth(2), Some("박민수      7DP"));
+        assert_eq!(out.lines().nth(3), Some("ｶﾀ          1K"));
     }
 
     #[test]
