@@ -196,7 +196,9 @@ fn actual(key: &str, read: &ReadOutput, input: &[u8]) -> String {
     let g = &read.collection.games[0];
     let root = g.root();
     match key {
-        "SZ" | "PB" | "BR" | "PW" | "WR" | "KM" | "HA" | "PL" | "RE" | "DT" => root.value(key).unwrap_or("").to_string(),
+        "SZ" | "PB" | "BR" | "PW" | "WR" | "KM" | "HA" | "PL" | "RE" | "DT" => {
+            root.value(key).unwrap_or("").to_string()
+        }
         "AB" => {
             let mut v: Vec<String> =
                 root.get("AB").map(|p| p.values().map(|v| v.as_str().to_string()).collect()).unwrap_or_default();
@@ -285,4 +287,46 @@ fn katrain_handicap2_expectations() {
     assert!(info.result_text.as_deref().is_some_and(|r| r.starts_with("W+")));
     assert_eq!(g.board_size(), BoardSize::square(19));
     assert_eq!(moves(g).first().map(String::as_str), Some("W[pq]"));
+}
+
+// --- Robustness ---------------------------------------------------------------------------------
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("PMABBREER".to_string()),
+            Just("PMACWAAAA".to_string()),
+            Just("GI".to_string()),
+            Just("IDB[".to_string()),
+            Just("[EndTxt]".to_string()),
+            Just("19".to_string()),
+            Just("十十十十十十十十十十段".to_string()),
+            Just("흑 반집승 >> 白".to_string()),
+            Just("2009-3-".to_string()),
+            "[A-Z0-9 .:\\-\\[\\]*]{0,12}".prop_map(|s| s),
+            any::<char>().prop_map(|c| c.to_string()),
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn reading_and_writing_never_panics(pieces in proptest::collection::vec(piece(), 0..60)) {
+            let text: String = pieces.concat();
+            if let Ok(read) = ngf().read(text.into_bytes(), &ReadOptions::default()) {
+                let written = ngf().write(&read.collection, &WriteOptions::default());
+                prop_assert!(written.is_ok());
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let _ = ngf().read(bytes, &ReadOptions::default());
+        }
+    }
 }

@@ -195,8 +195,8 @@ pub(crate) fn rank_to_sgf(raw: &str) -> Option<String> {
     while let Some(&(i, c)) = chars.peek() {
         match c {
             '初' | '초' if value.is_none() => value = Some(1),
-            '十' => value = Some(value.unwrap_or(1) * 10),
-            c if digit(c).is_some() => value = Some(value.unwrap_or(0) + digit(c).unwrap_or(0)),
+            '十' => value = Some(value.unwrap_or(1).saturating_mul(10)),
+            c if digit(c).is_some() => value = Some(value.unwrap_or(0).saturating_add(digit(c).unwrap_or(0))),
             _ => {
                 rest_at = i;
                 break;
@@ -307,12 +307,7 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
             at,
             Diagnostic::warning(
                 codes::SHORT_HEADER,
-                format!(
-                    "the header has {} of {} lines; missing: {}",
-                    header.len(),
-                    layout.len(),
-                    missing.join(", ")
-                ),
+                format!("the header has {} of {} lines; missing: {}", header.len(), layout.len(), missing.join(", ")),
             ),
         );
     }

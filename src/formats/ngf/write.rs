@@ -14,8 +14,31 @@ use std::fmt::Write as _;
 
 /// Root properties the header holds (or that only describe the SGF file itself).
 const HELD: &[&str] = &[
-    "GM", "FF", "CA", "SZ", "GN", "PW", "PB", "WR", "BR", "PC", "HA", "KM", "DT", "TM", "RE", "AB", "XNGFWR", "XNGFBR",
-    "XNGFSZ", "XNGFHA", "XNGFKM", "XNGFDT", "XNGFTM", "XNGFRE", "XNGFUNKNOWN",
+    "GM",
+    "FF",
+    "CA",
+    "SZ",
+    "GN",
+    "PW",
+    "PB",
+    "WR",
+    "BR",
+    "PC",
+    "HA",
+    "KM",
+    "DT",
+    "TM",
+    "RE",
+    "AB",
+    "XNGFWR",
+    "XNGFBR",
+    "XNGFSZ",
+    "XNGFHA",
+    "XNGFKM",
+    "XNGFDT",
+    "XNGFTM",
+    "XNGFRE",
+    "XNGFUNKNOWN",
 ];
 
 /// The largest board NGF letters address (`B`..`Z` = 0..24).
@@ -195,28 +218,30 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     };
     let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
     let raw_komi = w.root("XNGFKM").filter(|raw| raw.trim().parse::<f64>().ok() == komi);
+    // An unreadable handicap line (kept raw in XNGFHA) was read as 0.
+    let zero = w.root("XNGFHA").filter(|_| handicap == 0).unwrap_or("0").to_string();
+    let h_line = if handicap == 0 { zero.clone() } else { handicap.to_string() };
     let (handicap_line, komi_line) = match komi {
-        _ if raw_komi.is_some() => (handicap.to_string(), raw_komi.unwrap_or_default().to_string()),
-        None => {
-            let h = match (handicap, w.root("XNGFHA")) {
-                (0, Some(raw)) => raw.to_string(),
-                (h, _) => h.to_string(),
-            };
-            (h, w.root("XNGFKM").unwrap_or_default().to_string())
-        }
+        _ if raw_komi.is_some() => (h_line, raw_komi.unwrap_or_default().to_string()),
+        None => (h_line, w.root("XNGFKM").unwrap_or_default().to_string()),
         Some(k) if handicap >= 2 => {
             if k.fract() != 0.0 {
                 w.lossy(format!("komi {} in a handicap game written as the integer {}", format_real(k), k.floor()));
             }
             (handicap.to_string(), format_real(k.floor()))
         }
-        Some(k) if (k - 0.5).fract() == 0.0 => ("0".into(), format_real(k - 0.5)),
+        Some(k) if (k - 0.5).fract() == 0.0 => (zero, format_real(k - 0.5)),
         // An integer komi without handicap stones: handicap line 1 ("no .5 added").
-        Some(k) if k.fract() == 0.0 => ("1".into(), format_real(k)),
+        Some(k) if k.fract() == 0.0 => {
+            if let Some(raw) = w.root("XNGFHA") {
+                w.lossy(format!("handicap text '{raw}' replaced by 1 (integer komi {})", format_real(k)));
+            }
+            ("1".into(), format_real(k))
+        }
         Some(k) => {
             let n = (k - 0.5).round();
             w.lossy(format!("komi {} written as {} (NGF komi is n + 0.5)", format_real(k), format_real(n + 0.5)));
-            ("0".into(), format_real(n))
+            (zero, format_real(n))
         }
     };
     if w.root("KM").is_some() && komi.is_none() {
@@ -245,7 +270,10 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
         (None, None) => String::new(),
     };
     line(&date);
-    let time = match (w.root("TM").map(|t| t.trim().parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0)), w.root("XNGFTM")) {
+    let time = match (
+        w.root("TM").map(|t| t.trim().parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0)),
+        w.root("XNGFTM"),
+    ) {
         (Some(Some(t)), _) => {
             if t % 60.0 != 0.0 {
                 w.lossy(format!("TM {} s written as {} whole minutes", format_real(t), (t / 60.0).round()));
@@ -263,7 +291,10 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     let re = w.root("RE");
     let parsed = re.and_then(GameResult::from_sgf);
     let result = match (re, w.root("XNGFRE")) {
-        (Some(_), Some(raw)) if parsed.is_some() && parse_result(raw) == ParsedResult::Result(parsed.clone().unwrap_or(GameResult::Unknown)) => {
+        (Some(_), Some(raw))
+            if parsed.is_some()
+                && parse_result(raw) == ParsedResult::Result(parsed.clone().unwrap_or(GameResult::Unknown)) =>
+        {
             raw.to_string()
         }
         (None, Some(raw)) if !matches!(parse_result(raw), ParsedResult::Result(_)) => raw.to_string(),
@@ -413,6 +444,19 @@ mod tests {
         let (out, _) = write("(;PW[박민수]WR[7p]PB[ｶﾀ]BR[1k])");
         assert_eq!(out.lines().nth(2), Some("박민수      7DP"));
         assert_eq!(out.lines().nth(3), Some("ｶﾀ          1K"));
+    }
+
+    #[test]
+    fn unreadable_header_values_round_trip() {
+        let text = "t\n19x\nW           1D\nB           1D\ns\nx\n3\nsix\nsoon\nlong\nGame over\n1\nPMABBREER\n";
+        let first = super::super::parse_text(text, Sink::new()).0.expect("read");
+        let c = Collection::new(vec![first.clone()]);
+        let (out, d) = write_text(&c).expect("written");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(out, text);
+        assert_eq!(super::super::parse_text(&out, Sink::new()).0, Some(first));
+        let c = Collection::new(vec![super::super::parse_text("t\n19\nW\nB\ns\nx\n0\n7\n", Sink::new()).0.unwrap()]);
+        assert_eq!(write_text(&c).unwrap().0.lines().nth(5), Some("x"));
     }
 
     #[test]
