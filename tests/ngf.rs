@@ -80,6 +80,15 @@ fn round_trip_ngf_model_ngf_model() {
         }
         assert!(written.diagnostics.is_empty(), "{name}: {:?}", written.diagnostics);
         assert_eq!(second.collection, first.collection, "{name}");
+        // NGF -> SGF text -> model -> NGF: the private XNGF properties carry the raw values.
+        let sgf = Format::SGF.read(to_sgf(&first.collection).into_bytes(), &ReadOptions::default()).unwrap();
+        let via_sgf = ngf().write(&sgf.collection, &WriteOptions::default()).unwrap();
+        assert!(via_sgf.diagnostics.is_empty(), "{name}: {:?}", via_sgf.diagnostics);
+        assert_eq!(
+            String::from_utf8(via_sgf.bytes).unwrap(),
+            String::from_utf8(written.bytes.clone()).unwrap(),
+            "{name}"
+        );
         // Written back in the file's own charset, the authored files (full header) come out
         // byte for byte.
         if name != "short_header.ngf" {

@@ -111,17 +111,16 @@ fn lines(text: &str) -> Vec<Line<'_>> {
 const PRIVATE_ORDER: [&str; 10] =
     ["XNGFWR", "XNGFBR", "XNGFSZ", "XNGFHA", "XNGFKM", "XNGFDT", "XNGFTM", "XNGFRE", "XNGFUNKNOWN", "XNGFGI"];
 
-struct Reader<'a> {
+struct Reader {
     sink: Sink,
     root: Vec<(&'static str, Vec<String>)>,
     private: Vec<(&'static str, Vec<String>)>,
     size: BoardSize,
     handicap: u32,
     gi: bool,
-    _text: std::marker::PhantomData<&'a ()>,
 }
 
-impl Reader<'_> {
+impl Reader {
     fn root(&mut self, ident: &'static str, value: impl Into<String>) {
         self.root.push((ident, vec![value.into()]));
     }
@@ -251,16 +250,9 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
     for l in &mut all {
         l.offset += shift;
     }
-    let mut r = Reader {
-        sink,
-        root: Vec::new(),
-        private: Vec::new(),
-        size: BoardSize::square(19),
-        handicap: 0,
-        gi: false,
-        _text: std::marker::PhantomData,
-    };
-    let first_move = all.iter().position(|l| super::is_move_line(l.text.as_bytes())).unwrap_or(all.len());
+    let mut r =
+        Reader { sink, root: Vec::new(), private: Vec::new(), size: BoardSize::square(19), handicap: 0, gi: false };
+    let first_move = all.iter().position(|l| looks_like_move(l.text)).unwrap_or(all.len());
     let header = &all[..first_move];
     r.gi = header.len() >= 2 && header.iter().all(|l| l.text.starts_with("GI"));
     let size_ok = |l: Option<&Line<'_>>| l.and_then(|l| l.text.parse::<u32>().ok()).is_some();
@@ -575,6 +567,13 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
     (Some(b.build()), r.sink.finish(text))
 }
 
+/// Whether a line starts like a move line (`PM`, two capitals, `B`/`W`), even if the rest is
+/// damaged: the moves start at the first such line.
+fn looks_like_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 5 && b.starts_with(b"PM") && b[2..4].iter().all(u8::is_ascii_uppercase) && matches!(b[4], b'B' | b'W')
+}
+
 fn counter_value(s: &str) -> Option<u32> {
     let b = s.as_bytes();
     match b {
@@ -586,9 +585,9 @@ fn counter_value(s: &str) -> Option<u32> {
 }
 
 /// Parses one `PM` line, reporting what is wrong with it; `None` when it is skipped.
-fn parse_move(line: Line<'_>, r: &mut Reader<'_>) -> Option<MoveLine> {
+fn parse_move(line: Line<'_>, r: &mut Reader) -> Option<MoveLine> {
     let b = line.text.as_bytes();
-    let bad = |r: &mut Reader<'_>, why: &str| {
+    let bad = |r: &mut Reader, why: &str| {
         r.sink.push_at(
             line.offset,
             Diagnostic::warning(codes::BAD_MOVE, format!("move line '{}' {why}; skipped", line.text)),
@@ -687,6 +686,13 @@ mod tests {
         assert_eq!(d[0].position.map(|p| (p.line, p.column)), Some((14, 6)));
         assert_eq!(g.main_line_moves(), 2);
         assert_eq!(g.node(NodeId(2)).value("W"), Some("de"));
+    }
+
+    #[test]
+    fn a_damaged_first_move_still_starts_the_moves() {
+        let (g, d) = read("t\n19\nW 1D\nB 1D\ns\n0\n0\n6\n20100101\n5\n\n2\nPMABBREER x\nPMACWEEEE\n");
+        assert_eq!(codes_of(&d), [codes::BAD_MOVE, codes::MOVE_COUNT]);
+        assert_eq!(g.main_line_moves(), 1);
     }
 
     #[test]
