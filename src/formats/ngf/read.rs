@@ -214,7 +214,7 @@ pub(crate) fn rank_to_sgf(raw: &str) -> Option<String> {
 /// `.`), giving the SGF `YYYY-MM-DD`.
 pub(crate) fn parse_date(text: &str) -> Option<String> {
     let first = text.split_whitespace().next()?;
-    let (y, m, d) = if first.len() == 8 && first.bytes().all(|b| b.is_ascii_digit()) {
+    let (y, m, d): (u32, u32, u32) = if first.len() == 8 && first.bytes().all(|b| b.is_ascii_digit()) {
         (first[..4].parse().ok()?, first[4..6].parse().ok()?, first[6..].parse().ok()?)
     } else {
         let mut parts = first.split(['-', '/', '.']);
@@ -225,7 +225,6 @@ pub(crate) fn parse_date(text: &str) -> Option<String> {
         let num = |s: &str| s.parse::<u32>().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit()));
         (num(y)?, num(m)?, num(d)?)
     };
-    let y: u32 = y;
     ((1..=12).contains(&m) && (1..=31).contains(&d) && y >= 1000).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 

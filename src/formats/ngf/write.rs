@@ -290,20 +290,22 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     line(&time);
     let re = w.root("RE");
     let parsed = re.and_then(GameResult::from_sgf);
-    let result = match (re, w.root("XNGFRE")) {
-        (Some(_), Some(raw))
-            if parsed.is_some()
-                && parse_result(raw) == ParsedResult::Result(parsed.clone().unwrap_or(GameResult::Unknown)) =>
-        {
-            raw.to_string()
-        }
-        (None, Some(raw)) if !matches!(parse_result(raw), ParsedResult::Result(_)) => raw.to_string(),
-        (Some(_), _) if parsed.is_some() => english_result(&parsed.clone().unwrap_or(GameResult::Unknown)),
-        (Some(text), _) => {
-            w.lossy(format!("RE '{text}' is not an FF[4] result; written as text, read back without RE"));
+    let raw_re = w.root("XNGFRE");
+    let result = match (re, parsed) {
+        // The original text, as long as it still says what RE says.
+        (Some(_), Some(r)) => match raw_re.filter(|raw| parse_result(raw) == ParsedResult::Result(r.clone())) {
+            Some(raw) => raw.to_string(),
+            None => english_result(&r),
+        },
+        (Some(text), None) => {
+            w.lossy(format!("RE '{text}' is not an FF[4] result; written as plain text"));
             w.single_line("RE", text)
         }
-        (None, _) => String::new(),
+        // No RE: keep a text that gives none either ("Progressing!", an unreadable result).
+        (None, _) => match raw_re.filter(|raw| !matches!(parse_result(raw), ParsedResult::Result(_))) {
+            Some(raw) => raw.to_string(),
+            None => String::new(),
+        },
     };
     line(&result);
 
