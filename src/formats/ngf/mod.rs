@@ -1,6 +1,7 @@
 //! NGF (WBaduk / Cyberoro, Nihon Ki-in Yugen no Ma, and the Chinese "GI" variant): reader and
 //! writer. Specification: `formats/ngf.md`.
 
+mod fields;
 mod read;
 mod result;
 mod write;

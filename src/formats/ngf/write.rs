@@ -3,7 +3,7 @@
 //! item by item as `ngf.lossy`.
 
 use super::codes;
-use super::read::{compact_date, parse_date, rank_to_sgf, split_player};
+use super::fields::{compact_date, parse_date, rank_to_sgf, split_player};
 use super::result::{ParsedResult, english_result, parse_result};
 use crate::diag::{Diagnostic, Sink};
 use crate::formats::WriteError;
