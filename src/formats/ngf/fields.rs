@@ -1,0 +1,119 @@
+//! Header field values: player lines (name and rank), ranks and dates.
+
+use crate::model::info::normalize_rank;
+
+/// Splits a player line into the name and the rank (the last token, when it looks like a rank).
+/// Names may contain spaces and dots (`Lee S.D. 5D*`).
+pub(crate) fn split_player(text: &str) -> (&str, Option<&str>) {
+    let text = text.trim();
+    match text.rfind(char::is_whitespace) {
+        Some(i) => {
+            let last = text[i..].trim_start();
+            if looks_like_rank(last) { (text[..i].trim_end(), Some(last)) } else { (text, None) }
+        }
+        None if rank_to_sgf(text).is_some() => ("", Some(text)),
+        None => (text, None),
+    }
+}
+
+fn looks_like_rank(token: &str) -> bool {
+    token.chars().count() <= 8
+        && token.chars().any(|c| c.is_ascii_digit() || "初一二三四五六七八九十段단級级급".contains(c))
+}
+
+/// Normalises an NGF rank for SGF: `9DP`/`7단P`/`5段P` → `9p`, `5K` → `5k`, `5D*` → `5d*`,
+/// `初段` → `1d`, `五段` → `5d`, `초단` → `1d`. `None` when it is not a recognisable rank.
+pub(crate) fn rank_to_sgf(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    let mut chars = raw.char_indices().peekable();
+    let digit = |c: char| "一二三四五六七八九".find(c).map(|i| i as u32 / 3 + 1);
+    let mut value: Option<u32> = None;
+    let mut rest_at = 0;
+    while let Some(&(i, c)) = chars.peek() {
+        match c {
+            '初' | '초' if value.is_none() => value = Some(1),
+            '十' => value = Some(value.unwrap_or(1).saturating_mul(10)),
+            c if digit(c).is_some() => value = Some(value.unwrap_or(0).saturating_add(digit(c).unwrap_or(0))),
+            _ => {
+                rest_at = i;
+                break;
+            }
+        }
+        chars.next();
+        rest_at = i + c.len_utf8();
+    }
+    match value {
+        Some(n) => normalize_rank(&format!("{n}{}", &raw[rest_at..])),
+        None => normalize_rank(raw),
+    }
+}
+
+/// Reads an NGF date line: `YYYYMMDD [hh:mm]`, `YYYY-MM-DD` or `YYYY-M-D` (also with `/` or
+/// `.`), giving the SGF `YYYY-MM-DD`.
+pub(crate) fn parse_date(text: &str) -> Option<String> {
+    let first = text.split_whitespace().next()?;
+    let (y, m, d): (u32, u32, u32) = if first.len() == 8 && first.bytes().all(|b| b.is_ascii_digit()) {
+        (first[..4].parse().ok()?, first[4..6].parse().ok()?, first[6..].parse().ok()?)
+    } else {
+        let mut parts = first.split(['-', '/', '.']);
+        let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() || y.len() != 4 || m.len() > 2 || d.len() > 2 {
+            return None;
+        }
+        let num = |s: &str| s.parse::<u32>().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit()));
+        (num(y)?, num(m)?, num(d)?)
+    };
+    ((1..=12).contains(&m) && (1..=31).contains(&d) && y >= 1000).then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// The compact date form the writer produces (`YYYYMMDD`) for an SGF date `YYYY-MM-DD`.
+pub(crate) fn compact_date(dt: &str) -> Option<String> {
+    let b = dt.as_bytes();
+    (b.len() == 10 && b[4] == b'-' && b[7] == b'-').then(|| format!("{}{}{}", &dt[..4], &dt[5..7], &dt[8..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn dates() {
+        for (raw, want) in [
+            ("20170316 [09:37]", "2017-03-16"),
+            ("20100123 [21: 6]", "2010-01-23"),
+            ("20100404", "2010-04-04"),
+            ("2009-03-25", "2009-03-25"),
+            ("2006-9-5", "2006-09-05"),
+        ] {
+            assert_eq!(parse_date(raw).as_deref(), Some(want), "{raw}");
+        }
+        assert_eq!(parse_date("2010-13-01"), None);
+        assert_eq!(parse_date("yesterday"), None);
+    }
+
+    #[test]
+    fn ranks() {
+        for (raw, want) in [
+            ("9DP", "9p"),
+            ("7단P", "7p"),
+            ("5段P", "5p"),
+            ("5K", "5k"),
+            ("7D*", "7d*"),
+            ("21K*", "21k*"),
+            ("5단*", "5d*"),
+            ("初段", "1d"),
+            ("五段", "5d"),
+            ("九段", "9d"),
+            ("초단", "1d"),
+            ("十五級", "15k"),
+        ] {
+            assert_eq!(rank_to_sgf(raw).as_deref(), Some(want), "{raw}");
+        }
+        assert_eq!(split_player("Lee S.D. 5D*"), ("Lee S.D.", Some("5D*")));
+        assert_eq!(split_player("user 1 1 10k"), ("user 1 1", Some("10k")));
+        assert_eq!(split_player("Kobayashi."), ("Kobayashi.", None));
+        assert_eq!(split_player("Lin H.C"), ("Lin H.C", None));
+        assert_eq!(split_player("9DP"), ("", Some("9DP")));
+    }
+}

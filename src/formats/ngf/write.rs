@@ -1,0 +1,471 @@
+//! The NGF writer (SGF → NGF): the standard twelve header lines (White before Black), an English
+//! result the reader parses back, and `PM` move lines; everything NGF cannot hold is reported
+//! item by item as `ngf.lossy`.
+
+use super::codes;
+use super::fields::{compact_date, parse_date, rank_to_sgf, split_player};
+use super::result::{ParsedResult, english_result, parse_result};
+use crate::diag::{Diagnostic, Sink};
+use crate::formats::WriteError;
+use crate::go::handicap::tygem_layout;
+use crate::model::info::format_real;
+use crate::model::{BoardSize, Collection, GameResult, GameTree, Move, Node, NodeId, Point};
+use std::fmt::Write as _;
+
+/// Root properties the header holds (or that only describe the SGF file itself).
+const HELD: &[&str] = &[
+    "GM",
+    "FF",
+    "CA",
+    "SZ",
+    "GN",
+    "PW",
+    "PB",
+    "WR",
+    "BR",
+    "PC",
+    "HA",
+    "KM",
+    "DT",
+    "TM",
+    "RE",
+    "AB",
+    "XNGFWR",
+    "XNGFBR",
+    "XNGFSZ",
+    "XNGFHA",
+    "XNGFKM",
+    "XNGFDT",
+    "XNGFTM",
+    "XNGFRE",
+    "XNGFUNKNOWN",
+];
+
+/// The largest board NGF letters address (`B`..`Z` = 0..24).
+const MAX_SIDE: u8 = 25;
+/// The number of moves the two-letter counter can number (`AB` = 1 … `ZZ` = 675).
+const MAX_COUNTER: usize = 26 * 26 - 1;
+
+struct Writer<'t> {
+    tree: &'t GameTree,
+    sink: Sink,
+}
+
+impl<'t> Writer<'t> {
+    fn lossy(&mut self, message: impl Into<String>) {
+        self.sink.push(Diagnostic::warning(codes::LOSSY, message));
+    }
+
+    fn root(&self, ident: &str) -> Option<&'t str> {
+        self.tree.root().value(ident)
+    }
+
+    /// One header value on one line: line breaks become spaces (reported).
+    fn single_line(&mut self, what: &str, text: &str) -> String {
+        if text.contains(['\n', '\r']) {
+            self.lossy(format!("{what}: line breaks replaced by spaces"));
+            text.split(['\n', '\r']).map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+        } else {
+            text.trim().to_string()
+        }
+    }
+
+    fn player(&mut self, colour: &str, name_id: &str, rank_id: &str, raw_id: &str) -> String {
+        let name = self.root(name_id).map(|n| self.single_line(name_id, n)).unwrap_or_default();
+        let sgf_rank = self.root(rank_id);
+        let raw = self.root(raw_id);
+        let rank = match (sgf_rank, raw) {
+            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref().unwrap_or(raw) == r => raw.to_string(),
+            (Some(r), _) => ngf_rank(r),
+            (None, _) => String::new(),
+        };
+        let rank = if rank.contains(char::is_whitespace) {
+            self.lossy(format!("{rank_id} '{rank}': spaces removed (NGF ranks are one word)"));
+            rank.split_whitespace().collect()
+        } else {
+            rank
+        };
+        let line = match (name.is_empty(), rank.is_empty()) {
+            (_, true) => name.clone(),
+            (true, false) => rank.clone(),
+            (false, false) => {
+                let pad = 11usize.saturating_sub(display_width(&name));
+                format!("{name}{:pad$} {rank}", "")
+            }
+        };
+        let (n, r) = split_player(&line);
+        if n != name || r.unwrap_or("") != rank {
+            self.lossy(format!(
+                "{colour} player line '{line}' reads back as name '{n}' and rank '{}'",
+                r.unwrap_or("")
+            ));
+        }
+        line
+    }
+}
+
+/// The NGF form of an SGF rank: `9p` → `9DP`, `5d*` → `5D*`, `15k` → `15K`; other text unchanged.
+fn ngf_rank(sgf: &str) -> String {
+    let (core, mark) = match sgf.strip_suffix(['*', '?']) {
+        Some(c) => (c, &sgf[c.len()..]),
+        None => (sgf, ""),
+    };
+    let digits = core.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = match &core[digits.len()..] {
+        "p" => "DP",
+        "d" => "D",
+        "k" => "K",
+        _ => return sgf.to_string(),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return sgf.to_string();
+    }
+    format!("{digits}{unit}{mark}")
+}
+
+/// Columns a name takes in the fixed-width layout of legacy software: one for ASCII and
+/// half-width katakana, two for other characters (Hangul, kanji, kana, full-width forms).
+fn display_width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() || ('\u{FF61}'..='\u{FF9F}').contains(&c) { 1 } else { 2 }).sum()
+}
+
+/// The NGF letter of a 0-based coordinate (`0` → `B`).
+fn letter(c: u8) -> char {
+    (b'B' + c) as char
+}
+
+/// Writes the first game of `collection` as NGF text (LF line ends) and the lossy items.
+pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
+    let Some(tree) = collection.games.first() else {
+        return Err(WriteError::Invalid(vec![Diagnostic::error(codes::NO_GAME, "no game to write")]));
+    };
+    let size = tree.board_size();
+    if !size.is_square() || size.width > MAX_SIDE {
+        return Err(WriteError::Invalid(vec![Diagnostic::error(
+            codes::LOSSY,
+            format!("NGF holds square boards up to {MAX_SIDE}x{MAX_SIDE}, not {}", size.to_sgf()),
+        )]));
+    }
+    if tree.root().value("GM").is_some_and(|g| g.trim() != "1") {
+        return Err(WriteError::Invalid(vec![Diagnostic::error(codes::LOSSY, "NGF holds Go games only (GM[1])")]));
+    }
+    let mut w = Writer { tree, sink: Sink::new() };
+    if collection.games.len() > 1 {
+        w.lossy(format!("NGF holds one game: games 2 to {} not written", collection.games.len()));
+    }
+    for p in tree.root().props() {
+        if !HELD.contains(&p.ident()) && !matches!(p.ident(), "B" | "W") {
+            w.lossy(format!("root property {} not written", p.ident()));
+        }
+    }
+
+    let mut out = String::new();
+    let mut line = |s: &str| {
+        out.push_str(s);
+        out.push('\n');
+    };
+    let title = w.root("GN").map(|t| w.single_line("GN", t)).unwrap_or_default();
+    line(&title);
+    match (w.root("SZ"), w.root("XNGFSZ")) {
+        (None, Some(raw)) => line(raw),
+        _ => line(&size.width.to_string()),
+    }
+    let white = w.player("White", "PW", "WR", "XNGFWR");
+    line(&white);
+    let black = w.player("Black", "PB", "BR", "XNGFBR");
+    line(&black);
+    let site = w.root("PC").map(|t| w.single_line("PC", t)).unwrap_or_default();
+    line(&site);
+
+    // Handicap: HA, or AB stones in the handicap layout; other setup is lossy.
+    let ab: Vec<Point> = tree
+        .root()
+        .get("AB")
+        .map(|p| {
+            p.values()
+                .filter_map(|v| {
+                    let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
+                    crate::model::point::expand_rect(a, b)
+                })
+                .flatten()
+                .collect()
+        })
+        .unwrap_or_default();
+    let ha = w.root("HA").and_then(|h| h.trim().parse::<u32>().ok()).filter(|&h| h >= 2);
+    let same = |layout: Option<Vec<Point>>| {
+        layout.is_some_and(|mut l| {
+            let mut a = ab.clone();
+            l.sort();
+            a.sort();
+            a.dedup();
+            l == a
+        })
+    };
+    let handicap = match ha {
+        Some(h) => {
+            if !ab.is_empty() && !same(tygem_layout(size, h)) {
+                w.lossy(format!("AB stones are not the handicap-{h} layout NGF implies; written as HA {h} only"));
+            }
+            h
+        }
+        None if !ab.is_empty() && same(tygem_layout(size, ab.len() as u32)) => ab.len() as u32,
+        None => {
+            if !ab.is_empty() {
+                w.lossy(format!("{} AB setup stones (not a handicap layout) not written", ab.len()));
+            }
+            0
+        }
+    };
+    let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
+    let raw_komi = w.root("XNGFKM").filter(|raw| raw.trim().parse::<f64>().ok() == komi);
+    // An unreadable handicap line (kept raw in XNGFHA) was read as 0.
+    let zero = w.root("XNGFHA").filter(|_| handicap == 0).unwrap_or("0").to_string();
+    let h_line = if handicap == 0 { zero.clone() } else { handicap.to_string() };
+    let (handicap_line, komi_line) = match komi {
+        _ if raw_komi.is_some() => (h_line, raw_komi.unwrap_or_default().to_string()),
+        None => (h_line, w.root("XNGFKM").unwrap_or_default().to_string()),
+        Some(k) if handicap >= 2 => {
+            if k.fract() != 0.0 {
+                w.lossy(format!("komi {} in a handicap game written as the integer {}", format_real(k), k.floor()));
+            }
+            (handicap.to_string(), format_real(k.floor()))
+        }
+        Some(k) if (k - 0.5).fract() == 0.0 => (zero, format_real(k - 0.5)),
+        // An integer komi without handicap stones: handicap line 1 ("no .5 added").
+        Some(k) if k.fract() == 0.0 => {
+            if let Some(raw) = w.root("XNGFHA") {
+                w.lossy(format!("handicap text '{raw}' replaced by 1 (integer komi {})", format_real(k)));
+            }
+            ("1".into(), format_real(k))
+        }
+        Some(k) => {
+            let n = (k - 0.5).round();
+            w.lossy(format!("komi {} written as {} (NGF komi is n + 0.5)", format_real(k), format_real(n + 0.5)));
+            (zero, format_real(n))
+        }
+    };
+    if w.root("KM").is_some() && komi.is_none() {
+        w.lossy(format!("KM '{}' is not a number; not written", w.root("KM").unwrap_or_default()));
+    }
+    line(&handicap_line);
+    line(w.root("XNGFUNKNOWN").unwrap_or("0"));
+    line(&komi_line);
+
+    let date = match (w.root("DT"), w.root("XNGFDT")) {
+        (Some(dt), Some(raw)) if parse_date(raw).as_deref() == Some(dt) => raw.to_string(),
+        (Some(dt), _) => match compact_date(dt).filter(|_| parse_date(dt).as_deref() == Some(dt)) {
+            Some(c) => c,
+            None => match dt.get(..10).and_then(parse_date) {
+                Some(first) => {
+                    w.lossy(format!("DT '{dt}' written as its first date {first}"));
+                    compact_date(&first).unwrap_or_default()
+                }
+                None => {
+                    w.lossy(format!("DT '{dt}' is not a YYYY-MM-DD date; not written"));
+                    String::new()
+                }
+            },
+        },
+        (None, Some(raw)) => raw.to_string(),
+        (None, None) => String::new(),
+    };
+    line(&date);
+    let time = match (
+        w.root("TM").map(|t| t.trim().parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0)),
+        w.root("XNGFTM"),
+    ) {
+        (Some(Some(t)), _) => {
+            if t % 60.0 != 0.0 {
+                w.lossy(format!("TM {} s written as {} whole minutes", format_real(t), (t / 60.0).round()));
+            }
+            format!("{}", (t / 60.0).round() as u64)
+        }
+        (Some(None), _) => {
+            w.lossy(format!("TM '{}' is not a number of seconds; not written", w.root("TM").unwrap_or_default()));
+            String::new()
+        }
+        (None, Some(raw)) => raw.to_string(),
+        (None, None) => String::new(),
+    };
+    line(&time);
+    let re = w.root("RE");
+    let parsed = re.and_then(GameResult::from_sgf);
+    let raw_re = w.root("XNGFRE");
+    let result = match (re, parsed) {
+        // The original text, as long as it still says what RE says.
+        (Some(_), Some(r)) => match raw_re.filter(|raw| parse_result(raw) == ParsedResult::Result(r.clone())) {
+            Some(raw) => raw.to_string(),
+            None => english_result(&r),
+        },
+        (Some(text), None) => {
+            w.lossy(format!("RE '{text}' is not an FF[4] result; written as plain text"));
+            w.single_line("RE", text)
+        }
+        // No RE: keep a text that gives none either ("Progressing!", an unreadable result).
+        (None, _) => match raw_re.filter(|raw| !matches!(parse_result(raw), ParsedResult::Result(_))) {
+            Some(raw) => raw.to_string(),
+            None => String::new(),
+        },
+    };
+    line(&result);
+
+    // Moves: the main line; everything else is reported.
+    let mut moves = String::new();
+    let mut count = 0usize;
+    let mut counter_wrapped = false;
+    let mut id = Some(NodeId::ROOT);
+    while let Some(node_id) = id {
+        let node = tree.node(node_id);
+        let children: Vec<NodeId> = tree.children(node_id).collect();
+        if let Some(mv) = move_of(&mut w, node, size, count) {
+            count += 1;
+            if count > MAX_COUNTER && !counter_wrapped {
+                counter_wrapped = true;
+                w.lossy(format!("more than {MAX_COUNTER} moves: the move counter wraps around"));
+            }
+            let c = count % (MAX_COUNTER + 1);
+            let (hi, lo) = ((b'A' + (c / 26) as u8) as char, (b'A' + (c % 26) as u8) as char);
+            let _ = writeln!(moves, "PM{hi}{lo}{mv}");
+        }
+        if !node.is_root() {
+            for p in node.props() {
+                if !matches!(p.ident(), "B" | "W") {
+                    let what = match p.ident() {
+                        "C" => "comment".to_string(),
+                        id => format!("property {id}"),
+                    };
+                    w.lossy(format!("{what} at move {count} not written"));
+                }
+            }
+        }
+        for extra in children.iter().skip(1) {
+            let n = subtree_size(tree, *extra);
+            w.lossy(format!("variation after move {count} ({n} nodes) not written"));
+        }
+        id = children.first().copied();
+    }
+    line(&count.to_string());
+    out.push_str(&moves);
+    Ok((out, w.sink.finish("")))
+}
+
+/// The move of `node` as NGF letters (`B` + `EEEE`-style), reporting a second move property or a
+/// value that is not a move.
+fn move_of(w: &mut Writer<'_>, node: Node<'_>, size: BoardSize, before: usize) -> Option<String> {
+    let mut found = None;
+    for p in node.props().filter(|p| matches!(p.ident(), "B" | "W")) {
+        let value = p.first().unwrap_or("");
+        if found.is_some() {
+            w.lossy(format!("second move {}[{value}] in one node after move {before} not written", p.ident()));
+            continue;
+        }
+        match Move::from_sgf(value, size) {
+            Some(Move::Pass) => found = Some(format!("{}AAAA", p.ident())),
+            Some(Move::Play(pt)) if pt.is_on(size) => {
+                let (x, y) = (letter(pt.x), letter(pt.y));
+                found = Some(format!("{}{x}{y}{y}{x}", p.ident()));
+            }
+            _ => w.lossy(format!("{}[{value}] after move {before} is not a move on the board; not written", p.ident())),
+        }
+    }
+    found
+}
+
+fn subtree_size(tree: &GameTree, id: NodeId) -> usize {
+    let mut stack = vec![id];
+    let mut n = 0;
+    while let Some(x) = stack.pop() {
+        n += 1;
+        stack.extend(tree.children(x));
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::sgf;
+    use pretty_assertions::assert_eq;
+
+    fn sgf_game(text: &str) -> Collection {
+        sgf::parse_text(text.to_string(), Sink::new()).0
+    }
+
+    fn write(text: &str) -> (String, Vec<String>) {
+        let (out, d) = write_text(&sgf_game(text)).expect("written");
+        (out, d.into_iter().map(|d| d.message).collect())
+    }
+
+    #[test]
+    fn header_order_white_first_and_moves() {
+        let (out, d) = write(
+            "(;GM[1]SZ[19]GN[Test]PB[Kim]BR[3d]PW[Lee S.D.]WR[9p]PC[Seoul]KM[6.5]DT[2020-05-01]TM[600]RE[W+R];B[pd];W[];B[dp])",
+        );
+        assert_eq!(
+            out,
+            "Test\n19\nLee S.D.    9DP\nKim         3D\nSeoul\n0\n0\n6\n20200501\n10\nWhite wins by resignation!\n3\nPMABBQEEQ\nPMACWAAAA\nPMADBEQQE\n"
+        );
+        assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn handicap_and_komi_forms() {
+        let (out, d) = write("(;SZ[19]HA[3]AB[pd][dp][dd]KM[0.5];W[pp])");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!((lines[5], lines[7]), ("3", "0"));
+        assert_eq!(d.len(), 1, "{d:?}");
+        let (out, _) = write("(;SZ[19]AB[pd][dp];W[pp])");
+        assert_eq!(out.lines().nth(5), Some("2"));
+        let (out, d) = write("(;SZ[19]KM[0];B[pp])");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!((lines[5], lines[7], d.len()), ("1", "0", 0));
+        let (_, d) = write("(;SZ[19]AB[aa]KM[6.75];B[pp])");
+        assert_eq!(d.len(), 2, "{d:?}");
+    }
+
+    #[test]
+    fn lossy_items_are_reported_one_by_one() {
+        let (_, d) = write("(;SZ[19]EV[Cup]RU[Japanese];B[pd]C[hi]TR[dd](;W[dp];B[qq])(;W[dd]))(;B[aa])");
+        assert_eq!(d.len(), 6, "{d:?}");
+        assert!(d[0].contains("games 2 to 2"));
+        assert!(d.iter().any(|m| m.contains("comment at move 1")));
+        assert!(d.iter().any(|m| m.contains("property TR at move 1")));
+        assert!(d.iter().any(|m| m.contains("variation after move 1 (1 nodes)")));
+        assert!(d.iter().any(|m| m.contains("root property EV")));
+    }
+
+    #[test]
+    fn refuses_what_ngf_cannot_hold() {
+        assert!(write_text(&sgf_game("(;SZ[19:13])")).is_err());
+        assert!(write_text(&sgf_game("(;SZ[37])")).is_err());
+        assert!(write_text(&Collection::default()).is_err());
+    }
+
+    #[test]
+    fn names_are_padded_by_display_width() {
+        let (out, _) = write("(;PW[박민수]WR[7p]PB[ｶﾀ]BR[1k])");
+        assert_eq!(out.lines().nth(2), Some("박민수      7DP"));
+        assert_eq!(out.lines().nth(3), Some("ｶﾀ          1K"));
+    }
+
+    #[test]
+    fn unreadable_header_values_round_trip() {
+        let text = "t\n19x\nW           1D\nB           1D\ns\nx\n3\nsix\nsoon\nlong\nGame over\n1\nPMABBREER\n";
+        let first = super::super::parse_text(text, Sink::new()).0.expect("read");
+        let c = Collection::new(vec![first.clone()]);
+        let (out, d) = write_text(&c).expect("written");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(out, text);
+        assert_eq!(super::super::parse_text(&out, Sink::new()).0, Some(first));
+        let c = Collection::new(vec![super::super::parse_text("t\n19\nW\nB\ns\nx\n0\n7\n", Sink::new()).0.unwrap()]);
+        assert_eq!(write_text(&c).unwrap().0.lines().nth(5), Some("x"));
+    }
+
+    #[test]
+    fn ranks_convert_back() {
+        assert_eq!(ngf_rank("9p"), "9DP");
+        assert_eq!(ngf_rank("5d*"), "5D*");
+        assert_eq!(ngf_rank("15k"), "15K");
+        assert_eq!(ngf_rank("amateur"), "amateur");
+    }
+}
