@@ -388,7 +388,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn sgf_game(text: &str) -> Collection {
-        sgf::parse_text(text.to_string(), Sink::new()).0
+        sgf::parse_text(text.to_string(), Sink::new(), false).0
     }
 
     fn write(text: &str) -> (String, Vec<String>) {
