@@ -10,9 +10,10 @@ use crate::model::Collection;
 use std::fmt;
 
 pub mod sgf;
+pub mod ugf;
 
 /// Every format, in sniffing order (most specific signatures first).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT];
+pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &ugf::FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]
