@@ -231,7 +231,10 @@ fn read_header(head: &[Line], b: &mut TreeBuilder, sink: &mut Sink) -> Option<Ge
             continue;
         }
         let Some(canon) = mapped_key(key) else {
-            kept.push(line.to_string());
+            // An empty `Code=` is what the writer writes anyway.
+            if !(key.eq_ignore_ascii_case("Code") && value.trim().is_empty()) {
+                kept.push(line.to_string());
+            }
             continue;
         };
         match derive(canon, value) {

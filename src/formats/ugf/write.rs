@@ -9,7 +9,7 @@ use crate::formats::WriteError;
 use crate::model::info::{GameResult, normalize_rank};
 use crate::model::point::expand_rect;
 use crate::model::{BoardSize, Collection, Color, GameTree, Move, NodeId, Point};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 /// Line separator written (Panda-eGG is a Windows program).
@@ -205,30 +205,41 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
     }
 }
 
+/// Main-line nodes without a move that have children: `[Data]` cannot place them, so they are
+/// left out of `[ReviewNode]` too (their properties are reported).
+fn hidden_nodes(tree: &GameTree, main: &[NodeId]) -> HashSet<NodeId> {
+    main.iter().copied().filter(|&id| id != NodeId::ROOT && tree.node(id).mv().is_none() && tree.first_child(id).is_some()).collect()
+}
+
 fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut String, diags: &mut Vec<Diagnostic>) {
+    let hidden = hidden_nodes(tree, main);
     out.push_str("[ReviewNode]");
     out.push_str(EOL);
     let mut stack = vec![(NodeId::ROOT, 0usize)];
     while let Some((id, depth)) = stack.pop() {
-        let (c, x, y) = match tree.node(id).mv_on(size) {
-            None => (0, 0, 0),
-            Some((colour, mv)) => {
-                let c = if colour == Color::Black { 1 } else { 2 };
-                match mv {
-                    Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
-                    _ => (c, size.width as usize + 1, size.height as usize + 1),
+        let shown = !hidden.contains(&id);
+        if shown {
+            let (c, x, y) = match tree.node(id).mv_on(size) {
+                None => (0, 0, 0),
+                Some((colour, mv)) => {
+                    let c = if colour == Color::Black { 1 } else { 2 };
+                    match mv {
+                        Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
+                        _ => (c, size.width as usize + 1, size.height as usize + 1),
+                    }
                 }
-            }
-        };
-        let _ = write!(out, "NODE,{},{c},{x},{y}{EOL}", depth + 1);
+            };
+            let _ = write!(out, "NODE,{},{c},{x},{y}{EOL}", depth + 1);
+        }
+        let child_depth = if shown { depth + 1 } else { depth };
         let children: Vec<NodeId> = tree.children(id).collect();
         for &child in children.iter().rev() {
-            stack.push((child, depth + 1));
+            stack.push((child, child_depth));
         }
     }
     out.push_str("[ReviewComment]");
     out.push_str(EOL);
-    for (depth, &id) in main.iter().enumerate() {
+    for (depth, &id) in main.iter().filter(|id| !hidden.contains(id)).enumerate() {
         if let Some(c) = tree.node(id).value("C") {
             let _ = write!(out, ".Comment,{}{EOL}", depth + 1);
             for l in c.split('\n') {
@@ -238,18 +249,19 @@ fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Str
             }
         }
     }
-    let on_main: std::collections::HashSet<NodeId> = main.iter().copied().collect();
-    for n in tree.nodes().filter(|n| !on_main.contains(&n.id()) && n.get("C").is_some()) {
+    let on_main: HashSet<NodeId> = main.iter().copied().collect();
+    for n in tree.nodes().filter(|n| (!on_main.contains(&n.id()) || hidden.contains(&n.id())) && n.get("C").is_some()) {
         diags.push(Diagnostic::warning(
             codes::LOSSY_VARIATION_COMMENT,
-            format!("comment on variation node {} not written", n.id().index()),
+            format!("comment on node {} (a variation, or a main-line node without a move) not written", n.id().index()),
         ));
     }
 }
 
 fn report_lossy(tree: &GameTree, main: &[NodeId], diags: &mut Vec<Diagnostic>) {
     let mapped: Vec<&str> = MAPPED.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
-    let on_main: std::collections::HashSet<NodeId> = main.iter().copied().collect();
+    let on_main: HashSet<NodeId> = main.iter().copied().collect();
+    let hidden = hidden_nodes(tree, main);
     let first_colour = tree.main_line().find_map(|n| n.mv()).map(|(c, _)| c);
     let mut lost: BTreeMap<String, usize> = BTreeMap::new();
     for node in tree.nodes() {
@@ -268,7 +280,9 @@ fn report_lossy(tree: &GameTree, main: &[NodeId], diags: &mut Vec<Diagnostic>) {
                 ));
                 true
             } else {
-                MOVE_HANDLED.contains(&id) || (MAIN_ONLY.contains(&id) && on_main.contains(&node.id()))
+                (id == "C" && hidden.contains(&node.id()))
+                    || (MOVE_HANDLED.contains(&id) && !hidden.contains(&node.id()))
+                    || (MAIN_ONLY.contains(&id) && on_main.contains(&node.id()))
             };
             if !ok {
                 *lost.entry(id.to_string()).or_default() += 1;
