@@ -178,6 +178,21 @@ fn late_setup_and_bad_lines_are_reported() {
 }
 
 #[test]
+fn comment_section_and_figures_are_kept() {
+    let (t, d) = read_text(
+        "[Header]\nCoordinateType=JPN\nSize=9\n[Data]\nCC,B1,1,0\nGG,W1,2,0\n[Figure]\n.Text,1\nNice.\n.#,3,3,A\n.EndText\n\
+.Fig,2,1,1,9,9,Ref 1,1,0\nCC,B1,0,0\nCG,W1,2,0\nGC,B1,3,0\n.EndFig\n[Comment]\nfree text\n[ twice ]\n[End]\n\n",
+    );
+    assert_eq!(codes(&d), ["ugf.figure-setup"]);
+    assert_eq!(to_sgf(&t), "(;FF[4]CA[UTF-8]GM[1]SZ[9]XUGFCOMMENT[free text\n[ twice \\]]\n;B[cc]C[Nice.]LB[cc:A]\n(;W[gg])\n(;W[cg]N[Ref 1];B[gc]))\n");
+    let (u, _) = write(&t);
+    assert!(u.ends_with("[Comment]\r\nfree text\r\n[ twice ]\r\n"), "{u}");
+    assert!(!u.contains("Size=\r\n"));
+    let (_, d) = read_text("[Header]\nCoordinateType=JPN\n[End]\nmore\n");
+    assert_eq!(codes(&d), ["ugf.after-end"]);
+}
+
+#[test]
 fn encrypted_files_are_a_clear_error() {
     let err = ugf::read(b"[Header]\nCRYPT=9666\n[Data]\nQP,B1,1,0\n".to_vec(), &ReadOptions::default()).unwrap_err();
     assert_eq!(codes(&err.diagnostics), ["ugf.encrypted"]);

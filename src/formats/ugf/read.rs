@@ -4,7 +4,7 @@
 use super::header::{derive, mapped_key, partner_key, render, writer_owned};
 use super::{PROP_CLOCK, PROP_COMMENT, PROP_HEADER, PROP_PLAYER, PROP_TIME, codes};
 use crate::diag::{Diagnostic, Sink};
-use crate::model::{Collection, Color, Move, NodeId, Point, TreeBuilder};
+use crate::model::{Collection, Color, Move, NodeId, Point, PropValue, TreeBuilder};
 
 /// Splits text into lines ending at CR, LF or CRLF, with each line's byte offset.
 fn lines(text: &str) -> Vec<(usize, &str)> {
@@ -96,7 +96,7 @@ pub fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagn
             }
             continue;
         }
-        if line.starts_with('[') && line.ends_with(']') && !matches!(section, Section::ReviewComment | Section::Figure)
+        if line.starts_with('[') && line.ends_with(']') && !matches!(section, Section::ReviewComment | Section::Figure | Section::Comment)
             || line.starts_with('[') && line.ends_with(']') && is_section_name(line)
         {
             let name = &line[1..line.len() - 1];
@@ -529,7 +529,7 @@ struct Fig {
     heading: String,
     moves: Vec<MoveLine>,
     text: String,
-    labels: Vec<String>,
+    labels: Vec<PropValue>,
 }
 
 /// `[Figure]`: `.Text,<move>` … `.EndText` comments a main-line move; `.Fig,<move>,…,<heading>,…`
@@ -537,18 +537,18 @@ struct Fig {
 fn read_figures(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) {
     let mut fig: Option<Fig> = None;
     // (offset, move number, text, labels) of a top-level .Text block.
-    let mut text_block: Option<(usize, usize, String, Vec<String>)> = None;
+    let mut text_block: Option<(usize, usize, String, Vec<PropValue>)> = None;
     let mut in_fig_text = false;
     for &(off, raw) in lines {
         let line = raw.trim_end();
         let t = line.trim_start();
         let fields: Vec<&str> = t.split(',').collect();
         let head = fields.first().copied().unwrap_or("");
-        let label = |fields: &[&str]| -> Option<String> {
+        let label = |fields: &[&str]| -> Option<PropValue> {
             let x: u8 = fields.get(1)?.trim().parse().ok()?;
             let y: u8 = fields.get(2)?.trim().parse().ok()?;
             let Move::Play(p) = geo.to_move(x.checked_sub(1)?, y.checked_sub(1)?) else { return None };
-            Some(format!("{}:{}", p.to_sgf()?, fields.get(3..)?.join(",")))
+            Some(PropValue::composed(&p.to_sgf()?, &fields.get(3..)?.join(",")))
         };
         if let Some(f) = fig.as_mut() {
             match head {

@@ -91,7 +91,11 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
             .filter_map(|(_, v)| v.split(',').next().map(str::trim))
             .collect()
     };
+    let size = tree.board_size().width.to_string();
     let get = |id: &str| -> Option<String> {
+        if id == "SZ" {
+            return Some(root.value("SZ").map_or_else(|| size.clone(), str::to_string));
+        }
         let v = root.value(id)?.to_string();
         let colour = match id {
             "PB" => Color::Black,
