@@ -93,7 +93,11 @@ fn round_trip_ugf_model_ugf_model() {
             assert_eq!(to_sgf(&m2), to_sgf(&m1), "{f:?}");
         } else {
             // review.ugi: a label, a figure heading and a comment inside a variation.
-            assert_eq!(codes(&lossy), ["ugf.lossy-variation-comment", "ugf.lossy-property", "ugf.lossy-property"], "{f:?}");
+            assert_eq!(
+                codes(&lossy),
+                ["ugf.lossy-variation-comment", "ugf.lossy-property", "ugf.lossy-property"],
+                "{f:?}"
+            );
             assert_eq!(m2.main_line().count(), m1.main_line().count());
             assert_eq!(m2.len(), m1.len(), "{f:?}: same tree shape");
         }
@@ -110,12 +114,19 @@ Winner=N1,E\nCommentator=Someone\nPlayerB=A,Gosei,0,\nPlayerW=B,2k?,x,mail@x\nBM
     let (m1, d) = read_text(text);
     assert_eq!(codes(&d), Vec::<&str>::new());
     let sgf = to_sgf(&m1);
-    for want in ["RE[Void]", "AN[Someone]", "TM[14400]", "WR[2k?]", "BR[Gosei]", "KM[-5.5]", "C[root]", "(;B[dp];W[])"] {
+    for want in ["RE[Void]", "AN[Someone]", "TM[14400]", "WR[2k?]", "BR[Gosei]", "KM[-5.5]", "C[root]", "(;B[dp];W[])"]
+    {
         assert!(sgf.contains(want), "{want} in {sgf}");
     }
     let (u1, lossy) = write(&m1);
     assert_eq!(lossy, []);
-    for line in ["Title=26th,Gosei,Title matches 5th game", "Winner=N1,E", "PlayerB=A,Gosei,0,", "BMemb1=Team", "Ver=REVIEW1,200"] {
+    for line in [
+        "Title=26th,Gosei,Title matches 5th game",
+        "Winner=N1,E",
+        "PlayerB=A,Gosei,0,",
+        "BMemb1=Team",
+        "Ver=REVIEW1,200",
+    ] {
         assert!(u1.contains(&format!("{line}\r\n")), "{line} in {u1}");
     }
     let (m2, _) = read_text(&u1);
@@ -184,12 +195,22 @@ fn comment_section_and_figures_are_kept() {
 .Fig,2,1,1,9,9,Ref 1,1,0\nCC,B1,0,0\nCG,W1,2,0\nGC,B1,3,0\n.EndFig\n[Comment]\nfree text\n[ twice ]\n[End]\n\n",
     );
     assert_eq!(codes(&d), ["ugf.figure-setup"]);
-    assert_eq!(to_sgf(&t), "(;FF[4]CA[UTF-8]GM[1]SZ[9]XUGFCOMMENT[free text\n[ twice \\]]\n;B[cc]C[Nice.]LB[cc:A]\n(;W[gg])\n(;W[cg]N[Ref 1];B[gc]))\n");
+    assert_eq!(
+        to_sgf(&t),
+        "(;FF[4]CA[UTF-8]GM[1]SZ[9]XUGFCOMMENT[free text\n[ twice \\]]\n;B[cc]C[Nice.]LB[cc:A]\n(;W[gg])\n(;W[cg]N[Ref 1];B[gc]))\n"
+    );
     let (u, _) = write(&t);
     assert!(u.ends_with("[Comment]\r\nfree text\r\n[ twice ]\r\n"), "{u}");
     assert!(!u.contains("Size=\r\n"));
     let (_, d) = read_text("[Header]\nCoordinateType=JPN\n[End]\nmore\n");
     assert_eq!(codes(&d), ["ugf.after-end"]);
+}
+
+#[test]
+fn review_node_gaps_are_reported() {
+    let (t, d) = read_text("[Header]\nCoordinateType=IGS\nSize=9\n[ReviewNode]\nNODE,1,0,0,0\nNODE,5,1,1,1\nNODE,6,2,9,9\n");
+    assert_eq!(codes(&d), ["ugf.node-gap"]);
+    assert_eq!(to_sgf(&t), "(;FF[4]CA[UTF-8]GM[1]SZ[9]\n;B[ai];W[ia])\n");
 }
 
 #[test]
@@ -220,7 +241,11 @@ fn shift_jis_generated_by_the_test_and_utf8_override() {
     let out = ugf::read(cp932, &ReadOptions::default()).unwrap();
     assert_eq!(out.collection.games[0].root().value("PB"), Some("髙"));
     // Lang=SJIS over valid UTF-8: UTF-8 wins.
-    let out = ugf::read("[Header]\nLang=SJIS\nPlayerB=山田,,,\nCoordinateType=IGS\n".as_bytes().to_vec(), &ReadOptions::default()).unwrap();
+    let out = ugf::read(
+        "[Header]\nLang=SJIS\nPlayerB=山田,,,\nCoordinateType=IGS\n".as_bytes().to_vec(),
+        &ReadOptions::default(),
+    )
+    .unwrap();
     assert_eq!(out.charset.unwrap().name(), "UTF-8");
     assert_eq!(out.collection.games[0].root().value("PB"), Some("山田"));
     assert_eq!(codes(&out.diagnostics), ["charset.mismatch"]);
@@ -340,14 +365,15 @@ fn shared() -> Option<PathBuf> {
 }
 
 fn value_of(t: &GameTree, id: &str) -> String {
-    t.root().get(id).map(|p| p.values().map(|v| v.as_str().to_string()).collect::<Vec<_>>().join(",")).unwrap_or_default()
+    t.root()
+        .get(id)
+        .map(|p| p.values().map(|v| v.as_str().to_string()).collect::<Vec<_>>().join(","))
+        .unwrap_or_default()
 }
 
 fn actual(t: &GameTree, key: &str, bytes: &[u8], charset: &str) -> Option<String> {
-    let moves: Vec<String> = t
-        .main_line()
-        .filter_map(|n| ["B", "W"].iter().find_map(|c| n.value(c).map(|v| format!("{c}[{v}]"))))
-        .collect();
+    let moves: Vec<String> =
+        t.main_line().filter_map(|n| ["B", "W"].iter().find_map(|c| n.value(c).map(|v| format!("{c}[{v}]")))).collect();
     Some(match key {
         "SZ" | "PB" | "BR" | "PW" | "WR" | "KM" | "HA" | "AB" | "PL" | "RE" | "DT" => value_of(t, key),
         "MOVES" => moves.len().to_string(),

@@ -2,8 +2,8 @@
 //! values from a raw line; the writer renders a fresh line from SGF values. Both directions live
 //! here so a raw line is kept (in `XUGFHEADER`) exactly when the writer could not rebuild it.
 
-use crate::model::info::{GameResult, WinKind, format_real, normalize_rank};
 use crate::model::Color;
+use crate::model::info::{GameResult, WinKind, format_real, normalize_rank};
 
 /// Header keys that map to SGF properties, in the order the writer emits them, with the SGF
 /// properties each one feeds (in the order [`derive`] returns them).
@@ -85,11 +85,9 @@ pub(super) fn derive(key: &str, value: &str) -> Result<Vec<(&'static str, String
                 out.push(("DT", date));
             }
         }
-        "Size" => {
-            if !v.is_empty() {
-                let n: u8 = v.parse().ok().filter(|n| (2..=24).contains(n)).ok_or(format!("size '{v}'"))?;
-                out.push(("SZ", n.to_string()));
-            }
+        "Size" if !v.is_empty() => {
+            let n: u8 = v.parse().ok().filter(|n| (2..=24).contains(n)).ok_or(format!("size '{v}'"))?;
+            out.push(("SZ", n.to_string()));
         }
         "Hdcp" => {
             let (h, k) = v.split_once(',').unwrap_or((v, ""));

@@ -53,7 +53,7 @@ pub mod codes {
     pub const LATE_SETUP: &str = "ugf.late-setup";
     /// The number of black setup stones differs from the `Hdcp` handicap.
     pub const HANDICAP_MISMATCH: &str = "ugf.handicap-mismatch";
-    /// A review comment or figure points past the last node; it was attached to the root.
+    /// A review comment or figure points past the last node; it was attached to the last main-line node.
     pub const COMMENT_TARGET: &str = "ugf.comment-target";
     /// A `[ReviewNode]` line skips depths; it was attached to the deepest node available.
     pub const NODE_GAP: &str = "ugf.node-gap";

@@ -96,7 +96,9 @@ pub fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagn
             }
             continue;
         }
-        if line.starts_with('[') && line.ends_with(']') && !matches!(section, Section::ReviewComment | Section::Figure | Section::Comment)
+        if line.starts_with('[')
+            && line.ends_with(']')
+            && !matches!(section, Section::ReviewComment | Section::Figure | Section::Comment)
             || line.starts_with('[') && line.ends_with(']') && is_section_name(line)
         {
             let name = &line[1..line.len() - 1];
@@ -171,7 +173,15 @@ fn is_section_name(line: &str) -> bool {
     let name = line.get(1..line.len().saturating_sub(1)).unwrap_or("").to_ascii_lowercase();
     matches!(
         name.as_str(),
-        "header" | "data" | "figure" | "reviewnode" | "reviewcomment" | "comment" | "end" | "remote" | "files"
+        "header"
+            | "data"
+            | "figure"
+            | "reviewnode"
+            | "reviewcomment"
+            | "comment"
+            | "end"
+            | "remote"
+            | "files"
             | "messageline"
     )
 }
@@ -199,7 +209,10 @@ fn read_header(head: &[Line], b: &mut TreeBuilder, sink: &mut Sink) -> Option<Ge
             if !plain {
                 sink.push_at(
                     off,
-                    Diagnostic::error(codes::ENCRYPTED, format!("the file is encrypted (Crypt={v}); kifu cannot read it")),
+                    Diagnostic::error(
+                        codes::ENCRYPTED,
+                        format!("the file is encrypted (Crypt={v}); kifu cannot read it"),
+                    ),
                 );
                 return None;
             }
@@ -213,7 +226,10 @@ fn read_header(head: &[Line], b: &mut TreeBuilder, sink: &mut Sink) -> Option<Ge
                 _ => {
                     sink.push_at(
                         off,
-                        Diagnostic::warning(codes::COORDINATE_TYPE, format!("unknown CoordinateType '{}'; using IGS", value.trim())),
+                        Diagnostic::warning(
+                            codes::COORDINATE_TYPE,
+                            format!("unknown CoordinateType '{}'; using IGS", value.trim()),
+                        ),
                     );
                     Some(true)
                 }
@@ -251,7 +267,10 @@ fn read_header(head: &[Line], b: &mut TreeBuilder, sink: &mut Sink) -> Option<Ge
                 }
             }
             Err(what) => {
-                sink.push_at(off, Diagnostic::warning(codes::BAD_VALUE, format!("cannot parse {what}; kept as {PROP_HEADER}")));
+                sink.push_at(
+                    off,
+                    Diagnostic::warning(codes::BAD_VALUE, format!("cannot parse {what}; kept as {PROP_HEADER}")),
+                );
                 kept.push(line.to_string());
             }
         }
@@ -308,7 +327,10 @@ fn parse_move_line(off: usize, line: &str, sink: &mut Sink) -> Option<MoveLine> 
         }
     };
     if fields.len() > 4 {
-        sink.push_at(off, Diagnostic::info(codes::EXTRA_FIELD, format!("extra field(s) ignored: {}", fields[4..].join(","))));
+        sink.push_at(
+            off,
+            Diagnostic::info(codes::EXTRA_FIELD, format!("extra field(s) ignored: {}", fields[4..].join(","))),
+        );
     }
     Some(MoveLine { offset: off, x, y, colour, player, number, seconds, clock })
 }
@@ -362,11 +384,17 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
         let mv = geo.to_move(m.x, m.y);
         if m.number == Some(0) {
             let (Some(colour), Move::Play(p)) = (m.colour, mv) else {
-                sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, format!("setup line without colour or point skipped: {line}")));
+                sink.push_at(
+                    off,
+                    Diagnostic::warning(codes::BAD_LINE, format!("setup line without colour or point skipped: {line}")),
+                );
                 continue;
             };
             if moves > 0 {
-                sink.push_at(off, Diagnostic::warning(codes::LATE_SETUP, "setup stone after the first move; set on the current node"));
+                sink.push_at(
+                    off,
+                    Diagnostic::warning(codes::LATE_SETUP, "setup stone after the first move; set on the current node"),
+                );
             } else if colour == Color::Black {
                 black_setup += 1;
             }
@@ -377,7 +405,10 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
         moves += 1;
         if m.number != Some(moves) {
             let got = m.number.map_or_else(|| "none".to_string(), |n| n.to_string());
-            sink.push_at(m.offset, Diagnostic::warning(codes::MOVE_NUMBER, format!("move number {got}, expected {moves}")));
+            sink.push_at(
+                m.offset,
+                Diagnostic::warning(codes::MOVE_NUMBER, format!("move number {got}, expected {moves}")),
+            );
         }
         let colour = match m.colour {
             Some(c) => c,
@@ -387,7 +418,13 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
                     None if black_setup > 0 => Color::White,
                     None => Color::Black,
                 };
-                sink.push_at(off, Diagnostic::info(codes::INFERRED_COLOUR, format!("move {moves} has no colour; {} inferred", c.as_sgf())));
+                sink.push_at(
+                    off,
+                    Diagnostic::info(
+                        codes::INFERRED_COLOUR,
+                        format!("move {moves} has no colour; {} inferred", c.as_sgf()),
+                    ),
+                );
                 c
             }
         };
@@ -395,7 +432,7 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
         cur = b.add_child(cur);
         let (id, v) = move_prop(colour, mv);
         b.add_prop(cur, id, [v]);
-        if let Some(s) = m.seconds.filter(|s| s.trim_start_matches('0') != "") {
+        if let Some(s) = m.seconds.filter(|s| !s.trim_start_matches('0').is_empty()) {
             b.add_prop(cur, PROP_TIME, [s]);
         }
         if let Some(c) = m.clock {
@@ -418,13 +455,14 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
 /// current path; an existing child with the same move is reused, else a variation starts.
 fn read_review_nodes(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) {
     let mut path = vec![b.root()];
+    let mut shift = 0usize;
     for &(off, raw) in lines {
         let line = raw.trim();
         if line.is_empty() {
             continue;
         }
         let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        let nums: Option<Vec<u32>> = f.get(1..5).map(|s| s.iter().map(|x| x.parse().ok()).collect()).flatten();
+        let nums: Option<Vec<u32>> = f.get(1..5).and_then(|s| s.iter().map(|x| x.parse().ok()).collect());
         let (true, Some(nums)) = (f.first().is_some_and(|k| k.eq_ignore_ascii_case("NODE")), nums) else {
             sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, format!("[ReviewNode] line skipped: {line}")));
             continue;
@@ -434,10 +472,13 @@ fn read_review_nodes(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &
             path.truncate(1);
             continue;
         }
-        let mut depth = (n - 1) as usize;
+        // After a gap, later numbers keep the same shift so the line continues.
+        let want = (n - 1) as usize;
+        let mut depth = want.saturating_sub(shift).max(1);
         if depth > path.len() {
             sink.push_at(off, Diagnostic::warning(codes::NODE_GAP, format!("node {n} follows no node {}", n - 1)));
             depth = path.len();
+            shift = want - depth;
         }
         let parent = path[depth - 1];
         let mv = match colour {
@@ -511,7 +552,10 @@ fn read_review_comments(lines: &[Line], b: &mut TreeBuilder, sink: &mut Sink) {
         }
         if target.is_none() {
             if !line.trim().is_empty() {
-                sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, "[ReviewComment] text before any .Comment skipped"));
+                sink.push_at(
+                    off,
+                    Diagnostic::warning(codes::BAD_LINE, "[ReviewComment] text before any .Comment skipped"),
+                );
             }
             continue;
         }
@@ -571,7 +615,9 @@ fn read_figures(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut S
                 _ if t.is_empty() => {}
                 _ => match parse_move_line(off, t, sink) {
                     Some(m) => f.moves.push(m),
-                    None => sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, format!("figure line skipped: {t}"))),
+                    None => {
+                        sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, format!("figure line skipped: {t}")))
+                    }
                 },
             }
             continue;
@@ -603,7 +649,14 @@ fn read_figures(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut S
             (".Text", Some(n)) => text_block = Some((off, n, String::new(), Vec::new())),
             (".Fig", Some(n)) => {
                 let heading = fields.get(6).map(|s| s.trim().to_string()).unwrap_or_default();
-                fig = Some(Fig { offset: off, number: n, heading, moves: Vec::new(), text: String::new(), labels: Vec::new() });
+                fig = Some(Fig {
+                    offset: off,
+                    number: n,
+                    heading,
+                    moves: Vec::new(),
+                    text: String::new(),
+                    labels: Vec::new(),
+                });
             }
             _ if t.is_empty() => {}
             _ => sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, format!("[Figure] line skipped: {t}"))),
@@ -626,7 +679,10 @@ fn finish_figure(f: Fig, geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) {
     if setup > 0 {
         sink.push_at(
             f.offset,
-            Diagnostic::info(codes::FIGURE_SETUP, format!("{setup} setup line(s) of a figure not converted (the tree holds the position)")),
+            Diagnostic::info(
+                codes::FIGURE_SETUP,
+                format!("{setup} setup line(s) of a figure not converted (the tree holds the position)"),
+            ),
         );
     }
     let moves: Vec<&MoveLine> = f.moves.iter().filter(|m| m.number != Some(0)).collect();

@@ -27,7 +27,7 @@ pub fn write_text(
     enc: &'static encoding_rs::Encoding,
 ) -> Result<(String, Vec<Diagnostic>), WriteError> {
     let Some(tree) = collection.games.first() else {
-        return Err(WriteError::Invalid(vec![Diagnostic::error(codes::LOSSY_GAMES, "no game to write")]));
+        return Err(WriteError::Invalid(vec![Diagnostic::error(codes::NO_GAME, "no game to write")]));
     };
     let mut diags = Vec::new();
     if collection.games.len() > 1 {
@@ -67,8 +67,13 @@ fn same(id: &str, a: &str, b: &str) -> bool {
     let num = |s: &str| s.trim().parse::<f64>().ok();
     match id {
         "KM" | "TM" => num(a).is_some() && num(a) == num(b),
-        "BR" | "WR" => normalize_rank(a).unwrap_or_else(|| a.trim().into()) == normalize_rank(b).unwrap_or_else(|| b.trim().into()),
-        "RE" => GameResult::from_sgf(a).is_some() && GameResult::from_sgf(a) == GameResult::from_sgf(b) || a.trim() == b.trim(),
+        "BR" | "WR" => {
+            normalize_rank(a).unwrap_or_else(|| a.trim().into()) == normalize_rank(b).unwrap_or_else(|| b.trim().into())
+        }
+        "RE" => {
+            GameResult::from_sgf(a).is_some() && GameResult::from_sgf(a) == GameResult::from_sgf(b)
+                || a.trim() == b.trim()
+        }
         _ => a.trim() == b.trim(),
     }
 }
@@ -138,10 +143,8 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
                 let v = render(key, &get);
                 if !derive(key, &v).is_ok_and(|d| agrees(&d, &current)) {
                     let had: Vec<String> = current.iter().map(|(i, v)| format!("{i}[{v}]")).collect();
-                    diags.push(Diagnostic::warning(
-                        codes::LOSSY_INFO,
-                        format!("{} written as {key}={v}", had.join("")),
-                    ));
+                    diags
+                        .push(Diagnostic::warning(codes::LOSSY_INFO, format!("{} written as {key}={v}", had.join(""))));
                 }
                 v
             }
@@ -192,7 +195,10 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
             if p.is_on(size) {
                 let _ = write!(out, "{},{c}1,0,0{EOL}", letters(size, Move::Play(p)));
             } else {
-                diags.push(Diagnostic::warning(codes::LOSSY_SETUP, format!("{prop} point {p} is off the board; not written")));
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_SETUP,
+                    format!("{prop} point {p} is off the board; not written"),
+                ));
             }
         }
     }
@@ -212,7 +218,10 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
 /// Main-line nodes without a move that have children: `[Data]` cannot place them, so they are
 /// left out of `[ReviewNode]` too (their properties are reported).
 fn hidden_nodes(tree: &GameTree, main: &[NodeId]) -> HashSet<NodeId> {
-    main.iter().copied().filter(|&id| id != NodeId::ROOT && tree.node(id).mv().is_none() && tree.first_child(id).is_some()).collect()
+    main.iter()
+        .copied()
+        .filter(|&id| id != NodeId::ROOT && tree.node(id).mv().is_none() && tree.first_child(id).is_some())
+        .collect()
 }
 
 fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut String, diags: &mut Vec<Diagnostic>) {
@@ -294,6 +303,9 @@ fn report_lossy(tree: &GameTree, main: &[NodeId], diags: &mut Vec<Diagnostic>) {
         }
     }
     for (id, n) in lost {
-        diags.push(Diagnostic::warning(codes::LOSSY_PROPERTY, format!("{id} ({n} time(s)) has no UGF form; not written")));
+        diags.push(Diagnostic::warning(
+            codes::LOSSY_PROPERTY,
+            format!("{id} ({n} time(s)) has no UGF form; not written"),
+        ));
     }
 }
