@@ -208,7 +208,8 @@ fn comment_section_and_figures_are_kept() {
 
 #[test]
 fn review_node_gaps_are_reported() {
-    let (t, d) = read_text("[Header]\nCoordinateType=IGS\nSize=9\n[ReviewNode]\nNODE,1,0,0,0\nNODE,5,1,1,1\nNODE,6,2,9,9\n");
+    let (t, d) =
+        read_text("[Header]\nCoordinateType=IGS\nSize=9\n[ReviewNode]\nNODE,1,0,0,0\nNODE,5,1,1,1\nNODE,6,2,9,9\n");
     assert_eq!(codes(&d), ["ugf.node-gap"]);
     assert_eq!(to_sgf(&t), "(;FF[4]CA[UTF-8]GM[1]SZ[9]\n;B[ai];W[ia])\n");
 }
@@ -429,5 +430,69 @@ fn every_shared_sample_reads_replays_and_round_trips() {
         assert_eq!(lossy, [], "{path:?}");
         let (t2, _) = read_text(&u);
         assert_eq!(to_sgf(&t2), to_sgf(&t), "{path:?}");
+    }
+}
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOKENS: &[&str] = &[
+        "[Header]\n",
+        "[Data]\n",
+        "[ReviewNode]\n",
+        "[ReviewComment]\n",
+        "[Figure]\n",
+        "[Comment]\n",
+        "[End]\n",
+        "[X]\n",
+        "Size=",
+        "Hdcp=",
+        "Winner=",
+        "CoordinateType=",
+        "PlayerB=",
+        "Crypt=",
+        "Date=",
+        "NODE,",
+        ".Comment,",
+        ".Text,",
+        ".EndText\n",
+        ".Fig,",
+        ".EndFig\n",
+        ".#,",
+        "QP,B1,",
+        "YZ,MK,",
+        "ZZ",
+        "0",
+        "1",
+        "2",
+        "19",
+        "25",
+        "255",
+        "-",
+        ",",
+        ";",
+        "=",
+        "\n",
+        "\r",
+        "\r\n",
+        "#",
+        " ",
+        "あ",
+        "\u{FFFD}",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn reader_and_writer_never_panic(picks in proptest::collection::vec(0..TOKENS.len(), 0..120)) {
+            let text: String = picks.iter().map(|&i| TOKENS[i]).collect();
+            if let Ok(out) = ugf::read(text.into_bytes(), &ReadOptions::default()) {
+                if let Ok(w) = ugf::write(&out.collection, &WriteOptions::default()) {
+                    let again = ugf::read(w.bytes, &ReadOptions::default());
+                    prop_assert!(again.is_ok());
+                }
+            }
+        }
     }
 }

@@ -247,8 +247,10 @@ fn read_header(head: &[Line], b: &mut TreeBuilder, sink: &mut Sink) -> Option<Ge
             continue;
         }
         let Some(canon) = mapped_key(key) else {
-            // An empty `Code=` is what the writer writes anyway.
-            if !(key.eq_ignore_ascii_case("Code") && value.trim().is_empty()) {
+            // An empty `Code=` and `Ver=UGF3,200` are what the writer writes anyway.
+            let default = (key.eq_ignore_ascii_case("Code") && value.trim().is_empty())
+                || (key.eq_ignore_ascii_case("Ver") && value.trim() == "UGF3,200");
+            if !default {
                 kept.push(line.to_string());
             }
             continue;
