@@ -3,6 +3,7 @@
 
 mod header;
 mod read;
+mod review;
 mod write;
 
 pub use read::parse_text;
