@@ -77,8 +77,10 @@ fn fixture_diagnostics() {
     let (_, d) = read(&std::fs::read(dir.join("jpn_pass.ugf")).unwrap());
     assert_eq!(codes(&d), ["ugf.comment-line", "ugf.inferred-colour"]);
     assert_eq!(d[1].position.map(|p| p.line), Some(23), "lone CR line ends are counted");
-    let (_, d) = read(&std::fs::read(dir.join("igs_sjis.ugf")).unwrap());
-    assert_eq!(codes(&d), Vec::<&str>::new());
+    let out = ugf::read(std::fs::read(dir.join("igs_sjis.ugf")).unwrap(), &ReadOptions::default()).unwrap();
+    assert_eq!(codes(&out.diagnostics), Vec::<&str>::new());
+    let charset = out.charset.unwrap();
+    assert_eq!((charset.name(), charset.source.as_str()), ("Shift_JIS", "declared"));
 }
 
 #[test]
@@ -101,6 +103,18 @@ fn round_trip_ugf_model_ugf_model() {
             assert_eq!(m2.main_line().count(), m1.main_line().count());
             assert_eq!(m2.len(), m1.len(), "{f:?}: same tree shape");
         }
+    }
+}
+
+#[test]
+fn ugf_to_sgf_to_ugf_keeps_private_values() {
+    for f in fixtures() {
+        let (m1, _) = read(&std::fs::read(&f).unwrap());
+        let sgf_bytes = to_sgf(&m1).into_bytes();
+        let via_sgf = sgf::read(sgf_bytes, &ReadOptions::default()).unwrap().collection;
+        let direct = write(&m1).0;
+        let out = ugf::write(&via_sgf, &WriteOptions::default()).unwrap();
+        assert_eq!(String::from_utf8(out.bytes).unwrap(), direct, "{f:?}");
     }
 }
 
