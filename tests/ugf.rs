@@ -356,6 +356,14 @@ fn writer_rejects_what_ugf_cannot_hold() {
     b.add_prop(r, "EV", ["a,b"]);
     let (_, d) = write(&b.build());
     assert_eq!(codes(&d), ["ugf.lossy-info", "ugf.lossy-info"]);
+    let mut b = TreeBuilder::new();
+    let n1 = b.add_child(b.root());
+    b.add_prop(n1, "B", ["zz"]);
+    let n2 = b.add_child(n1);
+    b.add_prop(n2, "W", ["what"]);
+    let (u, d) = write(&b.build());
+    assert!(u.contains("YA,B1,1,0\r\n"), "{u}");
+    assert_eq!(codes(&d), ["ugf.lossy-move", "ugf.lossy-move"]);
 }
 
 #[test]

@@ -66,6 +66,8 @@ pub mod codes {
     pub const LOSSY_PROPERTY: &str = "ugf.lossy-property";
     /// A comment on a node outside the main line was not written.
     pub const LOSSY_VARIATION_COMMENT: &str = "ugf.lossy-variation-comment";
+    /// A move that is off the board (written as a pass) or unreadable (not written).
+    pub const LOSSY_MOVE: &str = "ugf.lossy-move";
     /// Setup stones (`AB`/`AW`/`AE`) after the root were not written.
     pub const LOSSY_SETUP: &str = "ugf.lossy-setup";
     /// A game-information value was written in a reduced form (result, date, time, players).

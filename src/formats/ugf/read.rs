@@ -97,11 +97,9 @@ pub fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagn
             }
             continue;
         }
-        if line.starts_with('[')
-            && line.ends_with(']')
-            && !matches!(section, Section::ReviewComment | Section::Figure | Section::Comment)
-            || line.starts_with('[') && line.ends_with(']') && is_section_name(line)
-        {
+        let in_text = matches!(section, Section::ReviewComment | Section::Figure | Section::Comment);
+        // In text sections only a known section name ends the section.
+        if line.starts_with('[') && line.ends_with(']') && (!in_text || is_section_name(line)) {
             let name = &line[1..line.len() - 1];
             section = match name.to_ascii_lowercase().as_str() {
                 "header" => Section::Header,
@@ -126,8 +124,7 @@ pub fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagn
             found |= matches!(section, Section::Header | Section::Data);
             continue;
         }
-        let text_section = matches!(section, Section::ReviewComment | Section::Figure | Section::Comment);
-        if line.starts_with('#') && !text_section {
+        if line.starts_with('#') && !in_text {
             sink.push_at(off, Diagnostic::info(codes::COMMENT_LINE, "comment line skipped"));
             continue;
         }

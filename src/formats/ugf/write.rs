@@ -206,6 +206,14 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
     for &id in main {
         let node = tree.node(id);
         let Some((colour, mv)) = node.mv_on(size) else { continue };
+        if let Move::Play(p) = mv
+            && !p.is_on(size)
+        {
+            diags.push(Diagnostic::warning(
+                codes::LOSSY_MOVE,
+                format!("move {p} of node {} is off the board; written as a pass", id.index()),
+            ));
+        }
         n += 1;
         let c = if colour == Color::Black { 'B' } else { 'W' };
         let player = node.value(PROP_PLAYER).unwrap_or("1");
@@ -286,6 +294,16 @@ fn report_lossy(tree: &GameTree, main: &[NodeId], diags: &mut Vec<Diagnostic>) {
                     || MOVE_HANDLED.contains(&id)
                     || (id == "GM" && p.first() == Some("1"))
                     || (id == "PL" && p.first().and_then(Color::from_sgf) == first_colour)
+            } else if matches!(id, "B" | "W") && node.mv().is_none() {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_MOVE,
+                    format!(
+                        "{id}[{}] on node {} is not a move; not written",
+                        p.first().unwrap_or(""),
+                        node.id().index()
+                    ),
+                ));
+                true
             } else if matches!(id, "AB" | "AW" | "AE") {
                 diags.push(Diagnostic::warning(
                     codes::LOSSY_SETUP,
