@@ -11,9 +11,10 @@ use std::fmt;
 
 pub mod ngf;
 pub mod sgf;
+pub mod ugf;
 
 /// Every format, in sniffing order (most specific signatures first).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &ngf::FORMAT];
+pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &ngf::FORMAT, &ugf::FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]
