@@ -9,10 +9,11 @@ use crate::diag::Diagnostic;
 use crate::model::Collection;
 use std::fmt;
 
+pub mod gib;
 pub mod sgf;
 
 /// Every format, in sniffing order (most specific signatures first).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT];
+pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &gib::FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,631 @@
+//! The GIB writer: one game tree → a Tygem-style file (CRLF, every header key readers rely on,
+//! `INI` handicap count, `STO`/`SKI` records). Everything GIB cannot hold is reported item by
+//! item, naming the node it came from.
+
+use super::codes;
+use super::fields::{self, Field};
+use super::result;
+use crate::diag::{Diagnostic, Sink};
+use crate::go::handicap::tygem_layout;
+use crate::model::info::format_real;
+use crate::model::{BoardSize, Color, GameResult, GameTree, Move, Node, NodeId, Point};
+
+/// Header keys in the order Tygem writes them.
+const KEYS: &[&str] = &[
+    "GIBOKIND",
+    "TYPE",
+    "SZAUDIO",
+    "GAMECONDITION",
+    "GAMETIME",
+    "GAMERESULT",
+    "GAMEZIPSU",
+    "GAMEDUM",
+    "GAMEGONGJE",
+    "GAMETOTALNUM",
+    "GAMENAME",
+    "GAMEDATE",
+    "GAMEPLACE",
+    "GAMELECNAME",
+    "GAMEWHITENAME",
+    "GAMEWHITELEVEL",
+    "GAMEWHITENICK",
+    "GAMEWHITECOUNTRY",
+    "GAMEWAVATA",
+    "GAMEWIMAGE",
+    "GAMEBLACKNAME",
+    "GAMEBLACKLEVEL",
+    "GAMEBLACKNICK",
+    "GAMEBLACKCOUNTRY",
+    "GAMEBAVATA",
+    "GAMEBIMAGE",
+    "GAMECOMMENT",
+    "GAMEINFOMAIN",
+    "GAMEINFOSUB",
+    "WUSERINFO",
+    "BUSERINFO",
+    "GAMETAG",
+];
+const MAIN_KEYS: &[&str] = &["GBKIND", "GTYPE", "GCDT", "GTIME", "GRLT", "ZIPSU", "DUM", "GONGJE", "TCNT", "AUSZ"];
+const SUB_KEYS: &[&str] = &["GNAMEF", "GPLCF", "GNAME", "GDATE", "GPLC", "GCMT"];
+const TAG_KEYS: &[&str] = &["S", "R", "D", "G", "W", "Z", "T", "C", "I", "L", "M", "N", "A", "B", "J", "K"];
+/// Keys always written, whatever `XGIB` holds.
+const REQUIRED: &[&str] = &["GIBOKIND", "GAMEBLACKNAME", "GAMEWHITENAME", "GAMEINFOMAIN", "GAMEINFOSUB", "GAMETAG"];
+/// Root properties the writer maps (or that carry no game data).
+const ROOT_MAPPED: &[&str] = &[
+    "FF",
+    "CA",
+    "GM",
+    "SZ",
+    "AP",
+    "ST",
+    "PB",
+    "PW",
+    "BR",
+    "WR",
+    "KM",
+    "HA",
+    "RE",
+    "DT",
+    "TM",
+    "OT",
+    "GN",
+    "PC",
+    "GC",
+    "AB",
+    "PL",
+    "B",
+    "W",
+    super::PROP_HEADER,
+    super::PROP_GAME_LINE,
+    super::PROP_INI_TEXT,
+];
+const MARKUP: &[&str] = &["AR", "CR", "DD", "LB", "LN", "MA", "SL", "SQ", "TR", "TB", "TW", "VW"];
+
+/// What the model says, prepared once.
+struct Facts {
+    kind: String,
+    black: Option<String>,
+    white: Option<String>,
+    black_rank: Option<String>,
+    white_rank: Option<String>,
+    komi10: Option<i64>,
+    handicap: u32,
+    result: Option<(i64, i64, GameResult)>,
+    date: Option<fields::Date>,
+    time: Option<(u64, u64, u64)>,
+    name: Option<String>,
+    place: Option<String>,
+    comment: Option<String>,
+    moves: usize,
+}
+
+/// Writes `game` as GIB text with CRLF line ends; `kind` is the `GIBOKIND` value.
+pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
+    let mut sink = Sink::new();
+    let root = game.root();
+    let size = game.board_size();
+    if size != BoardSize::square(19) {
+        sink.push(Diagnostic::warning(
+            codes::LOSSY_BOARD_SIZE,
+            format!("the board is {size}; GIB boards are 19x19, moves are written with their coordinates"),
+        ));
+    }
+    report_variations(game, &mut sink);
+    let (handicap, records) = moves(game, size, &mut sink);
+    let facts = facts(game, kind, handicap, records.len(), &mut sink);
+
+    let private: Vec<(String, String)> = root
+        .get(super::PROP_HEADER)
+        .map(|p| {
+            p.values()
+                .filter_map(|v| {
+                    let s = v.as_str();
+                    let kv = s.split_once('=').map(|(k, v)| (k.to_string(), v.to_string()));
+                    if kv.is_none() {
+                        sink.push(Diagnostic::warning(
+                            codes::LOSSY_PROPERTY,
+                            format!("root node: XGIB value '{s}' is not KEY=VALUE; not written"),
+                        ));
+                    }
+                    kv
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let has_private = root.get(super::PROP_HEADER).is_some();
+    let raw_of = |key: &str| private.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+
+    let mut out = String::from("\\HS\r\n");
+    let header = merge(
+        KEYS,
+        &private.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>(),
+        |key, raw| {
+            let composite = |canon: &[&str], fields: Vec<Field>, tag: bool| {
+                let raws: Vec<(String, String)> = fields.iter().map(|f| (f.key.clone(), f.raw.clone())).collect();
+                let items = merge(
+                    canon,
+                    &raws,
+                    |k, r| sub_value(&facts, key, k, r),
+                    |k| raw.is_none().then(|| sub_default(&facts, key, k)).flatten(),
+                );
+                items
+                    .into_iter()
+                    .map(|(k, v, is_raw)| {
+                        if is_raw {
+                            v
+                        } else if tag && !matches!(k.as_str(), "I" | "L" | "M" | "N" | "A" | "B" | "J" | "K") {
+                            format!("{k}{v}")
+                        } else {
+                            format!("{k}:{v}")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            match key {
+                "GAMEINFOMAIN" => Some(composite(MAIN_KEYS, fields::split_pairs(raw.unwrap_or("")), false)),
+                "GAMEINFOSUB" => Some(composite(SUB_KEYS, fields::split_pairs(raw.unwrap_or("")), false)),
+                "GAMETAG" => Some(composite(TAG_KEYS, fields::split_tag(raw.unwrap_or("")), true)),
+                _ => top_value(&facts, key, raw),
+            }
+        },
+        |key| (!has_private || REQUIRED.contains(&key)).then(|| top_default(&facts, key)).flatten(),
+    );
+    for (key, value, is_raw) in header {
+        let composite = matches!(key.as_str(), "GAMEINFOMAIN" | "GAMEINFOSUB" | "GAMETAG");
+        if !is_raw && !composite && raw_of(&key).is_some() {
+            sink.push(Diagnostic::info(
+                codes::PRIVATE_SUPERSEDED,
+                format!("XGIB entry {key} replaced by the value the SGF properties give"),
+            ));
+        }
+        out.push_str(&format!("\\[{key}={value}\\]\r\n"));
+    }
+    out.push_str("\\HE\r\n\\GS\r\n");
+    let game_line = root.value(super::PROP_GAME_LINE).unwrap_or("2 1 0");
+    out.push_str(&format!("{game_line}\r\n{} 0 &4\r\n", records.len() + 1));
+    let ini = root.value(super::PROP_INI_TEXT).unwrap_or("");
+    out.push_str(&format!("INI 0 1 {handicap} &4{ini} \r\n"));
+    for (i, (color, mv)) in records.iter().enumerate() {
+        let n = i + 2;
+        match mv {
+            Move::Play(p) => {
+                let c = if *color == Color::Black { 1 } else { 2 };
+                out.push_str(&format!("STO 0 {n} {c} {} {} \r\n", p.x, p.y));
+            }
+            Move::Pass => out.push_str(&format!("SKI 0 {n} \r\n")),
+        }
+    }
+    out.push_str("\\GE\r\n");
+    (out, sink.finish(""))
+}
+
+/// Merges raw items (kept in their order) with generated ones (placed at their canonical
+/// rank). `value(key, raw)` gives the generated value that replaces or adds an item, `None` to
+/// keep the raw one; `default(key)` fills a canonical key that has neither. Returns
+/// (key, text, is_raw).
+fn merge(
+    canon: &[&str],
+    raw: &[(String, String)],
+    value: impl Fn(&str, Option<&str>) -> Option<String>,
+    default: impl Fn(&str) -> Option<String>,
+) -> Vec<(String, String, bool)> {
+    let mut out = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    let mut add_canon = |upto: usize, out: &mut Vec<(String, String, bool)>| {
+        for &c in &canon[..upto] {
+            if done.contains(&c) || raw.iter().any(|(rk, _)| rk == c) {
+                continue;
+            }
+            done.push(c);
+            if let Some(v) = value(c, None).or_else(|| default(c)) {
+                out.push((c.to_string(), v, false));
+            }
+        }
+    };
+    for (k, r) in raw {
+        if let Some(at) = canon.iter().position(|c| c == k) {
+            add_canon(at, &mut out);
+        }
+        out.push(match value(k, Some(r)) {
+            Some(v) => (k.clone(), v, false),
+            None => (k.clone(), r.clone(), true),
+        });
+    }
+    add_canon(canon.len(), &mut out);
+    out
+}
+
+fn space2(n: u32) -> String {
+    format!("{n:>2}")
+}
+
+fn gib_date((y, m, d): fields::Date) -> String {
+    format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d))
+}
+
+/// A generated top-level value: what the SGF properties say, or `None` to keep the raw entry.
+fn top_value(f: &Facts, key: &str, raw: Option<&str>) -> Option<String> {
+    let name = |n: &Option<String>, r: &Option<String>| -> Option<String> {
+        match (n, r) {
+            (None, None) => None,
+            (n, Some(r)) => Some(format!("{} ({})", n.as_deref().unwrap_or(""), fields::rank_display(r)).trim().into()),
+            (Some(n), None) => Some(n.clone()),
+        }
+    };
+    match key {
+        "GIBOKIND" => Some(f.kind.clone()),
+        "GAMECONDITION" => {
+            let k = f.komi10?;
+            Some(if f.handicap >= 2 {
+                if k != 0 {
+                    format!("{} Handicap : White Dum({k})", f.handicap)
+                } else {
+                    format!("{} Handicap", f.handicap)
+                }
+            } else {
+                format!("Even : Black {} Dum", format_real(k as f64 / 10.0))
+            })
+        }
+        "GAMETIME" => f.time.map(|(main, byo, periods)| {
+            format!("Time limit {}minute : {byo} second countdown {periods} time", main / 60)
+        }),
+        "GAMERESULT" => f.result.as_ref().map(|(_, _, r)| result::english(r)),
+        "GAMEZIPSU" => f.result.as_ref().map(|(_, z, _)| z.to_string()),
+        "GAMEDUM" => f.komi10.map(|k| if f.handicap >= 2 { k } else { 0 }.to_string()),
+        "GAMEGONGJE" => f.komi10.map(|k| if f.handicap >= 2 { 0 } else { k }.to_string()),
+        "GAMENAME" => f.name.clone(),
+        "GAMEPLACE" => f.place.clone(),
+        "GAMECOMMENT" => f.comment.clone(),
+        "GAMEBLACKNAME" => name(&f.black, &f.black_rank),
+        "GAMEWHITENAME" => name(&f.white, &f.white_rank),
+        "GAMEDATE" => {
+            let d = f.date?;
+            (raw.and_then(fields::parse_date) != Some(d)).then(|| gib_date(d))
+        }
+        _ => None,
+    }
+}
+
+/// The value of a key the game has no `XGIB` entry for (a game that did not come from GIB).
+fn top_default(f: &Facts, key: &str) -> Option<String> {
+    let level =
+        |r: &Option<String>| r.as_deref().and_then(fields::rank_to_level).map_or(String::new(), |l| l.to_string());
+    Some(match key {
+        "TYPE" | "SZAUDIO" | "GAMEWHITECOUNTRY" | "GAMEBLACKCOUNTRY" | "GAMEWAVATA" | "GAMEBAVATA" => "0".into(),
+        "GAMEZIPSU" | "GAMEDUM" | "GAMEGONGJE" => "0".into(),
+        "GAMETOTALNUM" => (if f.result.is_some() { f.moves } else { 0 }).to_string(),
+        "GAMEDATE" => f.date.map(gib_date).unwrap_or_default(),
+        "GAMEWHITELEVEL" => level(&f.white_rank),
+        "GAMEBLACKLEVEL" => level(&f.black_rank),
+        "GAMEWHITENICK" => f.white.clone().unwrap_or_default(),
+        "GAMEBLACKNICK" => f.black.clone().unwrap_or_default(),
+        "WUSERINFO" | "BUSERINFO" => {
+            let (p, n, r) =
+                if key == "WUSERINFO" { ("W", &f.white, &f.white_rank) } else { ("B", &f.black, &f.black_rank) };
+            let n = n.clone().unwrap_or_default();
+            format!("{p}ID:{n},{p}LV:{},{p}NICK:{n},{p}NCD:0,{p}AID:0,{p}IMG:", level(r))
+        }
+        _ => String::new(),
+    })
+}
+
+/// A generated sub-field of a composite entry, or `None` to keep the raw one.
+fn sub_value(f: &Facts, entry: &str, key: &str, raw: Option<&str>) -> Option<String> {
+    let date_if_changed = |raw: Option<&str>, fmt: &dyn Fn(fields::Date) -> String| {
+        let d = f.date?;
+        (raw.and_then(fields::parse_date) != Some(d)).then(|| fmt(d))
+    };
+    match (entry, key) {
+        ("GAMEINFOMAIN", "GBKIND") => Some(
+            match f.kind.as_str() {
+                "Korea" => "0",
+                "China" => "5",
+                "Taiwan" => "4",
+                _ => "3",
+            }
+            .into(),
+        ),
+        ("GAMEINFOMAIN", "GCDT") | ("GAMETAG", "R") => Some(f.handicap.to_string()),
+        ("GAMEINFOMAIN", "GTIME") => f.time.map(|(m, b, p)| format!("{m}-{b}-{p}")),
+        ("GAMETAG", "T") => f.time.map(|(m, b, p)| format!("{b}-{p}-{m}")),
+        ("GAMEINFOMAIN", "GRLT") | ("GAMETAG", "W") => f.result.as_ref().map(|(c, _, _)| c.to_string()),
+        ("GAMEINFOMAIN", "ZIPSU") | ("GAMETAG", "Z") => f.result.as_ref().map(|(_, z, _)| z.to_string()),
+        ("GAMEINFOMAIN", "DUM") | ("GAMETAG", "D") => f.komi10.map(|k| if f.handicap >= 2 { k } else { 0 }.to_string()),
+        ("GAMEINFOMAIN", "GONGJE") | ("GAMETAG", "G") => {
+            f.komi10.map(|k| if f.handicap >= 2 { 0 } else { k }.to_string())
+        }
+        ("GAMEINFOSUB", "GNAME") => f.name.clone(),
+        ("GAMEINFOSUB", "GPLC") => f.place.clone(),
+        ("GAMEINFOSUB", "GCMT") => f.comment.clone(),
+        ("GAMEINFOSUB", "GDATE") => {
+            date_if_changed(raw, &|(y, m, d)| format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d)))
+        }
+        ("GAMETAG", "C") => date_if_changed(raw, &|(y, m, d)| format!("{y:04}:{m:02}:{d:02}:00:00")),
+        _ => None,
+    }
+}
+
+/// A sub-field for a composite entry the game has no `XGIB` entry for.
+fn sub_default(f: &Facts, entry: &str, key: &str) -> Option<String> {
+    let level =
+        |r: &Option<String>| r.as_deref().and_then(fields::rank_to_level).map_or(String::new(), |l| l.to_string());
+    let name = |n: &Option<String>| n.clone().unwrap_or_default();
+    Some(match (entry, key) {
+        ("GAMEINFOMAIN", "GTIME") => "0-0-0".into(),
+        ("GAMEINFOMAIN", "GRLT") | ("GAMETAG", "W") => "255".into(),
+        ("GAMEINFOMAIN", "TCNT") => (if f.result.is_some() { f.moves } else { 0 }).to_string(),
+        ("GAMETAG", "T") => "0-0-0".into(),
+        ("GAMETAG", "C") => return f.date.map(|(y, m, d)| format!("{y:04}:{m:02}:{d:02}:00:00")),
+        ("GAMEINFOSUB", "GDATE") => return f.date.map(|(y, m, d)| format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d))),
+        ("GAMEINFOSUB", "GNAME" | "GPLC" | "GCMT") => String::new(),
+        ("GAMETAG", "I" | "A") => name(&f.white),
+        ("GAMETAG", "M" | "B") => name(&f.black),
+        ("GAMETAG", "L") => level(&f.white_rank),
+        ("GAMETAG", "N") => level(&f.black_rank),
+        _ => "0".into(),
+    })
+}
+
+fn describe(id: NodeId, move_no: usize) -> String {
+    if id == NodeId::ROOT { "root node".into() } else { format!("node {} (move {move_no})", id.index()) }
+}
+
+fn report_variations(game: &GameTree, sink: &mut Sink) {
+    let main: Vec<NodeId> = game.main_line().map(|n| n.id()).collect();
+    for (i, &id) in main.iter().enumerate() {
+        for child in game.children(id).skip(1) {
+            let mut count = 0;
+            let mut stack = vec![child];
+            while let Some(n) = stack.pop() {
+                count += 1;
+                stack.extend(game.children(n));
+            }
+            let moves_before =
+                game.main_line().take(i + 1).filter(|n| n.get("B").is_some() || n.get("W").is_some()).count();
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_VARIATION,
+                format!(
+                    "node {}: variation after move {moves_before} ({count} node(s)) not written; GIB holds the main line only",
+                    child.index()
+                ),
+            ));
+        }
+    }
+}
+
+/// Walks the main line: the handicap count for `INI`, the move records, and a diagnostic for
+/// every property that cannot be written.
+fn moves(game: &GameTree, size: BoardSize, sink: &mut Sink) -> (u32, Vec<(Color, Move)>) {
+    let root = game.root();
+    let handicap = handicap(root, sink);
+    let mut records = Vec::new();
+    let mut next = if handicap >= 2 { Color::White } else { Color::Black };
+    for node in game.main_line() {
+        let is_root = node.is_root();
+        let mut played = false;
+        let here = describe(node.id(), records.len() + 1);
+        for p in node.props() {
+            let id = p.ident();
+            let values = p.len();
+            if (id == "B" || id == "W") && !played {
+                played = true;
+                let color = if id == "B" { Color::Black } else { Color::White };
+                match p.first().and_then(|v| Move::from_sgf(v, size)) {
+                    Some(Move::Play(pt)) if pt.x >= 19 || pt.y >= 19 => sink.push(Diagnostic::warning(
+                        codes::LOSSY_BOARD_SIZE,
+                        format!("{here}: {id}[{pt}] is off a 19x19 board; not written"),
+                    )),
+                    Some(mv) => {
+                        if mv == Move::Pass && color != next {
+                            sink.push(Diagnostic::warning(
+                                codes::LOSSY_PASS_COLOUR,
+                                format!(
+                                    "{here}: a {} pass follows a {} move; GIB reads it as a {} pass",
+                                    color.as_sgf(),
+                                    color.as_sgf(),
+                                    next.as_sgf()
+                                ),
+                            ));
+                        }
+                        records.push((color, mv));
+                        next = color.opponent();
+                    }
+                    None => sink.push(Diagnostic::warning(
+                        codes::LOSSY_PROPERTY,
+                        format!("{here}: unreadable move {id}[{}]; not written", p.first().unwrap_or("")),
+                    )),
+                }
+                continue;
+            }
+            if is_root && ROOT_MAPPED.contains(&id) && id != "B" && id != "W" {
+                if id == "GM" && p.first().map(str::trim) != Some("1") {
+                    sink.push(Diagnostic::warning(
+                        codes::LOSSY_PROPERTY,
+                        format!("{here}: GM[{}] is not Go", p.first().unwrap_or("")),
+                    ));
+                }
+                continue;
+            }
+            let (code, what) = if id == "C" {
+                (codes::LOSSY_COMMENT, "comment C".to_string())
+            } else if MARKUP.contains(&id) {
+                (codes::LOSSY_MARKUP, format!("markup {id} ({values} value(s))"))
+            } else if matches!(id, "AB" | "AW" | "AE") {
+                (codes::LOSSY_SETUP, format!("setup {id} ({values} point(s))"))
+            } else {
+                (codes::LOSSY_PROPERTY, format!("property {id}"))
+            };
+            sink.push(Diagnostic::warning(code, format!("{here}: {what} not written")));
+        }
+    }
+    (handicap, records)
+}
+
+/// The `INI` count: `HA`, checked against the root's `AB` stones and Tygem's layout.
+fn handicap(root: Node<'_>, sink: &mut Sink) -> u32 {
+    let ha = root.value("HA").and_then(|h| h.trim().parse::<u32>().ok());
+    let mut stones: Vec<Point> = Vec::new();
+    if let Some(ab) = root.get("AB") {
+        for v in ab.values() {
+            let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
+            if let Some(pts) = crate::model::point::expand_rect(a, b) {
+                stones.extend(pts);
+            }
+        }
+    }
+    let count = ha.filter(|&h| h >= 2).unwrap_or(stones.len() as u32);
+    if count < 2 {
+        if !stones.is_empty() {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_SETUP,
+                format!("root node: setup AB ({} point(s)) is not a handicap; not written", stones.len()),
+            ));
+        }
+        return 0;
+    }
+    let Some(layout) = tygem_layout(BoardSize::square(19), count) else {
+        sink.push(Diagnostic::warning(
+            codes::HANDICAP_LAYOUT,
+            format!("root node: handicap {count} has no Tygem layout; written as no handicap"),
+        ));
+        return 0;
+    };
+    if !stones.is_empty() {
+        let mut a = stones.clone();
+        let mut b = layout.clone();
+        a.sort();
+        a.dedup();
+        b.sort();
+        if a != b {
+            let list = |v: &[Point]| v.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",");
+            sink.push(Diagnostic::warning(
+                codes::HANDICAP_LAYOUT,
+                format!(
+                    "root node: AB stones {} are not Tygem's layout for {count} stones; written as INI {count}, readers will place {}",
+                    list(&stones),
+                    list(&layout)
+                ),
+            ));
+        }
+    }
+    count
+}
+
+fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, sink: &mut Sink) -> Facts {
+    let root = game.root();
+    let text = |id: &str| root.value(id).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let komi10 = text("KM").and_then(|k| match k.parse::<f64>() {
+        Ok(x) if x.is_finite() => {
+            let k10 = (x * 10.0).round();
+            if (k10 - x * 10.0).abs() > 1e-6 {
+                sink.push(Diagnostic::warning(
+                    codes::LOSSY_KOMI,
+                    format!("root node: KM[{k}] is written rounded to {}", format_real(k10 / 10.0)),
+                ));
+            }
+            Some(k10 as i64)
+        }
+        _ => {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_KOMI,
+                format!("root node: KM[{k}] is not a number; not written"),
+            ));
+            None
+        }
+    });
+    let result = text("RE").and_then(|re| {
+        let parsed = GameResult::from_sgf(&re);
+        match parsed.as_ref().and_then(result::to_code) {
+            Some((code, z, lossy)) => {
+                if lossy {
+                    sink.push(Diagnostic::warning(
+                        codes::LOSSY_RESULT,
+                        format!("root node: RE[{re}] margin written rounded to tenths"),
+                    ));
+                }
+                parsed.map(|r| (code, z, r))
+            }
+            None => {
+                sink.push(Diagnostic::warning(
+                    codes::LOSSY_RESULT,
+                    format!("root node: RE[{re}] has no GIB result code; written as unfinished (255)"),
+                ));
+                None
+            }
+        }
+    });
+    let date = text("DT").and_then(|dt| {
+        let d = fields::parse_sgf_date(&dt);
+        if d.is_none() || dt.len() > 10 {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_PROPERTY,
+                format!(
+                    "root node: DT[{dt}] is {}",
+                    if d.is_some() { "written as its first date only" } else { "not a date; not written" }
+                ),
+            ));
+        }
+        d
+    });
+    let time = time(text("TM"), text("OT"), sink);
+    Facts {
+        kind: kind.to_string(),
+        black: text("PB"),
+        white: text("PW"),
+        black_rank: text("BR"),
+        white_rank: text("WR"),
+        komi10,
+        handicap,
+        result,
+        date,
+        time,
+        name: text("GN"),
+        place: text("PC"),
+        comment: root.value("GC").filter(|v| !v.is_empty()).map(|v| v.replace(['\r', '\n'], " ")),
+        moves,
+    }
+}
+
+/// `TM` seconds and `OT` `NxS byo-yomi` as (main, byo-yomi seconds, periods).
+fn time(tm: Option<String>, ot: Option<String>, sink: &mut Sink) -> Option<(u64, u64, u64)> {
+    if tm.is_none() && ot.is_none() {
+        return None;
+    }
+    let main = match tm.as_deref().map(|t| t.parse::<f64>()) {
+        Some(Ok(x)) if x.is_finite() && x >= 0.0 => {
+            if x.fract() != 0.0 {
+                sink.push(Diagnostic::warning(
+                    codes::LOSSY_TIME,
+                    format!("root node: TM[{x}] written as whole seconds"),
+                ));
+            }
+            x.round() as u64
+        }
+        Some(_) => {
+            sink.push(Diagnostic::warning(codes::LOSSY_TIME, "root node: TM is not a number of seconds; written as 0"));
+            0
+        }
+        None => 0,
+    };
+    let (byo, periods) = match ot.as_deref() {
+        None => (0, 0),
+        Some(o) => {
+            let head = o.split_whitespace().next().unwrap_or("");
+            match head.split_once(['x', 'X']).and_then(|(p, s)| Some((s.parse::<u64>().ok()?, p.parse::<u64>().ok()?)))
+            {
+                Some(bp) if o.trim_start_matches(head).trim().eq_ignore_ascii_case("byo-yomi") || o.trim() == head => {
+                    bp
+                }
+                _ => {
+                    sink.push(Diagnostic::warning(
+                        codes::LOSSY_TIME,
+                        format!("root node: OT[{o}] is not 'NxS byo-yomi'; not written"),
+                    ));
+                    (0, 0)
+                }
+            }
+        }
+    };
+    Some((main, byo, periods))
+}
