@@ -152,6 +152,14 @@ pub fn parse_date(s: &str) -> Option<Date> {
     }
 }
 
+/// The date of a GIB date value that holds nothing more (no time of day, or `00:00:00`).
+pub fn only_date(s: &str) -> Option<Date> {
+    let date = parse_date(s)?;
+    let rest_zero =
+        s.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).skip(3).all(|p| p.bytes().all(|b| b == b'0'));
+    rest_zero.then_some(date)
+}
+
 /// The date at the start of an SGF `DT` value (`2020-06-29`, also `2020-06-29,30`).
 pub fn parse_sgf_date(dt: &str) -> Option<Date> {
     let head = dt.trim().get(..10)?;
@@ -218,6 +226,9 @@ mod tests {
         assert_eq!(parse_date("2020:06:29:16:02"), Some((2020, 6, 29)));
         assert_eq!(parse_date("2012年11月22日 下午 6:3"), Some((2012, 11, 22)));
         assert_eq!(parse_date("总: 268数"), None);
+        assert_eq!(only_date("2020- 6-29- 0- 0- 0"), Some((2020, 6, 29)));
+        assert_eq!(only_date("C2020:06:29"), Some((2020, 6, 29)));
+        assert_eq!(only_date("2020- 6-29-16- 2-21"), None);
         assert_eq!(parse_sgf_date("2016-03-26"), Some((2016, 3, 26)));
         assert_eq!(sgf_date((2016, 3, 6)), "2016-03-06");
     }

@@ -464,6 +464,16 @@ fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
         .or_else(|| h.get("GAMEDATE").and_then(fields::parse_date));
     if let Some(d) = date {
         b.add_prop(root, "DT", [fields::sgf_date(d)]);
+        // A date field that holds no time of day says nothing beyond DT.
+        if h.get("GAMEDATE").and_then(fields::only_date) == Some(d) {
+            m.keys.push("GAMEDATE");
+        }
+        if fields::get(&h.sub, "GDATE").and_then(fields::only_date) == Some(d) {
+            m.sub.push("GDATE");
+        }
+        if fields::get(&h.tag, "C").and_then(fields::only_date) == Some(d) {
+            m.tag.push("C");
+        }
     }
 
     // Time: GTIME main-byoyomi-periods, else the reversed GAMETAG T byoyomi-periods-main.
@@ -541,7 +551,7 @@ fn three(v: &str) -> Option<[u64; 3]> {
 }
 
 /// The `XGIB` values: every header entry not mapped to SGF, in file order; the composite
-/// entries keep only their unmapped sub-fields (the entry itself is kept, even empty).
+/// entries keep only their unmapped sub-fields (and are left out when none is left).
 fn private_entries(h: &Header<'_>, m: &Mapped) -> Vec<String> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
@@ -555,15 +565,17 @@ fn private_entries(h: &Header<'_>, m: &Mapped) -> Vec<String> {
             (true, "GAMEINFOMAIN") => keep(&h.main, &m.main),
             (true, "GAMEINFOSUB") => keep(&h.sub, &m.sub),
             (true, "GAMETAG") => keep(&h.tag, &m.tag),
-            _ => e.value.clone(),
+            _ => Some(e.value.clone()),
         };
+        let Some(value) = value else { continue };
         out.push(format!("{}={}", e.key, value));
     }
     out
 }
 
-fn keep(fields: &[Field], mapped: &[&str]) -> String {
-    fields.iter().filter(|f| !mapped.contains(&f.key.as_str())).map(|f| f.raw.as_str()).collect::<Vec<_>>().join(",")
+fn keep(fields: &[Field], mapped: &[&str]) -> Option<String> {
+    let kept: Vec<&str> = fields.iter().filter(|f| !mapped.contains(&f.key.as_str())).map(|f| f.raw.as_str()).collect();
+    (!kept.is_empty()).then(|| kept.join(","))
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ const MAIN_KEYS: &[&str] = &["GBKIND", "GTYPE", "GCDT", "GTIME", "GRLT", "ZIPSU"
 const SUB_KEYS: &[&str] = &["GNAMEF", "GPLCF", "GNAME", "GDATE", "GPLC", "GCMT"];
 const TAG_KEYS: &[&str] = &["S", "R", "D", "G", "W", "Z", "T", "C", "I", "L", "M", "N", "A", "B", "J", "K"];
 /// Keys always written, whatever `XGIB` holds.
-const REQUIRED: &[&str] = &["GIBOKIND", "GAMEBLACKNAME", "GAMEWHITENAME", "GAMEINFOMAIN", "GAMEINFOSUB", "GAMETAG"];
+const REQUIRED: &[&str] = &["GIBOKIND", "GAMEBLACKNAME", "GAMEWHITENAME", "GAMEINFOMAIN", "GAMETAG"];
 /// Root properties the writer maps (or that carry no game data).
 const ROOT_MAPPED: &[&str] = &[
     "FF",
@@ -146,9 +146,9 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
                     canon,
                     &raws,
                     |k, r| sub_value(&facts, key, k, r),
-                    |k| raw.is_none().then(|| sub_default(&facts, key, k)).flatten(),
+                    |k| (!has_private).then(|| sub_default(&facts, key, k)).flatten(),
                 );
-                items
+                let text = items
                     .into_iter()
                     .map(|(k, v, is_raw)| {
                         if is_raw {
@@ -160,12 +160,13 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
                         }
                     })
                     .collect::<Vec<_>>()
-                    .join(",")
+                    .join(",");
+                (!text.is_empty() || raw.is_some()).then_some(text)
             };
             match key {
-                "GAMEINFOMAIN" => Some(composite(MAIN_KEYS, fields::split_pairs(raw.unwrap_or("")), false)),
-                "GAMEINFOSUB" => Some(composite(SUB_KEYS, fields::split_pairs(raw.unwrap_or("")), false)),
-                "GAMETAG" => Some(composite(TAG_KEYS, fields::split_tag(raw.unwrap_or("")), true)),
+                "GAMEINFOMAIN" => composite(MAIN_KEYS, fields::split_pairs(raw.unwrap_or("")), false),
+                "GAMEINFOSUB" => composite(SUB_KEYS, fields::split_pairs(raw.unwrap_or("")), false),
+                "GAMETAG" => composite(TAG_KEYS, fields::split_tag(raw.unwrap_or("")), true),
                 _ => top_value(&facts, key, raw),
             }
         },
