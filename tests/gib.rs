@@ -267,8 +267,7 @@ fn strict_turns_lossy_writes_into_failure() {
     let input = dir.path().join("v.sgf");
     std::fs::write(&input, "(;GM[1];B[pd]C[note])").unwrap();
     let out = dir.path().join("v.gib");
-    assert_cmd::Command::cargo_bin("kifu")
-        .unwrap()
+    assert_cmd::cargo::cargo_bin_cmd!("kifu")
         .args(["convert", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--strict"])
         .assert()
         .code(3)
@@ -346,5 +345,47 @@ fn real_samples_match_expected_tsv() {
     let katrain = shared.join("sgf-tests/katrain/test.gib");
     if katrain.is_file() {
         assert!(check_expected(&shared, "gib/sanderland__katrain__test.gib", &katrain) >= 17);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any text, and any damage to a real-looking file, reads without a panic, and whatever is
+    /// read writes back as GIB without a panic.
+    #[test]
+    fn never_panics(noise in ".{0,200}", cut in 0usize..1500, insert in "[\\\\\\[\\]=:, 0-9A-Z\n\r-]{0,40}") {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gib/even-passes.gib");
+        let base = std::fs::read_to_string(path).unwrap();
+        let mut at = cut.min(base.len());
+        while !base.is_char_boundary(at) {
+            at -= 1;
+        }
+        let damaged = format!("{}{insert}{}", &base[..at], &base[at..]);
+        let fields = format!(
+            "\\HS\n\\[GAMEINFOMAIN={noise}\\]\n\\[GAMETAG={insert}{noise}\\]\n\\[GAMEBLACKNAME={noise}\\]\n\\[GAMEDATE={noise}\\]\n\\GS\nINI 0 1 {cut}\nSTO 0 2 {insert}\n"
+        );
+        for text in [noise.clone(), damaged, format!("\\HS\n{noise}\n\\GS\n{insert}"), fields] {
+            if let Ok(out) = gib().read(text.into_bytes(), &ReadOptions::default()) {
+                let _ = gib().write(&out.collection, &WriteOptions::default()).unwrap();
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any game-info values write as GIB without a panic, and the GIB reads back.
+    #[test]
+    fn writer_never_panics(v in proptest::collection::vec("[^\\]\\\\]{0,12}", 8)) {
+        let text = format!(
+            "(;SZ[{}]KM[{}]HA[{}]RE[{}]TM[{}]OT[{}]DT[{}]PB[{}]AB[dd][pp];B[pd];W[])",
+            v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+        );
+        if let Ok(read) = Format::SGF.read(text.into_bytes(), &ReadOptions::default()) {
+            let w = gib().write(&read.collection, &WriteOptions::default()).unwrap();
+            gib().read(w.bytes, &ReadOptions::default()).unwrap();
+        }
     }
 }

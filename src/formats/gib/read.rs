@@ -409,7 +409,7 @@ fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
     m.tag.push("R");
     if count >= 2 {
         b.add_prop(root, "HA", [count.to_string()]);
-        match tygem_layout(BoardSize::square(19), count as u32) {
+        match u32::try_from(count).ok().and_then(|n| tygem_layout(BoardSize::square(19), n)) {
             Some(points) => b.add_prop(root, "AB", points.into_iter().filter_map(|p| p.to_sgf())),
             None => {
                 let off = raw.handicap.map_or(0, |(_, o)| o);
