@@ -174,7 +174,7 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
     );
     for (key, value, is_raw) in header {
         let composite = matches!(key.as_str(), "GAMEINFOMAIN" | "GAMEINFOSUB" | "GAMETAG");
-        if !is_raw && !composite && raw_of(&key).is_some() {
+        if !is_raw && !composite && raw_of(&key).is_some_and(|r| r != value) {
             sink.push(Diagnostic::info(
                 codes::PRIVATE_SUPERSEDED,
                 format!("XGIB entry {key} replaced by the value the SGF properties give"),
