@@ -90,7 +90,7 @@ pub mod codes {
 /// The registry entry.
 pub static FORMAT: FormatSpec = FormatSpec {
     name: "gib",
-    aliases: &["tygem"],
+    aliases: &[],
     extensions: &["gib"],
     description: "Tygem / Tom / eWeiqi / Yidao game record (writes UTF-8, GIBOKIND=Global)",
     sniff,

@@ -164,9 +164,6 @@ fn scan(text: &str, sink: &mut Sink) -> Raw {
                 header_line(&rest, off, &mut raw.entries, sink);
             }
             Section::Game => {
-                if !raw.found {
-                    raw.found = true;
-                }
                 let tokens: Vec<&str> = t.split_whitespace().collect();
                 match tokens.first().copied().unwrap_or("") {
                     "STO" | "SKI" => {
