@@ -389,3 +389,25 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn sgf_game_writes_tygem_header_and_reads_back() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gib");
+    let input = Format::SGF.read(std::fs::read(dir.join("writer-input.sgf")).unwrap(), &ReadOptions::default());
+    let input = input.unwrap().collection;
+    let w = gib().write(&input, &WriteOptions::default()).unwrap();
+    assert!(w.diagnostics.is_empty(), "{:?}", w.diagnostics);
+    let expected = std::fs::read_to_string(dir.join("writer-input.expected.gib")).unwrap();
+    assert_eq!(String::from_utf8(w.bytes.clone()).unwrap(), expected);
+    // Every SGF property the input has comes back; the rest is XGIB.
+    let back = read_gib(w.bytes).collection;
+    let (a, b) = (&input.games[0], &back.games[0]);
+    for p in a.root().props() {
+        if !matches!(p.ident(), "FF") {
+            assert_eq!(b.root().value(p.ident()), p.first(), "{}", p.ident());
+        }
+    }
+    let moves = |t: &GameTree| t.main_line().filter_map(|n| n.mv()).collect::<Vec<_>>();
+    assert_eq!(moves(a), moves(b));
+    assert_eq!(moves(b)[3], (Color::White, Move::Pass));
+}
