@@ -411,3 +411,13 @@ fn sgf_game_writes_tygem_header_and_reads_back() {
     assert_eq!(moves(a), moves(b));
     assert_eq!(moves(b)[3], (Color::White, Move::Pass));
 }
+
+#[test]
+fn writer_keeps_header_values_on_one_line() {
+    let c = sgf("(;GC[first line\nsecond line];B[pd])");
+    let w = gib().write(&c, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(w.bytes).unwrap();
+    assert!(text.contains("\\[GAMECOMMENT=first line second line\\]\r\n"), "{text}");
+    assert_eq!(w.diagnostics.len(), 2, "{:?}", w.diagnostics); // GAMECOMMENT and GAMEINFOSUB
+    assert!(w.diagnostics.iter().all(|d| d.code == codes::LOSSY_PROPERTY));
+}

@@ -180,7 +180,14 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
                 format!("XGIB entry {key} replaced by the value the SGF properties give"),
             ));
         }
-        out.push_str(&format!("\\[{key}={value}\\]\r\n"));
+        let clean = value.replace("\r\n", " ").replace(['\r', '\n'], " ").replace("\\]", "]");
+        if clean != value {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_PROPERTY,
+                format!("header {key}: line breaks or '\\]' cannot be written in a GIB value; replaced"),
+            ));
+        }
+        out.push_str(&format!("\\[{key}={clean}\\]\r\n"));
     }
     out.push_str("\\HE\r\n\\GS\r\n");
     let game_line = root.value(super::PROP_GAME_LINE).unwrap_or("2 1 0");
@@ -373,8 +380,10 @@ fn describe(id: NodeId, move_no: usize) -> String {
 }
 
 fn report_variations(game: &GameTree, sink: &mut Sink) {
-    let main: Vec<NodeId> = game.main_line().map(|n| n.id()).collect();
-    for (i, &id) in main.iter().enumerate() {
+    let mut moves_before = 0;
+    for node in game.main_line() {
+        let id = node.id();
+        moves_before += usize::from(node.get("B").is_some() || node.get("W").is_some());
         for child in game.children(id).skip(1) {
             let mut count = 0;
             let mut stack = vec![child];
@@ -382,8 +391,6 @@ fn report_variations(game: &GameTree, sink: &mut Sink) {
                 count += 1;
                 stack.extend(game.children(n));
             }
-            let moves_before =
-                game.main_line().take(i + 1).filter(|n| n.get("B").is_some() || n.get("W").is_some()).count();
             sink.push(Diagnostic::warning(
                 codes::LOSSY_VARIATION,
                 format!(
@@ -583,7 +590,7 @@ fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, sink: &mut Si
         time,
         name: text("GN"),
         place: text("PC"),
-        comment: root.value("GC").filter(|v| !v.is_empty()).map(|v| v.replace(['\r', '\n'], " ")),
+        comment: text("GC"),
         moves,
     }
 }
