@@ -251,6 +251,9 @@ fn writer_checks_the_handicap_layout_and_board_size() {
     let w = gib().write(&japanese, &WriteOptions::default()).unwrap();
     assert_eq!(w.diagnostics[0].code, codes::HANDICAP_LAYOUT);
     assert!(w.diagnostics[0].message.contains("readers will place pd,dp,dd"), "{}", w.diagnostics[0].message);
+    let pl = gib().write(&sgf("(;PL[W];W[pd])"), &WriteOptions::default()).unwrap();
+    assert_eq!(pl.diagnostics[0].code, codes::LOSSY_PROPERTY);
+    assert!(pl.diagnostics[0].message.starts_with("root node: PL[W]"), "{}", pl.diagnostics[0].message);
     let small = sgf("(;SZ[9];B[ee];W[ii])");
     let w = gib().write(&small, &WriteOptions::default()).unwrap();
     assert_eq!(w.diagnostics[0].code, codes::LOSSY_BOARD_SIZE);

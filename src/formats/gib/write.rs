@@ -3,7 +3,7 @@
 //! item, naming the node it came from.
 
 use super::codes;
-use super::fields::{self, Field};
+use super::fields;
 use super::result;
 use crate::diag::{Diagnostic, Sink};
 use crate::go::handicap::tygem_layout;
@@ -138,37 +138,10 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
     let mut out = String::from("\\HS\r\n");
     let header = merge(
         KEYS,
-        &private.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>(),
-        |key, raw| {
-            let composite = |canon: &[&str], fields: Vec<Field>, tag: bool| {
-                let raws: Vec<(String, String)> = fields.iter().map(|f| (f.key.clone(), f.raw.clone())).collect();
-                let items = merge(
-                    canon,
-                    &raws,
-                    |k, r| sub_value(&facts, key, k, r),
-                    |k| (!has_private).then(|| sub_default(&facts, key, k)).flatten(),
-                );
-                let text = items
-                    .into_iter()
-                    .map(|(k, v, is_raw)| {
-                        if is_raw {
-                            v
-                        } else if tag && !matches!(k.as_str(), "I" | "L" | "M" | "N" | "A" | "B" | "J" | "K") {
-                            format!("{k}{v}")
-                        } else {
-                            format!("{k}:{v}")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(",");
-                (!text.is_empty() || raw.is_some()).then_some(text)
-            };
-            match key {
-                "GAMEINFOMAIN" => composite(MAIN_KEYS, fields::split_pairs(raw.unwrap_or("")), false),
-                "GAMEINFOSUB" => composite(SUB_KEYS, fields::split_pairs(raw.unwrap_or("")), false),
-                "GAMETAG" => composite(TAG_KEYS, fields::split_tag(raw.unwrap_or("")), true),
-                _ => top_value(&facts, key, raw),
-            }
+        &private,
+        |key, raw| match key {
+            "GAMEINFOMAIN" | "GAMEINFOSUB" | "GAMETAG" => composite(&facts, key, raw, !has_private),
+            _ => top_value(&facts, key, raw),
         },
         |key| (!has_private || REQUIRED.contains(&key)).then(|| top_default(&facts, key)).flatten(),
     );
@@ -206,6 +179,34 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
     }
     out.push_str("\\GE\r\n");
     (out, sink.finish(""))
+}
+
+/// A composite entry (`GAMEINFOMAIN`, `GAMEINFOSUB`, `GAMETAG`): the raw sub-fields in their
+/// order, generated ones replacing or joining them; with `defaults`, every sub-field Tygem
+/// writes. `None` when nothing is left to write and there was no raw entry.
+fn composite(f: &Facts, entry: &str, raw: Option<&str>, defaults: bool) -> Option<String> {
+    let (canon, fields, tag) = match entry {
+        "GAMEINFOMAIN" => (MAIN_KEYS, fields::split_pairs(raw.unwrap_or("")), false),
+        "GAMEINFOSUB" => (SUB_KEYS, fields::split_pairs(raw.unwrap_or("")), false),
+        _ => (TAG_KEYS, fields::split_tag(raw.unwrap_or("")), true),
+    };
+    let raws: Vec<(String, String)> = fields.into_iter().map(|f| (f.key, f.raw)).collect();
+    let items =
+        merge(canon, &raws, |k, r| sub_value(f, entry, k, r), |k| defaults.then(|| sub_default(f, entry, k)).flatten());
+    let text = items
+        .into_iter()
+        .map(|(k, v, is_raw)| {
+            if is_raw {
+                v
+            } else if tag && !matches!(k.as_str(), "I" | "L" | "M" | "N" | "A" | "B" | "J" | "K") {
+                format!("{k}{v}")
+            } else {
+                format!("{k}:{v}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    (!text.is_empty() || raw.is_some()).then_some(text)
 }
 
 /// Merges raw items (kept in their order) with generated ones (placed at their canonical
@@ -447,6 +448,16 @@ fn moves(game: &GameTree, size: BoardSize, sink: &mut Sink) -> (u32, Vec<(Color,
                 continue;
             }
             if is_root && ROOT_MAPPED.contains(&id) && id != "B" && id != "W" {
+                let implied = if handicap >= 2 { "W" } else { "B" };
+                if id == "PL" && p.first().map(str::trim) != Some(implied) {
+                    sink.push(Diagnostic::warning(
+                        codes::LOSSY_PROPERTY,
+                        format!(
+                            "{here}: PL[{}] not written; GIB's first player follows from the handicap",
+                            p.first().unwrap_or("")
+                        ),
+                    ));
+                }
                 if id == "GM" && p.first().map(str::trim) != Some("1") {
                     sink.push(Diagnostic::warning(
                         codes::LOSSY_PROPERTY,
