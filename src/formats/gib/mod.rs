@@ -221,6 +221,9 @@ mod tests {
     fn charset_from_kind_then_gbkind() {
         assert_eq!(declared_charset(b"\\HS\n\\[GIBOKIND=Korea\\]\n"), (Some("EUC-KR"), None));
         assert_eq!(declared_charset(b"\\[GIBOKIND=China\\]"), (Some("GB18030"), None));
+        assert_eq!(declared_charset(b"\\[GIBOKIND=Japan\\]"), (Some("Shift_JIS"), None));
+        assert_eq!(declared_charset(b"\\[GIBOKIND=Taiwan\\]"), (Some("Big5"), None));
+        assert_eq!(declared_charset(b"\\[GIBOKIND=Global\\]"), (Some("UTF-8"), None));
         assert_eq!(declared_charset(b"\\[GIBOKIND=Mars\\]"), (None, Some("Mars".into())));
         assert_eq!(declared_charset(b"\\[GAMEINFOMAIN=GBKIND:4,GTYPE:0\\]"), (Some("Big5"), None));
         assert_eq!(declared_charset(b"\\HS\n"), (None, None));
