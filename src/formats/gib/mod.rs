@@ -1,6 +1,7 @@
 //! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: `formats/gib.md`.
 
 mod fields;
+mod header;
 mod read;
 mod result;
 mod write;
