@@ -2,6 +2,7 @@
 
 mod fields;
 mod header;
+mod map;
 mod read;
 mod result;
 mod write;
