@@ -146,3 +146,31 @@ fn broken_pipe_ends_quietly() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+#[test]
+fn every_fixture_sniffs_as_its_own_format() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(&root).into_iter().filter_map(Result::ok) {
+        let path = entry.path();
+        let Some(by_ext) = kifu::Format::from_path(path) else { continue };
+        // Expected outputs and inputs authored to be malformed on purpose still carry their
+        // format's signature.
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(kifu::Format::sniff(&bytes), Some(by_ext), "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 10);
+    // And the real files, when the shared folder is there.
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples");
+    if !shared.exists() {
+        eprintln!("note: {} is absent; real-file sniffing skipped", shared.display());
+        return;
+    }
+    for entry in walkdir::WalkDir::new(&shared).into_iter().filter_map(Result::ok) {
+        let path = entry.path();
+        let Some(by_ext) = kifu::Format::from_path(path) else { continue };
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(kifu::Format::sniff(&bytes), Some(by_ext), "{}", path.display());
+    }
+}

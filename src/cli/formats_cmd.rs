@@ -5,7 +5,7 @@ use kifu::Format;
 
 /// Lists every registered format.
 pub fn run() -> ExitCode {
-    let mut text = String::from("FORMAT  READ  WRITE  EXTENSIONS        DESCRIPTION\n");
+    let mut text = String::from("FORMAT      READ  WRITE  EXTENSIONS        DESCRIPTION\n");
     for f in Format::all() {
         let spec = f.spec();
         let mut name = spec.name.to_string();
@@ -14,7 +14,7 @@ pub fn run() -> ExitCode {
         }
         let yes = |b: bool| if b { "yes" } else { "no" };
         text.push_str(&format!(
-            "{:<7} {:<5} {:<6} {:<17} {}\n",
+            "{:<11} {:<5} {:<6} {:<17} {}\n",
             name,
             yes(f.can_read()),
             yes(f.can_write()),

@@ -9,12 +9,14 @@ use crate::diag::Diagnostic;
 use crate::model::Collection;
 use std::fmt;
 
+pub mod gib;
 pub mod ngf;
 pub mod sgf;
 pub mod ugf;
 
-/// Every format, in sniffing order (most specific signatures first).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &ngf::FORMAT, &ugf::FORMAT];
+/// Every format, in the order `kifu formats` lists them. Sniffing tries them in this order, so
+/// each sniffer must recognise only its own format (tested over every fixture).
+pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]
@@ -178,10 +180,23 @@ impl Format {
         path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension)
     }
 
-    /// The first format whose signature matches the start of `bytes`.
+    /// The first format whose signature matches the start of `bytes`; failing that, SGF when a
+    /// game tree `(;` appears in the first 4 KiB (SGF files with prose before the game).
+    /// UTF-16 input (with a byte-order mark) is transcoded before the signatures are tried.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
         let head = &bytes[..bytes.len().min(64 * 1024)];
-        Format::all().filter(|f| f.can_read()).find(|f| (f.0.sniff)(head))
+        let transcoded;
+        let head = match encoding_rs::Encoding::for_bom(head) {
+            Some((enc, _)) if enc != encoding_rs::UTF_8 => {
+                transcoded = enc.decode_with_bom_removal(head).0.into_owned();
+                transcoded.as_bytes()
+            }
+            _ => head,
+        };
+        Format::all()
+            .filter(|f| f.can_read())
+            .find(|f| (f.0.sniff)(head))
+            .or_else(|| memchr::memmem::find(&head[..head.len().min(4096)], b"(;").is_some().then_some(Format::SGF))
     }
 
     /// Read `bytes` in this format.

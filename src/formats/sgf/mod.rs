@@ -54,13 +54,10 @@ pub static FORMAT: FormatSpec = FormatSpec {
     write: Some(write),
 };
 
+/// A game tree opens the input. (Files with prose before the game are recognised by
+/// [`crate::Format::sniff`]'s fallback, after every format's own signature was tried.)
 fn sniff(bytes: &[u8]) -> bool {
-    let b = super::trim_start(bytes);
-    if b.starts_with(b"(") {
-        return true;
-    }
-    // Prose before the game: look for "(;" soon after.
-    memchr::memmem::find(&b[..b.len().min(4096)], b"(;").is_some()
+    super::trim_start(bytes).starts_with(b"(")
 }
 
 /// Reads SGF bytes: charset decision (BOM, override, `CA`, detection), then the grammar.

@@ -93,7 +93,9 @@ fn sniff(bytes: &[u8]) -> bool {
     // `#` comment lines may come first.
     head.starts_with(b"[Header]")
         || head.starts_with(b"[HEADER]")
-        || (head.starts_with(b"#") && memchr::memmem::find(head, b"\n[Header]").is_some())
+        || (head.starts_with(b"#")
+            && (memchr::memmem::find(head, b"\n[Header]").is_some()
+                || memchr::memmem::find(head, b"\r[Header]").is_some()))
 }
 
 /// Finds `Lang=` in the `[Header]` of raw bytes (header keys are ASCII).
@@ -143,6 +145,7 @@ mod tests {
     fn sniffs_header_and_finds_lang() {
         assert!(sniff(b"[Header]\nVer=UGF3,200\n"));
         assert!(sniff(b"# comment\n[Header]\n"));
+        assert!(sniff(b"# comment\r[Header]\r"));
         assert!(!sniff(b"(;FF[4])"));
         assert_eq!(find_declared_charset(b"[Header]\r\nLang=SJIS\r\n").as_deref(), Some("SJIS"));
         assert_eq!(find_declared_charset(b"[Header]\nTitle=x\n[Data]\nLang=UTF8\n"), None);

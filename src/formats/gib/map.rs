@@ -1,0 +1,299 @@
+//! From what the reader found to the model: the header entries become SGF properties (players,
+//! ranks, komi, handicap stones, result, date, time, names), the records become move nodes, and
+//! everything SGF has no property for goes into the private `XGIB` root property.
+
+use super::codes;
+use super::fields::{self, Field};
+use super::read::Entry;
+use super::read::Raw;
+use super::result;
+use crate::diag::{Diagnostic, Sink};
+use crate::go::handicap::tygem_layout;
+use crate::model::info::format_real;
+use crate::model::{BoardSize, Color, GameTree, TreeBuilder};
+
+/// The header entries by key, with the composite values split.
+struct Header<'a> {
+    entries: &'a [Entry],
+    main: Vec<Field>,
+    sub: Vec<Field>,
+    tag: Vec<Field>,
+}
+
+impl<'a> Header<'a> {
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.entries.iter().find(|e| e.key == key).map(|e| e.value.as_str())
+    }
+    fn offset(&self, key: &str) -> Option<usize> {
+        self.entries.iter().find(|e| e.key == key).map(|e| e.offset)
+    }
+}
+
+/// Which header entries and sub-fields went into SGF properties (they are left out of `XGIB`).
+#[derive(Default)]
+struct Mapped {
+    keys: Vec<&'static str>,
+    main: Vec<&'static str>,
+    sub: Vec<&'static str>,
+    tag: Vec<&'static str>,
+}
+
+pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
+    let h = Header {
+        entries: &raw.entries,
+        main: fields::split_pairs(raw.entries.iter().find(|e| e.key == "GAMEINFOMAIN").map_or("", |e| &e.value)),
+        sub: fields::split_pairs(raw.entries.iter().find(|e| e.key == "GAMEINFOSUB").map_or("", |e| &e.value)),
+        tag: fields::split_tag(raw.entries.iter().find(|e| e.key == "GAMETAG").map_or("", |e| &e.value)),
+    };
+    let mut m = Mapped { keys: vec!["GIBOKIND"], main: vec!["GBKIND"], ..Mapped::default() };
+    let mut b = TreeBuilder::new();
+    let root = b.root();
+    b.add_prop(root, "GM", ["1"]);
+    b.add_prop(root, "SZ", ["19"]);
+
+    // Players and ranks: GAME*NAME, never the mangled id fields.
+    for (color, name_key, nick_key, level_key, lv_sub, tag_level, pn, rn) in [
+        (Color::Black, "GAMEBLACKNAME", "GAMEBLACKNICK", "GAMEBLACKLEVEL", "BLV", "N", "PB", "BR"),
+        (Color::White, "GAMEWHITENAME", "GAMEWHITENICK", "GAMEWHITELEVEL", "WLV", "L", "PW", "WR"),
+    ] {
+        let (name, mut rank) = match h.get(name_key) {
+            Some(v) => {
+                m.keys.push(name_key);
+                fields::split_name(v)
+            }
+            None => match h.get(nick_key) {
+                Some(nick) if !nick.trim().is_empty() => {
+                    sink.push(Diagnostic::warning(
+                        codes::NAME_FROM_NICK,
+                        format!("{name_key} is missing; the {} name comes from {nick_key}", color_word(color)),
+                    ));
+                    (nick.trim().to_string(), None)
+                }
+                _ => (String::new(), None),
+            },
+        };
+        if rank.is_none() {
+            let info_key = if color == Color::Black { "BUSERINFO" } else { "WUSERINFO" };
+            let info = fields::split_pairs(h.get(info_key).unwrap_or(""));
+            rank = h
+                .get(level_key)
+                .and_then(|l| {
+                    crate::model::info::normalize_rank(l)
+                        .or_else(|| fields::int(Some(l)).and_then(fields::level_to_rank))
+                })
+                .or_else(|| fields::int(fields::get(&info, lv_sub)).and_then(fields::level_to_rank))
+                .or_else(|| fields::int(fields::get(&h.tag, tag_level)).and_then(fields::level_to_rank));
+        }
+        if !name.is_empty() {
+            b.add_prop(root, pn, [name]);
+        }
+        if let Some(r) = rank {
+            b.add_prop(root, rn, [r]);
+        }
+    }
+
+    // Komi: GONGJE/10, else DUM/10 (INFOMAIN, then GAME*, then GAMETAG).
+    let gongje = fields::int(fields::get(&h.main, "GONGJE"))
+        .or_else(|| fields::int(h.get("GAMEGONGJE")))
+        .or_else(|| fields::int(fields::get(&h.tag, "G")));
+    let dum = fields::int(fields::get(&h.main, "DUM"))
+        .or_else(|| fields::int(h.get("GAMEDUM")))
+        .or_else(|| fields::int(fields::get(&h.tag, "D")));
+    let komi = match (gongje, dum) {
+        (Some(g), _) if g != 0 => Some(g),
+        (_, Some(d)) if d != 0 => Some(d),
+        (g, d) => g.or(d),
+    };
+    if let Some(k) = komi {
+        b.add_prop(root, "KM", [format_real(k as f64 / 10.0)]);
+        m.keys.extend(["GAMEGONGJE", "GAMEDUM", "GAMECONDITION"]);
+        m.main.extend(["GONGJE", "DUM"]);
+        m.tag.extend(["G", "D"]);
+    }
+
+    // Handicap: INI gives the count; GCDT and GAMETAG R repeat it.
+    let gcdt = fields::int(fields::get(&h.main, "GCDT"));
+    let tag_r = fields::int(fields::get(&h.tag, "R"));
+    let count = raw.handicap.map(|(n, _)| n).or(gcdt).or(tag_r).unwrap_or(0);
+    for (what, v) in [("GCDT", gcdt), ("GAMETAG R", tag_r)] {
+        if let Some(v) = v {
+            if v != count {
+                sink.push(Diagnostic::warning(
+                    codes::HANDICAP,
+                    format!("{what} says handicap {v} but the INI record says {count}; {count} is used"),
+                ));
+            }
+        }
+    }
+    m.main.push("GCDT");
+    m.tag.push("R");
+    if count >= 2 {
+        b.add_prop(root, "HA", [count.to_string()]);
+        match u32::try_from(count).ok().and_then(|n| tygem_layout(BoardSize::square(19), n)) {
+            Some(points) => b.add_prop(root, "AB", points.into_iter().filter_map(|p| p.to_sgf())),
+            None => {
+                let off = raw.handicap.map_or(0, |(_, o)| o);
+                sink.push_at(
+                    off,
+                    Diagnostic::warning(
+                        codes::HANDICAP,
+                        format!("no stone layout for handicap {count}; HA kept, no AB"),
+                    ),
+                );
+            }
+        }
+    }
+
+    // Result: GRLT (or GAMETAG W) with ZIPSU as margin; the localised text only as a fallback.
+    let zipsu = fields::int(fields::get(&h.main, "ZIPSU"))
+        .or_else(|| fields::int(h.get("GAMEZIPSU")))
+        .or_else(|| fields::int(fields::get(&h.tag, "Z")));
+    let code = fields::int(fields::get(&h.main, "GRLT")).or_else(|| fields::int(fields::get(&h.tag, "W")));
+    let outcome = match code {
+        Some(c) => match result::from_code(c, zipsu) {
+            Some(r) => r,
+            None => {
+                let off = h.offset("GAMEINFOMAIN").or(h.offset("GAMETAG")).unwrap_or(0);
+                let text = h.get("GAMERESULT").and_then(result::from_text);
+                sink.push_at(
+                    off,
+                    Diagnostic::warning(
+                        codes::UNKNOWN_RESULT,
+                        format!(
+                            "unknown result code {c}; {}",
+                            text.as_ref().map_or("no RE written".into(), |r| format!("RE[{r}] from GAMERESULT"))
+                        ),
+                    ),
+                );
+                text
+            }
+        },
+        None => h.get("GAMERESULT").and_then(result::from_text),
+    };
+    if let Some(r) = outcome {
+        b.add_prop(root, "RE", [r.to_sgf()]);
+        m.keys.extend(["GAMERESULT", "GAMEZIPSU"]);
+        m.main.extend(["GRLT", "ZIPSU"]);
+        m.tag.extend(["W", "Z"]);
+    }
+
+    // Date: GAMETAG C, GDATE, then the localised GAMEDATE. The time of day stays in XGIB.
+    let date = fields::get(&h.tag, "C")
+        .and_then(fields::parse_date)
+        .or_else(|| fields::get(&h.sub, "GDATE").and_then(fields::parse_date))
+        .or_else(|| h.get("GAMEDATE").and_then(fields::parse_date));
+    if let Some(d) = date {
+        b.add_prop(root, "DT", [fields::sgf_date(d)]);
+        // A date field that holds no time of day says nothing beyond DT.
+        if h.get("GAMEDATE").and_then(fields::only_date) == Some(d) {
+            m.keys.push("GAMEDATE");
+        }
+        if fields::get(&h.sub, "GDATE").and_then(fields::only_date) == Some(d) {
+            m.sub.push("GDATE");
+        }
+        if fields::get(&h.tag, "C").and_then(fields::only_date) == Some(d) {
+            m.tag.push("C");
+        }
+    }
+
+    // Time: GTIME main-byoyomi-periods, else the reversed GAMETAG T byoyomi-periods-main.
+    let gtime = fields::get(&h.main, "GTIME").and_then(|v| three(v).map(|[a, b, c]| (a, b, c)));
+    let ttime = fields::get(&h.tag, "T").and_then(|v| three(v).map(|[b, p, main]| (main, b, p)));
+    if let Some((main, byo, periods)) = gtime.or(ttime) {
+        b.add_prop(root, "TM", [main.to_string()]);
+        if byo > 0 && periods > 0 {
+            b.add_prop(root, "OT", [format!("{periods}x{byo} byo-yomi")]);
+        }
+        m.keys.push("GAMETIME");
+        m.main.push("GTIME");
+        m.tag.push("T");
+    }
+
+    // Game name, place, comment.
+    for (key, sub, prop) in [("GAMENAME", "GNAME", "GN"), ("GAMEPLACE", "GPLC", "PC"), ("GAMECOMMENT", "GCMT", "GC")] {
+        let Some(v) = h.get(key).or_else(|| fields::get(&h.sub, sub)) else { continue };
+        let v = v.trim();
+        if v.is_empty() {
+            continue;
+        }
+        if v.contains('\u{FFFD}') {
+            sink.push_at(
+                h.offset(key).unwrap_or(0),
+                Diagnostic::warning(
+                    codes::DAMAGED_TEXT,
+                    format!("{key} holds U+FFFD (damaged by an earlier conversion); kept in XGIB, no {prop}"),
+                ),
+            );
+            continue;
+        }
+        b.add_prop(root, prop, [v.to_string()]);
+        m.keys.push(key);
+        m.sub.push(sub);
+    }
+
+    // Private: what SGF has no property for.
+    let private = private_entries(&h, &m);
+    if !private.is_empty() {
+        b.add_prop(root, super::PROP_HEADER, private);
+    }
+    if let Some(g) = &raw.game_line {
+        b.add_prop(root, super::PROP_GAME_LINE, [g.clone()]);
+    }
+    if let Some(t) = &raw.ini_text {
+        b.add_prop(root, super::PROP_INI_TEXT, [t.clone()]);
+    }
+
+    // Moves: STO colours are explicit; a SKI pass takes the colour after the previous record.
+    let mut next = if count >= 2 { Color::White } else { Color::Black };
+    let mut cur = root;
+    for (r, _) in &raw.records {
+        let color = r.color.unwrap_or(next);
+        cur = b.add_child(cur);
+        let value = r.point.and_then(|p| p.to_sgf()).unwrap_or_default();
+        b.add_prop(cur, color.as_sgf(), [value]);
+        next = color.opponent();
+    }
+    if raw.records.is_empty() && count >= 2 {
+        b.add_prop(root, "PL", ["W"]);
+    }
+    b.build()
+}
+
+fn color_word(c: Color) -> &'static str {
+    if c == Color::Black { "black" } else { "white" }
+}
+
+/// Three non-negative integers separated by `-` (`600-30-3`).
+fn three(v: &str) -> Option<[u64; 3]> {
+    let mut it = v.trim().split('-').map(|p| p.trim().parse::<u64>().ok());
+    let out = [it.next()??, it.next()??, it.next()??];
+    it.next().is_none().then_some(out)
+}
+
+/// The `XGIB` values: every header entry not mapped to SGF, in file order; the composite
+/// entries keep only their unmapped sub-fields (and are left out when none is left).
+fn private_entries(h: &Header<'_>, m: &Mapped) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for e in h.entries {
+        let first = !seen.contains(&e.key.as_str());
+        seen.push(&e.key);
+        if first && m.keys.contains(&e.key.as_str()) {
+            continue;
+        }
+        let value = match (first, e.key.as_str()) {
+            (true, "GAMEINFOMAIN") => keep(&h.main, &m.main),
+            (true, "GAMEINFOSUB") => keep(&h.sub, &m.sub),
+            (true, "GAMETAG") => keep(&h.tag, &m.tag),
+            _ => Some(e.value.clone()),
+        };
+        let Some(value) = value else { continue };
+        out.push(format!("{}={}", e.key, value));
+    }
+    out
+}
+
+fn keep(fields: &[Field], mapped: &[&str]) -> Option<String> {
+    let kept: Vec<&str> = fields.iter().filter(|f| !mapped.contains(&f.key.as_str())).map(|f| f.raw.as_str()).collect();
+    (!kept.is_empty()).then(|| kept.join(","))
+}
