@@ -9,10 +9,11 @@ use crate::diag::Diagnostic;
 use crate::model::Collection;
 use std::fmt;
 
+pub mod json;
 pub mod sgf;
 
 /// Every format, in sniffing order (most specific signatures first).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT];
+pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]
@@ -28,6 +29,9 @@ pub struct WriteOptions {
     pub encoding: Option<&'static encoding_rs::Encoding>,
     /// SGF: write compressed point lists (`AB[aa:cc]`) as single points.
     pub expand_point_lists: bool,
+    /// The charset the games were read with ([`ReadOutput::charset`]), for writers that record
+    /// it (JSON's `info.charset`); `None` when unknown.
+    pub source_charset: Option<CharsetDecision>,
 }
 
 impl WriteOptions {
