@@ -88,7 +88,10 @@ impl Paths {
         for seg in chain.iter().rev() {
             match seg {
                 Seg::Index(i) => s.push_str(&format!("[{i}]")),
-                Seg::Key(k) if !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') => {
+                Seg::Key(k)
+                    if k.bytes().next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+                        && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') =>
+                {
                     if !s.is_empty() {
                         s.push('.');
                     }

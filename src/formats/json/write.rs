@@ -330,11 +330,11 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
         let _ = write!(out, "{{\"color\":\"{}\",", p.ident());
         let value = p.first().unwrap_or("");
         match Move::from_sgf(value, size) {
-            Some(Move::Play(pt)) => {
+            Some(Move::Play(pt)) if pt.is_on(size) => {
                 let _ = write!(out, "\"x\":{},\"y\":{}}}", pt.x, pt.y);
             }
             Some(Move::Pass) => out.push_str("\"pass\":true}"),
-            None => {
+            _ => {
                 out.push_str("\"invalid\":");
                 string(out, value);
                 out.push('}');
