@@ -5,7 +5,9 @@ use super::codes;
 use super::parse::{self, Doc, Kind};
 use crate::diag::{Diagnostic, Sink};
 use crate::formats::{ReadError, ReadOptions, ReadOutput};
-use crate::model::{Collection, GameTree, NodeId, PropValue, TreeBuilder};
+use crate::model::{Collection, GameTree, PropValue};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Reads a document (`ndjson == false`) or one JSON value per line.
 pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Result<ReadOutput, ReadError> {
@@ -227,10 +229,13 @@ impl Reader<'_> {
             self.shape(value, paths.render(game_path, &[]), "a game object");
             return None;
         }
-        let mut b = TreeBuilder::new();
-        // Work list: (variation object, builder node to hang it under, its path); the game
-        // itself comes first, with no parent.
-        let mut work: Vec<(u32, Option<NodeId>, Option<usize>)> = vec![(value, None, game_path)];
+        // Nodes are pushed in pre-order straight into the tree: the work list is depth-first
+        // and each variation's first node follows the previous child of its parent.
+        let mut b = GameTree::with_source(Arc::new(String::new()));
+        let mut last_child: HashMap<u32, u32> = HashMap::new();
+        // Work list: (variation object, node to hang it under, its path); the game itself comes
+        // first, with no parent.
+        let mut work: Vec<(u32, Option<u32>, Option<usize>)> = vec![(value, None, game_path)];
         while let Some((var, parent, at)) = work.pop() {
             let members = self.members(var, &paths, at, if parent.is_none() { GAME_KEYS } else { VAR_KEYS });
             let nodes: &[u32] = match members.get("nodes").map(|n| (n, &doc.get(n).kind)) {
@@ -255,11 +260,16 @@ impl Reader<'_> {
             let mut cur = parent;
             for (i, &n) in nodes.iter().enumerate() {
                 let id = match cur {
-                    None => b.root(),
-                    Some(p) => b.add_child(p),
+                    None => b.push_node(None, None),
+                    Some(p) if i == 0 => {
+                        let id = b.push_node(Some(p), last_child.get(&p).copied());
+                        last_child.insert(p, id);
+                        id
+                    }
+                    Some(p) => b.push_node(Some(p), None),
                 };
                 cur = Some(id);
-                self.node(&mut b, id, n, &paths, at, i);
+                self.node(&mut b, n, &paths, at, i);
             }
             let Some(cur) = cur else {
                 if let Some(n) = members.get("nodes").filter(|&n| matches!(doc.get(n).kind, Kind::Array(_))) {
@@ -281,11 +291,13 @@ impl Reader<'_> {
                 }
             }
         }
-        Some(b.build())
+        b.finish();
+        b.shrink();
+        Some(b)
     }
 
-    /// Reads node `n` (index `i` of the `nodes` array at `at`) into builder node `id`.
-    fn node(&mut self, b: &mut TreeBuilder, id: NodeId, n: u32, paths: &Paths, at: Option<usize>, i: usize) {
+    /// Reads node `n` (index `i` of the `nodes` array at `at`) into the tree's last node.
+    fn node(&mut self, b: &mut GameTree, n: u32, paths: &Paths, at: Option<usize>, i: usize) {
         let doc = self.doc;
         let node_path = |extra: Option<Seg>| {
             let mut segs = vec![Seg::Key("nodes".into()), Seg::Index(i)];
@@ -296,7 +308,7 @@ impl Reader<'_> {
             Kind::Object(members) => {
                 for (k, v) in members {
                     let p = || node_path(Some(Seg::Key(k.clone())));
-                    self.prop(b, id, k, *v, *v, p);
+                    self.prop(b, k, *v, *v, p);
                 }
             }
             Kind::Array(pairs) => {
@@ -307,7 +319,7 @@ impl Reader<'_> {
                             match &doc.get(ki).kind {
                                 Kind::String(k) => {
                                     let p = || node_path(Some(Seg::Index(j))) + "[1]";
-                                    self.prop(b, id, k, vi, ki, p);
+                                    self.prop(b, k, vi, ki, p);
                                 }
                                 _ => self.shape(ki, node_path(Some(Seg::Index(j))) + "[0]", "a property identifier"),
                             }
@@ -321,7 +333,7 @@ impl Reader<'_> {
     }
 
     /// One property `ident` with values `v`; `ident_at` is where the identifier stands.
-    fn prop(&mut self, b: &mut TreeBuilder, id: NodeId, ident: &str, v: u32, ident_at: u32, path: impl Fn() -> String) {
+    fn prop(&mut self, b: &mut GameTree, ident: &str, v: u32, ident_at: u32, path: impl Fn() -> String) {
         let doc = self.doc;
         if ident.is_empty() || !ident.bytes().all(|c| c.is_ascii_alphabetic()) {
             let msg = format!("{}{}: a property identifier must be ASCII letters; property skipped", self.prefix, path());
@@ -347,7 +359,7 @@ impl Reader<'_> {
                 _ => return self.shape(item, path(), EXPECTED),
             }
         }
-        b.add_prop(id, ident, values);
+        b.push_prop_owned(ident, &values);
     }
 }
 
