@@ -117,9 +117,9 @@ fn describe(kind: &Kind) -> &'static str {
         Kind::Null => "null",
         Kind::Bool(_) => "a boolean",
         Kind::Number(_) => "a number",
-        Kind::String(_) => "a string",
-        Kind::Array(_) => "an array",
-        Kind::Object(_) => "an object",
+        Kind::String { .. } => "a string",
+        Kind::Array { .. } => "an array",
+        Kind::Object { .. } => "an object",
     }
 }
 
@@ -139,22 +139,21 @@ impl Reader<'_> {
     /// warning); unknown keys are reported.
     fn members(&mut self, obj: u32, paths: &Paths, at: Option<usize>, known: &'static [&'static str]) -> Members {
         let doc = self.doc;
-        let Kind::Object(members) = &doc.get(obj).kind else { return Members(Vec::new()) };
         let mut out: Vec<(&'static str, u32)> = Vec::new();
-        for (k, v) in members {
+        for (k, v) in doc.members(obj) {
             match known.iter().find(|&&n| n == k) {
                 Some(&name) => {
                     if let Some(slot) = out.iter_mut().find(|(n, _)| *n == name) {
-                        let p = paths.render(at, &[Seg::Key(k.clone())]);
-                        self.warn(*v, codes::DUPLICATE_KEY, format!("{p}: repeated key; the last one is used"));
-                        slot.1 = *v;
+                        let p = paths.render(at, &[Seg::Key(k.to_string())]);
+                        self.warn(v, codes::DUPLICATE_KEY, format!("{p}: repeated key; the last one is used"));
+                        slot.1 = v;
                     } else {
-                        out.push((name, *v));
+                        out.push((name, v));
                     }
                 }
                 None => {
-                    let p = paths.render(at, &[Seg::Key(k.clone())]);
-                    self.warn(*v, codes::UNKNOWN_KEY, format!("{p}: unknown key ignored"));
+                    let p = paths.render(at, &[Seg::Key(k.to_string())]);
+                    self.warn(v, codes::UNKNOWN_KEY, format!("{p}: unknown key ignored"));
                 }
             }
         }
@@ -166,11 +165,11 @@ impl Reader<'_> {
         let doc = self.doc;
         let root = doc.root;
         let paths = Paths::default();
-        let Kind::Object(top) = &doc.get(root).kind else {
+        if !matches!(doc.get(root).kind, Kind::Object { .. }) {
             self.shape(root, "(top)".into(), "an object with \"format\": \"kifu\"");
             return;
-        };
-        let raw = |name: &str| top.iter().rev().find(|(k, _)| k == name).map(|&(_, v)| v);
+        }
+        let raw = |name: &str| doc.members(root).filter(|(k, _)| *k == name).last().map(|(_, v)| v);
         if raw("games").is_none() {
             self.marker(root, raw("format"), raw("version"));
             if let Some(g) = self.game(root, None) {
@@ -181,11 +180,11 @@ impl Reader<'_> {
         let members = self.members(root, &paths, None, DOC_KEYS);
         self.marker(root, members.get("format"), members.get("version"));
         let Some(list) = members.get("games") else { return };
-        let Kind::Array(items) = &doc.get(list).kind else {
+        if !matches!(doc.get(list).kind, Kind::Array { .. }) {
             self.shape(list, "games".into(), "an array of games");
             return;
-        };
-        for (i, &g) in items.iter().enumerate() {
+        }
+        for (i, g) in doc.items(list).enumerate() {
             if let Some(t) = self.game(g, Some(i)) {
                 games.push(t);
             }
@@ -194,8 +193,8 @@ impl Reader<'_> {
 
     fn marker(&mut self, root: u32, format: Option<u32>, version: Option<u32>) {
         let doc = self.doc;
-        match format.map(|f| &doc.get(f).kind) {
-            Some(Kind::String(s)) if s == super::MARKER => {}
+        match format.and_then(|f| doc.str(f)) {
+            Some(s) if s == super::MARKER => {}
             _ => self.warn(
                 format.unwrap_or(root),
                 codes::NOT_KIFU,
@@ -225,7 +224,7 @@ impl Reader<'_> {
             let g = paths.add(None, Seg::Key("games".into()));
             paths.add(Some(g), Seg::Index(i))
         });
-        if !matches!(doc.get(value).kind, Kind::Object(_)) {
+        if !matches!(doc.get(value).kind, Kind::Object { .. }) {
             self.shape(value, paths.render(game_path, &[]), "a game object");
             return None;
         }
@@ -238,27 +237,28 @@ impl Reader<'_> {
         let mut work: Vec<(u32, Option<u32>, Option<usize>)> = vec![(value, None, game_path)];
         while let Some((var, parent, at)) = work.pop() {
             let members = self.members(var, &paths, at, if parent.is_none() { GAME_KEYS } else { VAR_KEYS });
-            let nodes: &[u32] = match members.get("nodes").map(|n| (n, &doc.get(n).kind)) {
-                Some((_, Kind::Array(items))) => items,
+            let nodes = match members.get("nodes").map(|n| (n, doc.get(n).kind)) {
+                Some((n, Kind::Array { .. })) => Some(n),
                 Some((n, _)) => {
                     self.shape(n, paths.render(at, &[Seg::Key("nodes".into())]), "an array of nodes");
-                    &[]
+                    None
                 }
                 None => {
                     self.shape(var, paths.render(at, &[]), "an object with a \"nodes\" array");
-                    &[]
+                    None
                 }
             };
-            let vars: &[u32] = match members.get("variations").map(|n| (n, &doc.get(n).kind)) {
-                Some((_, Kind::Array(items))) => items,
-                None => &[],
+            let vars: Vec<u32> = match members.get("variations").map(|n| (n, doc.get(n).kind)) {
+                Some((n, Kind::Array { .. })) => doc.items(n).collect(),
+                None => Vec::new(),
                 Some((n, _)) => {
                     self.shape(n, paths.render(at, &[Seg::Key("variations".into())]), "an array of variations");
-                    &[]
+                    Vec::new()
                 }
             };
             let mut cur = parent;
-            for (i, &n) in nodes.iter().enumerate() {
+            let node_count = nodes.map_or(0, |n| doc.len(n));
+            for (i, n) in nodes.into_iter().flat_map(|n| doc.items(n)).enumerate() {
                 let id = match cur {
                     None => b.push_node(None, None),
                     Some(p) if i == 0 => {
@@ -272,19 +272,19 @@ impl Reader<'_> {
                 self.node(&mut b, n, &paths, at, i);
             }
             let Some(cur) = cur else {
-                if let Some(n) = members.get("nodes").filter(|&n| matches!(doc.get(n).kind, Kind::Array(_))) {
+                if let Some(n) = nodes {
                     self.shape(n, paths.render(at, &[Seg::Key("nodes".into())]), "a game's root node");
                 }
                 return None;
             };
-            if nodes.is_empty() && vars.is_empty() {
+            if node_count == 0 && vars.is_empty() {
                 self.warn(var, codes::EMPTY_VARIATION, format!("{}: empty variation skipped", paths.render(at, &[])));
                 continue;
             }
             let vpath = (!vars.is_empty()).then(|| paths.add(at, Seg::Key("variations".into())));
             for (i, &v) in vars.iter().enumerate().rev() {
                 let vp = paths.add(vpath, Seg::Index(i));
-                if matches!(doc.get(v).kind, Kind::Object(_)) {
+                if matches!(doc.get(v).kind, Kind::Object { .. }) {
                     work.push((v, Some(cur), Some(vp)));
                 } else {
                     self.shape(v, paths.render(Some(vp), &[]), "a variation object");
@@ -304,26 +304,24 @@ impl Reader<'_> {
             segs.extend(extra);
             paths.render(at, &segs)
         };
-        match &doc.get(n).kind {
-            Kind::Object(members) => {
-                for (k, v) in members {
-                    let p = || node_path(Some(Seg::Key(k.clone())));
-                    self.prop(b, k, *v, *v, p);
+        match doc.get(n).kind {
+            Kind::Object { .. } => {
+                for (k, v) in doc.members(n) {
+                    let p = || node_path(Some(Seg::Key(k.to_string())));
+                    self.prop(b, k, v, v, p);
                 }
             }
-            Kind::Array(pairs) => {
-                for (j, &pair) in pairs.iter().enumerate() {
-                    match &doc.get(pair).kind {
-                        Kind::Array(two) if two.len() == 2 => {
-                            let (ki, vi) = (two[0], two[1]);
-                            match &doc.get(ki).kind {
-                                Kind::String(k) => {
-                                    let p = || node_path(Some(Seg::Index(j))) + "[1]";
-                                    self.prop(b, k, vi, ki, p);
-                                }
-                                _ => self.shape(ki, node_path(Some(Seg::Index(j))) + "[0]", "a property identifier"),
+            Kind::Array { .. } => {
+                for (j, pair) in doc.items(n).enumerate() {
+                    let mut two = doc.items(pair);
+                    match (doc.get(pair).kind, doc.len(pair), two.next(), two.next()) {
+                        (Kind::Array { .. }, 2, Some(ki), Some(vi)) => match doc.str(ki) {
+                            Some(k) => {
+                                let p = || node_path(Some(Seg::Index(j))) + "[1]";
+                                self.prop(b, k, vi, ki, p);
                             }
-                        }
+                            None => self.shape(ki, node_path(Some(Seg::Index(j))) + "[0]", "a property identifier"),
+                        },
                         _ => self.shape(pair, node_path(Some(Seg::Index(j))), "an [identifier, values] pair"),
                     }
                 }
@@ -341,21 +339,21 @@ impl Reader<'_> {
             return;
         }
         const EXPECTED: &str = "an array of strings (or [first, second] pairs for composed values)";
-        let Kind::Array(items) = &doc.get(v).kind else {
+        if !matches!(doc.get(v).kind, Kind::Array { .. }) {
             self.shape(v, path(), EXPECTED);
             return;
-        };
-        let mut values = Vec::with_capacity(items.len());
-        for &item in items {
-            match &doc.get(item).kind {
-                Kind::String(s) => values.push(PropValue::new(s.as_str())),
-                Kind::Array(two) => match two.as_slice() {
-                    [a, c] => match (&doc.get(*a).kind, &doc.get(*c).kind) {
-                        (Kind::String(x), Kind::String(y)) => values.push(PropValue::composed(x, y)),
+        }
+        let mut values = Vec::with_capacity(doc.len(v));
+        for item in doc.items(v) {
+            match doc.get(item).kind {
+                Kind::String { .. } => values.push(PropValue::new(doc.str(item).unwrap_or(""))),
+                Kind::Array { .. } => {
+                    let mut two = doc.items(item);
+                    match (doc.len(item), two.next().and_then(|a| doc.str(a)), two.next().and_then(|c| doc.str(c))) {
+                        (2, Some(x), Some(y)) => values.push(PropValue::composed(x, y)),
                         _ => return self.shape(item, path(), "a composed value: an array of two strings"),
-                    },
-                    _ => return self.shape(item, path(), "a composed value: an array of two strings"),
-                },
+                    }
+                }
                 _ => return self.shape(item, path(), EXPECTED),
             }
         }
