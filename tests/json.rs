@@ -279,7 +279,8 @@ fn golden_fixture_is_written_and_read_exactly() {
     assert_eq!(back.collection, sgf.collection);
     let first = &back.collection.games[0];
     let node1 = first.nodes().nth(1).unwrap();
-    let lbs: Vec<_> = node1.props().filter(|p| p.ident() == "LB").flat_map(|p| p.values().collect::<Vec<_>>()).collect();
+    let lbs: Vec<_> =
+        node1.props().filter(|p| p.ident() == "LB").flat_map(|p| p.values().collect::<Vec<_>>()).collect();
     assert_eq!(lbs[1].parts(), Some(("pp", "two:three")));
     assert_eq!(first.root().get("AP").unwrap().values().next().unwrap().parts(), Some(("Kifu:Test", "1.0")));
 }
@@ -396,7 +397,9 @@ fn ndjson_skips_bad_lines_and_keeps_the_rest() {
     assert_eq!(d, ["2:12: error[json.syntax]: line 2: malformed JSON: unexpected end of input; expected a value"]);
     // Nothing readable at all is a read error.
     assert!(ndjson().read(b"\n\n".to_vec(), &ReadOptions::default()).is_err());
-    assert!(json().read(b"{\"format\":\"kifu\",\"version\":1,\"games\":[]}".to_vec(), &ReadOptions::default()).is_err());
+    assert!(
+        json().read(b"{\"format\":\"kifu\",\"version\":1,\"games\":[]}".to_vec(), &ReadOptions::default()).is_err()
+    );
 }
 
 #[test]
@@ -424,7 +427,10 @@ fn writing_another_charset_warns_and_stays_utf8() {
 /// `fixtures/json/tour.json`.
 const JQ_EXAMPLES: &[(&str, &str)] = &[
     (".games[0].info.black", "\"Hoshino Ai\"\n"),
-    ("-r '.games[] | [.info.black, .info.white, .info.result.winner // \"-\"] | @tsv'", "Hoshino Ai\t김 민준\tW\nSolo\t\tB\n"),
+    (
+        "-r '.games[] | [.info.black, .info.white, .info.result.winner // \"-\"] | @tsv'",
+        "Hoshino Ai\t김 민준\tW\nSolo\t\tB\n",
+    ),
     ("-c '.games[0].info.main_line[:2]'", "[{\"color\":\"B\",\"x\":15,\"y\":3},{\"color\":\"W\",\"x\":3,\"y\":15}]\n"),
     ("-r '.games[0].nodes[0].C[0]'", "A comment with ] and \\ and a line\nbreak.\n"),
     ("'[.games[] | .info.moves] | add'", "5\n"),
@@ -486,5 +492,56 @@ fn readme_jq_examples_work() {
     }
     if !have_jq {
         eprintln!("note: jq is not installed; checked the README examples with Rust equivalents");
+    }
+}
+
+#[test]
+fn readme_ndjson_example_works() {
+    let readme = std::fs::read_to_string(manifest().join("README.md")).unwrap();
+    let filter = "select(.info.result.winner == \"W\") | .info.white";
+    assert!(readme.contains(&format!("-t ndjson | jq -c '{filter}'")));
+    let sgf = Format::SGF
+        .read(std::fs::read(manifest().join("fixtures/json/tour.expected.sgf")).unwrap(), &ReadOptions::default());
+    let text = write(ndjson(), &sgf.unwrap().collection);
+    let rust: String = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["info"]["result"]["winner"] == "W")
+        .map(|v| format!("{}\n", v["info"]["white"]))
+        .collect();
+    assert_eq!(rust, "\"김 민준\"\n");
+    if std::process::Command::new("jq").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        let mut child = std::process::Command::new("jq")
+            .args(["-c", filter])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), text.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), rust);
+    }
+}
+
+#[test]
+fn cli_writes_json_and_reads_it_back_by_content() {
+    use assert_cmd::Command;
+    let sgf = manifest().join("fixtures/json/tour.expected.sgf");
+    let direct = Command::cargo_bin("kifu").unwrap().args(["convert", "-t", "sgf"]).arg(&sgf).output().unwrap();
+    assert!(direct.status.success());
+    for to in ["json", "ndjson"] {
+        let out = Command::cargo_bin("kifu").unwrap().args(["convert", "-t", to]).arg(&sgf).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        assert!(text.contains("\"charset\":{\"name\":\"UTF-8\",\"source\":\"declared\"}"), "{to}");
+        // From standard input, with no name: the format is found by content.
+        let back = Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["convert", "-t", "sgf"])
+            .write_stdin(out.stdout)
+            .output()
+            .unwrap();
+        assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+        assert_eq!(String::from_utf8(back.stdout).unwrap(), String::from_utf8(direct.stdout.clone()).unwrap());
     }
 }

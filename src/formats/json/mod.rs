@@ -42,6 +42,8 @@ pub mod codes {
     pub const LONE_SURROGATE: &str = "json.lone-surrogate";
     /// No game was found in the input.
     pub const NO_GAME: &str = "json.no-game";
+    /// The input is larger than a tree can address.
+    pub const TOO_LARGE: &str = "json.too-large";
     /// JSON is always written in UTF-8; another requested output charset was ignored.
     pub const UTF8_ONLY: &str = "json.utf8-only";
 }

@@ -13,11 +13,20 @@ pub(crate) enum Kind {
     Bool(bool),
     Number(f64),
     /// Text at `start..start + len` of the document's string buffer.
-    String { start: u32, len: u32 },
+    String {
+        start: u32,
+        len: u32,
+    },
     /// `len` items, chained from `first`.
-    Array { first: u32, len: u32 },
+    Array {
+        first: u32,
+        len: u32,
+    },
     /// `len` members, chained from `first`; each member value carries its key.
-    Object { first: u32, len: u32 },
+    Object {
+        first: u32,
+        len: u32,
+    },
 }
 
 /// A value, where it starts in the text, its next sibling and (in an object) its key.
@@ -225,7 +234,9 @@ impl Parser<'_> {
                     self.values[done as usize].key = k;
                 }
                 if top.last == NONE {
-                    if let Kind::Array { first, .. } | Kind::Object { first, .. } = &mut self.values[top.id as usize].kind {
+                    if let Kind::Array { first, .. } | Kind::Object { first, .. } =
+                        &mut self.values[top.id as usize].kind
+                    {
                         *first = done;
                     }
                 } else {
@@ -420,10 +431,7 @@ mod tests {
         let (doc, _) =
             parse(r#" {"a": [1, -2.5e1, "x\u00e9\ud834\udd1e\n"], "b": {}, "c": [true, false, null], "a": 0} "#, 0)
                 .unwrap();
-        assert_eq!(
-            dump(&doc, doc.root),
-            r#"{"a":[1,-25,"xé𝄞\n"],"b":{},"c":[true,false,null],"a":0}"#
-        );
+        assert_eq!(dump(&doc, doc.root), r#"{"a":[1,-25,"xé𝄞\n"],"b":{},"c":[true,false,null],"a":0}"#);
         assert_eq!(doc.len(doc.root), 4);
         assert_eq!(doc.get(doc.items(doc.members(doc.root).next().unwrap().1).nth(1).unwrap()).offset, 11);
     }

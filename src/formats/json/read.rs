@@ -14,6 +14,10 @@ pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Resul
     let mut sink = Sink::new();
     let decoded = crate::charset::decode_owned(bytes, options.encoding, Some("UTF-8"), &mut sink);
     let text = decoded.text;
+    if text.len() > crate::model::tree::MAX_TEXT {
+        sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than a game tree can hold (2 GiB)"));
+        return Err(ReadError { diagnostics: sink.finish("") });
+    }
     let mut games = Vec::new();
     if ndjson {
         let mut start = 0;
@@ -45,7 +49,9 @@ pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Resul
 /// Parses one JSON value of `text` (placed at `base` in the input) and reads its games.
 fn parse_value(text: &str, base: usize, prefix: &str, games: &mut Vec<GameTree>, sink: &mut Sink) {
     match parse::parse(text, base) {
-        Err(e) => sink.push_at(e.offset, Diagnostic::error(codes::SYNTAX, format!("{prefix}malformed JSON: {}", e.message))),
+        Err(e) => {
+            sink.push_at(e.offset, Diagnostic::error(codes::SYNTAX, format!("{prefix}malformed JSON: {}", e.message)))
+        }
         Ok((doc, notes)) => {
             for at in notes.lone_surrogates {
                 sink.push_at(
@@ -211,7 +217,10 @@ impl Reader<'_> {
             _ => self.warn(
                 version.unwrap_or(root),
                 codes::VERSION,
-                format!("the \"version\" field is missing or not a known version; reading it as version {}", super::VERSION),
+                format!(
+                    "the \"version\" field is missing or not a known version; reading it as version {}",
+                    super::VERSION
+                ),
             ),
         }
     }
@@ -334,7 +343,8 @@ impl Reader<'_> {
     fn prop(&mut self, b: &mut GameTree, ident: &str, v: u32, ident_at: u32, path: impl Fn() -> String) {
         let doc = self.doc;
         if ident.is_empty() || !ident.bytes().all(|c| c.is_ascii_alphabetic()) {
-            let msg = format!("{}{}: a property identifier must be ASCII letters; property skipped", self.prefix, path());
+            let msg =
+                format!("{}{}: a property identifier must be ASCII letters; property skipped", self.prefix, path());
             self.sink.push_at(doc.get(ident_at).offset, Diagnostic::error(codes::SHAPE, msg));
             return;
         }
