@@ -545,3 +545,33 @@ fn cli_writes_json_and_reads_it_back_by_content() {
         assert_eq!(String::from_utf8(back.stdout).unwrap(), String::from_utf8(direct.stdout.clone()).unwrap());
     }
 }
+
+#[test]
+fn sniffing_prefers_kifu_json_over_sgf_looking_text() {
+    let c = read(Format::SGF, "(;C[see (;B[aa\\]) here])").collection;
+    for f in [json(), ndjson()] {
+        assert_eq!(Format::sniff(write(f, &c).as_bytes()), Some(f));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any input, and any cut or byte change of a real document, reads or fails cleanly.
+    #[test]
+    fn reading_never_panics(junk in ".{0,200}", cut in 0usize..2000, byte in 0u8..128, at in 0usize..2000) {
+        let tour = std::fs::read(manifest().join("fixtures/json/tour.json")).unwrap();
+        let mut changed = tour.clone();
+        let at = at % changed.len();
+        changed[at] = byte;
+        for input in [junk.into_bytes(), tour[..cut.min(tour.len())].to_vec(), changed] {
+            for f in [json(), ndjson()] {
+                if let Ok(r) = f.read(input.clone(), &ReadOptions::default()) {
+                    // Whatever was read writes and reads back to the same model.
+                    let again = read(f, &write(f, &r.collection));
+                    proptest::prop_assert!(again.collection == r.collection);
+                }
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@ pub mod json;
 pub mod sgf;
 
 /// Every format, in sniffing order (most specific signatures first).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
+pub static REGISTRY: &[&FormatSpec] = &[&json::FORMAT, &json::NDJSON_FORMAT, &sgf::FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]

@@ -62,7 +62,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
 /// The registry entry of the NDJSON form (one game per line).
 pub static NDJSON_FORMAT: FormatSpec = FormatSpec {
     name: "ndjson",
-    aliases: &["jsonl"],
+    aliases: &[],
     extensions: &["ndjson", "jsonl"],
     description: "kifu JSON, one game per line (streamable)",
     sniff: sniff_ndjson,
