@@ -525,18 +525,16 @@ fn readme_ndjson_example_works() {
 
 #[test]
 fn cli_writes_json_and_reads_it_back_by_content() {
-    use assert_cmd::Command;
     let sgf = manifest().join("fixtures/json/tour.expected.sgf");
-    let direct = Command::cargo_bin("kifu").unwrap().args(["convert", "-t", "sgf"]).arg(&sgf).output().unwrap();
+    let direct = assert_cmd::cargo::cargo_bin_cmd!("kifu").args(["convert", "-t", "sgf"]).arg(&sgf).output().unwrap();
     assert!(direct.status.success());
     for to in ["json", "ndjson"] {
-        let out = Command::cargo_bin("kifu").unwrap().args(["convert", "-t", to]).arg(&sgf).output().unwrap();
+        let out = assert_cmd::cargo::cargo_bin_cmd!("kifu").args(["convert", "-t", to]).arg(&sgf).output().unwrap();
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout.clone()).unwrap();
         assert!(text.contains("\"charset\":{\"name\":\"UTF-8\",\"source\":\"declared\"}"), "{to}");
         // From standard input, with no name: the format is found by content.
-        let back = Command::cargo_bin("kifu")
-            .unwrap()
+        let back = assert_cmd::cargo::cargo_bin_cmd!("kifu")
             .args(["convert", "-t", "sgf"])
             .write_stdin(out.stdout)
             .output()
