@@ -426,7 +426,7 @@ fn writing_another_charset_warns_and_stays_utf8() {
 /// The jq examples of the README's `### JSON` section, with what they print for
 /// `fixtures/json/tour.json`.
 const JQ_EXAMPLES: &[(&str, &str)] = &[
-    (".games[0].info.black", "\"Hoshino Ai\"\n"),
+    ("'.games[0].info.black'", "\"Hoshino Ai\"\n"),
     (
         "-r '.games[] | [.info.black, .info.white, .info.result.winner // \"-\"] | @tsv'",
         "Hoshino Ai\t김 민준\tW\nSolo\t\tB\n",
