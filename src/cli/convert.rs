@@ -130,7 +130,8 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     };
     print_diagnostics(&name, &read.diagnostics, v);
-    let options = WriteOptions { encoding: to_enc, expand_point_lists: args.expand_lists };
+    let options =
+        WriteOptions { encoding: to_enc, expand_point_lists: args.expand_lists, source_charset: read.charset };
     let written = match to.write(&read.collection, &options) {
         Ok(w) => w,
         Err(e) => {

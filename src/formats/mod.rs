@@ -10,13 +10,15 @@ use crate::model::Collection;
 use std::fmt;
 
 pub mod gib;
+pub mod json;
 pub mod ngf;
 pub mod sgf;
 pub mod ugf;
 
 /// Every format, in the order `kifu formats` lists them. Sniffing tries them in this order, so
 /// each sniffer must recognise only its own format (tested over every fixture).
-pub static REGISTRY: &[&FormatSpec] = &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT];
+pub static REGISTRY: &[&FormatSpec] =
+    &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
 
 /// Options for reading.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +37,9 @@ pub struct WriteOptions {
     pub encoding: Option<&'static encoding_rs::Encoding>,
     /// SGF: write compressed point lists (`AB[aa:cc]`) as single points.
     pub expand_point_lists: bool,
+    /// The charset the games were read with ([`ReadOutput::charset`]), for writers that record
+    /// it (JSON's `info.charset`); `None` when unknown.
+    pub source_charset: Option<CharsetDecision>,
 }
 
 impl WriteOptions {

@@ -1,0 +1,143 @@
+//! kifu's JSON form of the game tree, as one document (`json`) or one game per line (`ndjson`).
+//! Specification: `formats/json.md`; JSON Schema: `formats/json.schema.json`.
+//!
+//! Both directions work without recursion, so variations nested 10,000 deep are read and
+//! written like a flat main line.
+
+mod parse;
+mod read;
+mod write;
+
+pub use write::{write_document, write_lines};
+
+use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
+use crate::diag::Diagnostic;
+use crate::model::Collection;
+
+/// The version written in the `version` field (and the highest the reader knows).
+pub const VERSION: u32 = 1;
+
+/// The value of the `format` field that marks kifu's JSON.
+pub const MARKER: &str = "kifu";
+
+/// Diagnostic codes of the JSON and NDJSON readers and writers (documented in `formats/json.md`).
+pub mod codes {
+    /// The input is not well-formed JSON (position of the first problem); for NDJSON, the line
+    /// was skipped.
+    pub const SYNTAX: &str = "json.syntax";
+    /// A value has the wrong shape; the message names its JSON path. The property, node or
+    /// game it belongs to was skipped (a node keeps its place, without the property).
+    pub const SHAPE: &str = "json.shape";
+    /// The `format` field is missing or is not `"kifu"`.
+    pub const NOT_KIFU: &str = "json.not-kifu";
+    /// The `version` field is missing or newer than this reader; read as version 1.
+    pub const VERSION: &str = "json.version";
+    /// A key kifu does not know was ignored.
+    pub const UNKNOWN_KEY: &str = "json.unknown-key";
+    /// A key appeared twice in an object other than a node; the last one was used.
+    pub const DUPLICATE_KEY: &str = "json.duplicate-key";
+    /// A variation without nodes or variations was skipped.
+    pub const EMPTY_VARIATION: &str = "json.empty-variation";
+    /// A `\u` escape named half a surrogate pair; it became U+FFFD.
+    pub const LONE_SURROGATE: &str = "json.lone-surrogate";
+    /// No game was found in the input.
+    pub const NO_GAME: &str = "json.no-game";
+    /// The input is larger than a tree can address.
+    pub const TOO_LARGE: &str = "json.too-large";
+    /// JSON is always written in UTF-8; another requested output charset was ignored.
+    pub const UTF8_ONLY: &str = "json.utf8-only";
+}
+
+/// The registry entry of the JSON document form.
+pub static FORMAT: FormatSpec = FormatSpec {
+    name: "json",
+    aliases: &[],
+    extensions: &["json"],
+    description: "kifu JSON: all games in one document (lossless, with a read-only digest)",
+    sniff: sniff_json,
+    read: Some(read_json),
+    write: Some(write_json),
+};
+
+/// The registry entry of the NDJSON form (one game per line).
+pub static NDJSON_FORMAT: FormatSpec = FormatSpec {
+    name: "ndjson",
+    aliases: &[],
+    extensions: &["ndjson", "jsonl"],
+    description: "kifu JSON, one game per line (streamable)",
+    sniff: sniff_ndjson,
+    read: Some(read_ndjson),
+    write: Some(write_ndjson),
+};
+
+/// Where `"games"` and `"nodes"` first appear in a head that carries the kifu marker.
+fn marker_keys(bytes: &[u8]) -> Option<(Option<usize>, Option<usize>)> {
+    let b = super::trim_start(bytes);
+    if !b.starts_with(b"{") {
+        return None;
+    }
+    let at = memchr::memmem::find(b, b"\"format\"")?;
+    let rest = &b[at + 8..];
+    let rest = &rest[rest.iter().position(|c| !c.is_ascii_whitespace())?..];
+    let rest = rest.strip_prefix(b":")?;
+    let rest = &rest[rest.iter().position(|c| !c.is_ascii_whitespace())?..];
+    if !rest.starts_with(b"\"kifu\"") {
+        return None;
+    }
+    Some((memchr::memmem::find(b, b"\"games\""), memchr::memmem::find(b, b"\"nodes\"")))
+}
+
+fn sniff_json(bytes: &[u8]) -> bool {
+    matches!(marker_keys(bytes), Some((Some(g), n)) if n.is_none_or(|n| g < n))
+}
+
+fn sniff_ndjson(bytes: &[u8]) -> bool {
+    matches!(marker_keys(bytes), Some((g, Some(n))) if g.is_none_or(|g| n < g))
+}
+
+/// Reads a kifu JSON document (or a single game object).
+pub fn read_json(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+    read::read(bytes, options, false)
+}
+
+/// Reads kifu NDJSON: one game (or document) per line; a malformed line is reported and skipped.
+pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+    read::read(bytes, options, true)
+}
+
+fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
+    match options.encoding {
+        Some(e) if e != encoding_rs::UTF_8 => vec![Diagnostic::warning(
+            codes::UTF8_ONLY,
+            format!("JSON is always written in UTF-8; the requested charset {} was not used", e.name()),
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// Writes one kifu JSON document holding every game (always UTF-8).
+pub fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+    let text = write_document(collection, options.source_charset);
+    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: utf8_note(options) })
+}
+
+/// Writes kifu NDJSON: one compact game object per line (always UTF-8).
+pub fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+    let text = write_lines(collection, options.source_charset);
+    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: utf8_note(options) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffing_tells_documents_from_lines() {
+        let doc = b"\xEF\xBB\xBF{\n  \"format\": \"kifu\",\n  \"version\": 1,\n  \"games\": [{\"nodes\": [{}]}]}";
+        let line = b"{\"format\":\"kifu\",\"version\":1,\"info\":{},\"nodes\":[{}],\"variations\":[]}\n";
+        assert!(sniff_json(doc) && !sniff_ndjson(doc));
+        assert!(sniff_ndjson(line) && !sniff_json(line));
+        assert!(!sniff_json(b"{\"format\": \"other\", \"games\": []}"));
+        assert!(!sniff_json(b"(;FF[4])") && !sniff_ndjson(b"[1, 2]"));
+    }
+}

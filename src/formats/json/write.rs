@@ -1,0 +1,374 @@
+//! Writing: the game tree as `{"nodes": [...], "variations": [...]}` objects, walked with an
+//! explicit stack, plus the read-only `info` digest of each game.
+
+use std::fmt::Write as _;
+
+use super::{MARKER, VERSION};
+use crate::charset::CharsetDecision;
+use crate::model::{Collection, GameResult, GameTree, Move, NodeId, WinKind, info::normalize_rank};
+
+/// Indentation stops growing past this depth, so deep variation trees stay linear in size.
+const MAX_INDENT: usize = 16;
+
+struct Out {
+    s: String,
+    pretty: bool,
+}
+
+impl Out {
+    /// A line break and indentation for `depth` (pretty output only).
+    fn nl(&mut self, depth: usize) {
+        if self.pretty {
+            self.s.push('\n');
+            for _ in 0..depth.min(MAX_INDENT) {
+                self.s.push_str("  ");
+            }
+        }
+    }
+
+    /// `"key": ` (`"key":` when compact).
+    fn key(&mut self, k: &str) {
+        string(&mut self.s, k);
+        self.s.push_str(if self.pretty { ": " } else { ":" });
+    }
+}
+
+/// Writes `s` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, … or
+/// `\u00XX`, everything else as UTF-8.
+fn string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let esc = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            c if (c as u32) < 0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + c.len_utf8();
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+fn opt_str(out: &mut String, v: Option<&str>) {
+    match v {
+        Some(s) => string(out, s),
+        None => out.push_str("null"),
+    }
+}
+
+fn number(out: &mut String, x: f64) {
+    if x.is_finite() {
+        let _ = write!(out, "{x}");
+    } else {
+        out.push_str("null");
+    }
+}
+
+/// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
+/// nodes one per line.
+pub fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+    let mut o = Out { s: String::new(), pretty: true };
+    o.s.push('{');
+    o.nl(1);
+    o.key("format");
+    string(&mut o.s, MARKER);
+    o.s.push(',');
+    o.nl(1);
+    o.key("version");
+    let _ = write!(o.s, "{VERSION},");
+    o.nl(1);
+    o.key("games");
+    o.s.push('[');
+    for (i, game) in collection.games.iter().enumerate() {
+        if i > 0 {
+            o.s.push(',');
+        }
+        o.nl(2);
+        game_object(&mut o, game, charset, 2, false);
+    }
+    if !collection.games.is_empty() {
+        o.nl(1);
+    }
+    o.s.push(']');
+    o.nl(0);
+    o.s.push('}');
+    o.s.push('\n');
+    o.s
+}
+
+/// Writes kifu NDJSON: per game one line `{"format":"kifu","version":1,"info":…,"nodes":…,
+/// "variations":…}`.
+pub fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+    let mut o = Out { s: String::new(), pretty: false };
+    for game in &collection.games {
+        game_object(&mut o, game, charset, 0, true);
+        o.s.push('\n');
+    }
+    o.s
+}
+
+/// A game object at `depth`: the digest, then the root sequence and its variations.
+fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, depth: usize, marker: bool) {
+    o.s.push('{');
+    if marker {
+        o.key("format");
+        string(&mut o.s, MARKER);
+        let _ = write!(o.s, ",\"version\":{VERSION},");
+    }
+    o.nl(depth + 1);
+    o.key("info");
+    info(&mut o.s, game, charset);
+    o.s.push(',');
+    if game.is_empty() {
+        o.nl(depth + 1);
+        o.key("nodes");
+        o.s.push_str("[{}],");
+        o.nl(depth + 1);
+        o.key("variations");
+        o.s.push_str("[]}");
+        return;
+    }
+    tree(o, game, depth);
+}
+
+/// Writes `"nodes": [...], "variations": [...]}` for the sequence starting at `start` (the
+/// caller wrote the opening `{`). Returns the first child of a branching end, if any.
+fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option<NodeId> {
+    o.nl(depth + 1);
+    o.key("nodes");
+    o.s.push('[');
+    let mut cur = start;
+    loop {
+        o.nl(depth + 2);
+        node(&mut o.s, game, cur);
+        let mut kids = game.children(cur);
+        match (kids.next(), kids.next()) {
+            (Some(only), None) => {
+                o.s.push(',');
+                cur = only;
+            }
+            (first, _) => {
+                o.nl(depth + 1);
+                o.s.push_str("],");
+                o.nl(depth + 1);
+                o.key("variations");
+                o.s.push('[');
+                return first;
+            }
+        }
+    }
+}
+
+/// The root sequence and every variation below it, depth-first with an explicit stack.
+fn tree(o: &mut Out, game: &GameTree, depth: usize) {
+    // Per open `variations` array: the next child to write, whether one was written, depth.
+    let mut stack: Vec<(Option<NodeId>, bool, usize)> = Vec::new();
+    let first = sequence(o, game, NodeId::ROOT, depth);
+    stack.push((first, false, depth));
+    while let Some(top) = stack.last_mut() {
+        let d = top.2;
+        match top.0 {
+            Some(child) => {
+                top.0 = game.next_sibling(child);
+                if top.1 {
+                    o.s.push(',');
+                }
+                top.1 = true;
+                o.nl(d + 2);
+                o.s.push('{');
+                let first = sequence(o, game, child, d + 2);
+                stack.push((first, false, d + 2));
+            }
+            None => {
+                if top.1 {
+                    o.nl(d + 1);
+                }
+                o.s.push(']');
+                o.nl(d);
+                o.s.push('}');
+                stack.pop();
+            }
+        }
+    }
+}
+
+/// One node: `{"B":["pd"]}`, or, when an identifier repeats in the node, the pair form
+/// `[["B",["pd"]],["B",["dd"]]]`.
+fn node(out: &mut String, game: &GameTree, id: NodeId) {
+    let n = game.node(id);
+    let idents: Vec<&str> = n.props().map(|p| p.ident()).collect();
+    let repeated = idents.iter().enumerate().any(|(i, a)| idents[..i].contains(a));
+    out.push(if repeated { '[' } else { '{' });
+    for (i, p) in n.props().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if repeated {
+            out.push('[');
+            string(out, p.ident());
+            out.push(',');
+        } else {
+            string(out, p.ident());
+            out.push(':');
+        }
+        out.push('[');
+        for (j, v) in p.values().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            match v.parts() {
+                Some((a, b)) => {
+                    out.push('[');
+                    string(out, a);
+                    out.push(',');
+                    string(out, b);
+                    out.push(']');
+                }
+                None => string(out, v.as_str()),
+            }
+        }
+        out.push(']');
+        if repeated {
+            out.push(']');
+        }
+    }
+    out.push(if repeated { ']' } else { '}' });
+}
+
+/// The read-only digest: typed game information and the main line's moves.
+fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
+    let gi = game.info();
+    let size = game.board_size();
+    let _ = write!(out, "{{\"size\":{{\"width\":{},\"height\":{}}}", size.width, size.height);
+    let rank = |r: &Option<String>| r.as_deref().map(|r| normalize_rank(r).unwrap_or_else(|| r.to_string()));
+    for (k, v) in [
+        ("black", gi.black.clone()),
+        ("white", gi.white.clone()),
+        ("black_rank", rank(&gi.black_rank)),
+        ("white_rank", rank(&gi.white_rank)),
+    ] {
+        let _ = write!(out, ",\"{k}\":");
+        opt_str(out, v.as_deref());
+    }
+    out.push_str(",\"komi\":");
+    match gi.komi {
+        Some(k) => number(out, k),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"handicap\":");
+    match gi.handicap {
+        Some(h) => {
+            let _ = write!(out, "{h}");
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"result\":");
+    match &gi.result_text {
+        None => out.push_str("null"),
+        Some(text) => {
+            out.push_str("{\"text\":");
+            string(out, text);
+            let (winner, how, margin) = match &gi.result {
+                None => (None, None, None),
+                Some(GameResult::Draw) => (None, Some("draw"), None),
+                Some(GameResult::Void) => (None, Some("void"), None),
+                Some(GameResult::Unknown) => (None, Some("unknown"), None),
+                Some(GameResult::Win { winner, how }) => {
+                    let (how, margin) = match how {
+                        WinKind::Score(s) => ("score", Some(*s)),
+                        WinKind::Points => ("points", None),
+                        WinKind::Resign => ("resign", None),
+                        WinKind::Time => ("time", None),
+                        WinKind::Forfeit => ("forfeit", None),
+                    };
+                    (Some(winner.as_sgf()), Some(how), margin)
+                }
+            };
+            out.push_str(",\"winner\":");
+            opt_str(out, winner);
+            out.push_str(",\"how\":");
+            opt_str(out, how);
+            out.push_str(",\"margin\":");
+            match margin {
+                Some(m) => number(out, m),
+                None => out.push_str("null"),
+            }
+            out.push('}');
+        }
+    }
+    for (k, v) in [("date", &gi.date), ("rules", &gi.rules), ("event", &gi.event), ("name", &gi.name)] {
+        let _ = write!(out, ",\"{k}\":");
+        opt_str(out, v.as_deref());
+    }
+    out.push_str(",\"charset\":");
+    match charset {
+        Some(c) => {
+            let _ = write!(out, "{{\"name\":\"{}\",\"source\":\"{}\"}}", c.name(), c.source.as_str());
+        }
+        None => out.push_str("null"),
+    }
+    let _ = write!(out, ",\"moves\":{}", game.main_line_moves());
+    out.push_str(",\"main_line\":[");
+    let mut first = true;
+    for n in game.main_line() {
+        let Some(p) = n.props().find(|p| matches!(p.ident(), "B" | "W")) else { continue };
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        let _ = write!(out, "{{\"color\":\"{}\",", p.ident());
+        let value = p.first().unwrap_or("");
+        match Move::from_sgf(value, size) {
+            Some(Move::Play(pt)) if pt.is_on(size) => {
+                let _ = write!(out, "\"x\":{},\"y\":{}}}", pt.x, pt.y);
+            }
+            Some(Move::Pass) => out.push_str("\"pass\":true}"),
+            _ => {
+                out.push_str("\"invalid\":");
+                string(out, value);
+                out.push('}');
+            }
+        }
+    }
+    out.push_str("]}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TreeBuilder;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn strings_escape_quotes_backslashes_and_controls() {
+        let mut s = String::new();
+        string(&mut s, "a\"b\\c\nd\u{1}é");
+        assert_eq!(s, r#""a\"b\\c\nd\u0001é""#);
+    }
+
+    #[test]
+    fn nodes_use_pair_form_only_for_repeated_identifiers() {
+        let mut b = TreeBuilder::new();
+        let r = b.root();
+        b.add_prop(r, "AB", [crate::model::PropValue::composed("aa", "cc"), "dd".into()]);
+        let n = b.add_child(r);
+        b.add_prop(n, "B", ["pd"]);
+        b.add_prop(n, "B", ["dd"]);
+        let t = b.build();
+        let mut s = String::new();
+        node(&mut s, &t, NodeId::ROOT);
+        node(&mut s, &t, NodeId(1));
+        assert_eq!(s, r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
+    }
+}

@@ -1,0 +1,575 @@
+//! JSON and NDJSON: round trips over fixtures and ../shared, schema validation, the README's jq
+//! examples, deep and long trees, reader diagnostics.
+
+use kifu::model::{Collection, GameTree, PropValue, TreeBuilder};
+use kifu::{Format, ReadOptions, Severity, WriteOptions};
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn json() -> Format {
+    Format::from_name("json").expect("json registered")
+}
+fn ndjson() -> Format {
+    Format::from_name("ndjson").expect("ndjson registered")
+}
+
+fn write(f: Format, c: &Collection) -> String {
+    let out = f.write(c, &WriteOptions::default()).expect("writes");
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    String::from_utf8(out.bytes).expect("UTF-8")
+}
+
+fn read(f: Format, text: &str) -> kifu::ReadOutput {
+    f.read(text.as_bytes().to_vec(), &ReadOptions::default()).expect("reads")
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+// ---------------------------------------------------------------- schema validation
+
+/// Validates `v` against the subset of JSON Schema 2020-12 that `formats/json.schema.json`
+/// uses; any other keyword is a test failure, so the schema cannot drift out of what is checked.
+fn validate(schema: &Value, root: &Value, v: &Value, path: &str, errors: &mut Vec<String>) {
+    let Some(obj) = schema.as_object() else {
+        if schema == &Value::Bool(false) {
+            errors.push(format!("{path}: not allowed"));
+        }
+        return;
+    };
+    let fail = |errors: &mut Vec<String>, what: String| errors.push(format!("{path}: {what}"));
+    for (k, s) in obj {
+        match k.as_str() {
+            "$schema" | "$id" | "title" | "description" | "$defs" | "$comment" => {}
+            "$ref" => {
+                let name = s.as_str().and_then(|r| r.strip_prefix("#/$defs/")).expect("local $ref");
+                validate(&root["$defs"][name], root, v, path, errors);
+            }
+            "type" => {
+                let types: Vec<&str> = match s {
+                    Value::String(t) => vec![t.as_str()],
+                    Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+                    _ => panic!("bad type"),
+                };
+                let ok = types.iter().any(|t| match *t {
+                    "null" => v.is_null(),
+                    "boolean" => v.is_boolean(),
+                    "string" => v.is_string(),
+                    "number" => v.is_number(),
+                    "integer" => v.is_i64() || v.is_u64(),
+                    "array" => v.is_array(),
+                    "object" => v.is_object(),
+                    t => panic!("unknown type {t}"),
+                });
+                if !ok {
+                    fail(errors, format!("expected type {types:?}, found {v}"));
+                }
+            }
+            "const" if v != s => fail(errors, format!("expected {s}")),
+            "const" => {}
+            "enum" if !s.as_array().expect("enum array").contains(v) => fail(errors, format!("{v} not in {s}")),
+            "enum" => {}
+            "minimum" if v.as_f64().is_some_and(|x| x < s.as_f64().unwrap_or(0.0)) => fail(errors, "too small".into()),
+            "maximum" if v.as_f64().is_some_and(|x| x > s.as_f64().unwrap_or(0.0)) => fail(errors, "too large".into()),
+            "minimum" | "maximum" => {}
+            "pattern" => {
+                if let Some(t) = v.as_str() {
+                    // Only `^[ranges]+$` is used.
+                    let class = s.as_str().and_then(|p| p.strip_prefix("^[")).and_then(|p| p.strip_suffix("]+$"));
+                    let class: Vec<char> = class.expect("pattern of the form ^[...]+$").chars().collect();
+                    let ranges: Vec<(char, char)> = class.chunks(3).map(|c| (c[0], c[2])).collect();
+                    if t.is_empty() || !t.chars().all(|c| ranges.iter().any(|&(a, b)| (a..=b).contains(&c))) {
+                        fail(errors, format!("{t:?} does not match {s}"));
+                    }
+                }
+            }
+            "minItems" | "maxItems" => {
+                if let Some(a) = v.as_array() {
+                    let n = s.as_u64().expect("count") as usize;
+                    if (k == "minItems" && a.len() < n) || (k == "maxItems" && a.len() > n) {
+                        fail(errors, format!("{k} {n} violated"));
+                    }
+                }
+            }
+            "items" => {
+                if let Some(a) = v.as_array() {
+                    let skip = obj.get("prefixItems").and_then(Value::as_array).map_or(0, Vec::len);
+                    for (i, x) in a.iter().enumerate().skip(skip) {
+                        validate(s, root, x, &format!("{path}[{i}]"), errors);
+                    }
+                }
+            }
+            "prefixItems" => {
+                if let Some(a) = v.as_array() {
+                    for (i, (x, sub)) in a.iter().zip(s.as_array().expect("array")).enumerate() {
+                        validate(sub, root, x, &format!("{path}[{i}]"), errors);
+                    }
+                }
+            }
+            "required" => {
+                if let Some(o) = v.as_object() {
+                    for r in s.as_array().expect("array").iter().filter_map(Value::as_str) {
+                        if !o.contains_key(r) {
+                            fail(errors, format!("missing {r}"));
+                        }
+                    }
+                }
+            }
+            "properties" => {
+                if let Some(o) = v.as_object() {
+                    for (name, sub) in s.as_object().expect("object") {
+                        if let Some(x) = o.get(name) {
+                            validate(sub, root, x, &format!("{path}.{name}"), errors);
+                        }
+                    }
+                }
+            }
+            "additionalProperties" => {
+                if let Some(o) = v.as_object() {
+                    let known = obj.get("properties").and_then(Value::as_object);
+                    for (name, x) in o {
+                        if !known.is_some_and(|p| p.contains_key(name)) {
+                            validate(s, root, x, &format!("{path}.{name}"), errors);
+                        }
+                    }
+                }
+            }
+            "propertyNames" => {
+                if let Some(o) = v.as_object() {
+                    for name in o.keys() {
+                        validate(s, root, &Value::String(name.clone()), &format!("{path}.{name}"), errors);
+                    }
+                }
+            }
+            "anyOf" => {
+                let ok = s.as_array().expect("array").iter().any(|sub| {
+                    let mut e = Vec::new();
+                    validate(sub, root, v, path, &mut e);
+                    e.is_empty()
+                });
+                if !ok {
+                    fail(errors, "matches none of anyOf".into());
+                }
+            }
+            other => panic!("schema keyword {other} is not supported by the test validator"),
+        }
+    }
+}
+
+/// Validates every JSON value of `text` (one document, or one per line) against the schema,
+/// on a thread with a large stack (serde_json and the validator recurse).
+fn assert_valid(text: String, lines: bool) {
+    let schema_text = std::fs::read_to_string(manifest().join("formats/json.schema.json")).expect("schema");
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let schema: Value = serde_json::from_str(&schema_text).expect("schema is JSON");
+            let parts: Vec<&str> =
+                if lines { text.lines().filter(|l| !l.is_empty()).collect() } else { vec![text.as_str()] };
+            for part in parts {
+                let mut de = serde_json::Deserializer::from_str(part);
+                de.disable_recursion_limit();
+                let v: Value = serde::Deserialize::deserialize(&mut de).expect("output is JSON");
+                let mut errors = Vec::new();
+                validate(&schema, &schema, &v, "", &mut errors);
+                assert!(errors.is_empty(), "schema violations: {:?}", &errors[..errors.len().min(10)]);
+                // Drop deep values here, on the big stack.
+                drop(v);
+            }
+        })
+        .expect("thread");
+    handle.join().expect("validation passed");
+}
+
+#[test]
+fn validator_rejects_what_the_schema_forbids() {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(manifest().join("formats/json.schema.json")).unwrap()).unwrap();
+    for bad in [
+        r#"{"format":"kifu","version":1,"games":[{"info":{},"nodes":[{}],"variations":[]}]}"#,
+        r#"{"format":"kifu","version":1,"games":[]}x"#,
+        r#"{"format":"kifu","version":2,"games":[]}"#,
+    ] {
+        let Ok(v) = serde_json::from_str::<Value>(bad) else { continue };
+        let mut errors = Vec::new();
+        validate(&schema, &schema, &v, "", &mut errors);
+        assert!(!errors.is_empty(), "{bad}");
+    }
+    let text = write(json(), &read(Format::SGF, "(;SZ[9];B[ee]LB[aa:x]C[hi])").collection);
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["games"][0]["nodes"][1]["b"] = Value::from(vec!["x"]);
+    v["games"][0]["nodes"][1]["1x"] = Value::from(vec!["x"]);
+    v["games"][0]["nodes"][1]["LB"] = serde_json::json!([["aa", "x", "y"]]);
+    let mut errors = Vec::new();
+    validate(&schema, &schema, &v, "", &mut errors);
+    assert!(!errors.is_empty());
+}
+
+// ---------------------------------------------------------------- round trips
+
+fn sgf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")))
+        .collect();
+    files.sort();
+    files
+}
+
+/// SGF → JSON → model and SGF → NDJSON → model; returns whether the file was used.
+fn round_trip(path: &Path) -> bool {
+    let bytes = std::fs::read(path).expect("readable");
+    let Ok(sgf) = Format::SGF.read(bytes, &ReadOptions::default()) else { return false };
+    if sgf.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return false;
+    }
+    let options = WriteOptions { source_charset: sgf.charset, ..WriteOptions::default() };
+    for f in [json(), ndjson()] {
+        let out = f.write(&sgf.collection, &options).expect("writes");
+        let text = String::from_utf8(out.bytes).expect("UTF-8");
+        let back = f.read(text.clone().into_bytes(), &ReadOptions::default()).expect("reads back");
+        assert_eq!(back.diagnostics, vec![], "{}", path.display());
+        assert!(back.collection == sgf.collection, "{} via {f}: models differ", path.display());
+        assert_valid(text, f == ndjson());
+    }
+    true
+}
+
+#[test]
+fn fixtures_round_trip() {
+    let files = sgf_files(&manifest().join("fixtures"));
+    assert!(!files.is_empty());
+    let used = files.iter().filter(|p| round_trip(p)).count();
+    assert!(used >= 1);
+}
+
+#[test]
+fn shared_samples_round_trip() {
+    let shared = manifest().join("../shared");
+    if !shared.exists() {
+        eprintln!("note: ../shared is absent; skipping the shared round trip");
+        return;
+    }
+    let mut used = 0;
+    let mut skipped = 0;
+    for dir in ["samples/sgf", "sgf-tests"] {
+        for p in sgf_files(&shared.join(dir)) {
+            if round_trip(&p) { used += 1 } else { skipped += 1 }
+        }
+    }
+    eprintln!("shared round trip: {used} files, {skipped} skipped (read with errors)");
+    assert!(used > 10);
+}
+
+#[test]
+fn golden_fixture_is_written_and_read_exactly() {
+    let dir = manifest().join("fixtures/json");
+    let sgf = Format::SGF.read(std::fs::read(dir.join("tour.expected.sgf")).unwrap(), &ReadOptions::default()).unwrap();
+    let expected = std::fs::read_to_string(dir.join("tour.json")).unwrap();
+    let options = WriteOptions { source_charset: sgf.charset, ..WriteOptions::default() };
+    let out = String::from_utf8(json().write(&sgf.collection, &options).unwrap().bytes).unwrap();
+    assert_eq!(out, expected);
+    // Found by content, read back to the same model.
+    assert_eq!(Format::sniff(expected.as_bytes()), Some(json()));
+    let back = read(json(), &expected);
+    assert_eq!(back.collection, sgf.collection);
+    let first = &back.collection.games[0];
+    let node1 = first.nodes().nth(1).unwrap();
+    let lbs: Vec<_> =
+        node1.props().filter(|p| p.ident() == "LB").flat_map(|p| p.values().collect::<Vec<_>>()).collect();
+    assert_eq!(lbs[1].parts(), Some(("pp", "two:three")));
+    assert_eq!(first.root().get("AP").unwrap().values().next().unwrap().parts(), Some(("Kifu:Test", "1.0")));
+}
+
+// ---------------------------------------------------------------- deep and long
+
+/// A tree whose variations nest `depth` deep: every node on the spine has a side leaf first
+/// and the spine continues as its second child, so each level is one more `variations` level.
+fn deep_tree(depth: usize) -> GameTree {
+    let mut b = TreeBuilder::new();
+    let mut cur = b.root();
+    b.add_prop(cur, "SZ", ["19"]);
+    for i in 0..depth {
+        let side = b.add_child(cur);
+        b.add_prop(side, "W", ["aa"]);
+        let next = b.add_child(cur);
+        b.add_prop(next, if i % 2 == 0 { "B" } else { "W" }, [PropValue::new("bb")]);
+        cur = next;
+    }
+    b.build()
+}
+
+#[test]
+fn ten_thousand_deep_variations_both_ways() {
+    let c = Collection::new(vec![deep_tree(10_000)]);
+    for f in [json(), ndjson()] {
+        let text = write(f, &c);
+        assert!(text.matches("\"variations\"").count() > 20_000);
+        let back = read(f, &text);
+        assert_eq!(back.diagnostics, vec![]);
+        assert!(back.collection == c, "{f}: deep tree differs");
+        assert_valid(text, f == ndjson());
+    }
+    // The same depth built from SGF text.
+    let mut sgf = String::from("(;SZ[19]");
+    for _ in 0..10_000 {
+        sgf.push_str("(;W[aa])(;B[bb]");
+    }
+    sgf.push_str(&")".repeat(10_001));
+    let from_sgf = read(Format::SGF, &sgf).collection;
+    assert!(read(json(), &write(json(), &from_sgf)).collection == from_sgf);
+}
+
+#[test]
+fn long_main_line_is_a_flat_array() {
+    let mut b = TreeBuilder::new();
+    let mut cur = b.root();
+    for i in 0..100_000u32 {
+        cur = b.add_child(cur);
+        let p = format!("{}{}", (b'a' + (i % 19) as u8) as char, (b'a' + (i / 19 % 19) as u8) as char);
+        b.add_prop(cur, if i % 2 == 0 { "B" } else { "W" }, [p]);
+    }
+    let c = Collection::new(vec![b.build()]);
+    let start = std::time::Instant::now();
+    let text = write(json(), &c);
+    let back = read(json(), &text);
+    eprintln!("100,000 moves: {} bytes, write+read {:?}", text.len(), start.elapsed());
+    assert!(back.collection == c);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["games"][0]["nodes"].as_array().unwrap().len(), 100_001);
+    assert_eq!(v["games"][0]["variations"], serde_json::json!([]));
+    assert_eq!(v["games"][0]["info"]["moves"], 100_000);
+}
+
+// ---------------------------------------------------------------- reader diagnostics
+
+fn diags(f: Format, text: &str) -> Vec<String> {
+    match f.read(text.as_bytes().to_vec(), &ReadOptions::default()) {
+        Ok(r) => r.diagnostics.iter().map(|d| d.to_string()).collect(),
+        Err(e) => e.diagnostics.iter().map(|d| d.to_string()).collect(),
+    }
+}
+
+#[test]
+fn malformed_json_is_an_error_with_line_and_column() {
+    let text = "{\"format\": \"kifu\", \"version\": 1,\n \"games\": [\n  {\"nodes\": [{\"B\": [\"pd\"]}}]\n]}";
+    let e = json().read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap_err();
+    assert_eq!(e.diagnostics[0].to_string(), "3:27: error[json.syntax]: malformed JSON: expected ',' or ']'");
+}
+
+#[test]
+fn wrong_shapes_name_the_json_path() {
+    let text = r#"{"format": "kifu", "version": 1, "games": [{"nodes": [{"SZ": ["9"]}, {"B": "ee"}, {"W": [["a"]], "C": ["ok"]}, 7],
+      "variations": [{"nodes": [{"B": [1]}]}, {"nodes": [{"1x": ["a"]}]}, {"nodes": []}], "extra": true}]}"#;
+    assert_eq!(
+        diags(json(), text),
+        [
+            "2:100: warning[json.unknown-key]: games[0].extra: unknown key ignored",
+            "1:76: error[json.shape]: games[0].nodes[1].B: expected an array of strings (or [first, second] pairs for composed values), found a string",
+            "1:90: error[json.shape]: games[0].nodes[2].W: expected a composed value: an array of two strings, found an array",
+            "1:112: error[json.shape]: games[0].nodes[3]: expected a node: an object of properties or an array of pairs, found a number",
+            "2:40: error[json.shape]: games[0].variations[0].nodes[0].B: expected an array of strings (or [first, second] pairs for composed values), found a number",
+            "2:65: error[json.shape]: games[0].variations[1].nodes[0][\"1x\"]: a property identifier must be ASCII letters; property skipped",
+            "2:75: warning[json.empty-variation]: games[0].variations[2]: empty variation skipped",
+        ]
+    );
+    // What was sound is kept: four main-line nodes (bad ones without the bad property), two variations.
+    let r = read(json(), text);
+    let t = &r.collection.games[0];
+    assert_eq!(t.len(), 6);
+    assert_eq!(t.nodes().nth(2).unwrap().value("C"), Some("ok"));
+}
+
+#[test]
+fn ndjson_skips_bad_lines_and_keeps_the_rest() {
+    let c = read(Format::SGF, "(;SZ[9];B[ee])(;SZ[13];W[gg])").collection;
+    let text = write(ndjson(), &c);
+    assert_eq!(text.lines().count(), 2);
+    assert_eq!(Format::sniff(text.as_bytes()), Some(ndjson()));
+    let broken = text.replacen('\n', "\n{\"nodes\": [\n\n", 1);
+    let r = read(ndjson(), &broken);
+    assert_eq!(r.collection, c);
+    let d: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(d, ["2:12: error[json.syntax]: line 2: malformed JSON: unexpected end of input; expected a value"]);
+    // Nothing readable at all is a read error.
+    assert!(ndjson().read(b"\n\n".to_vec(), &ReadOptions::default()).is_err());
+    assert!(
+        json().read(b"{\"format\":\"kifu\",\"version\":1,\"games\":[]}".to_vec(), &ReadOptions::default()).is_err()
+    );
+}
+
+#[test]
+fn markers_versions_and_single_games() {
+    let d = diags(json(), r#"{"nodes": [{"B": ["aa"]}]}"#);
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(d[0].contains("json.not-kifu") && d[1].contains("json.version"));
+    let d = diags(json(), r#"{"format": "kifu", "version": 2, "nodes": [{}], "variations": []}"#);
+    assert_eq!(d, ["1:31: warning[json.version]: version 2 is newer than this reader (version 1); reading it as such"]);
+    let d = diags(json(), r#"{"format":"kifu","version":1,"games":[{"nodes":[{"C":["a\ud800"]}]}],"games":[]}"#);
+    assert!(d.iter().any(|s| s.contains("json.lone-surrogate")) && d.iter().any(|s| s.contains("json.duplicate-key")));
+}
+
+#[test]
+fn writing_another_charset_warns_and_stays_utf8() {
+    let c = read(Format::SGF, "(;PB[柯洁])").collection;
+    let out = json().write(&c, &WriteOptions { encoding: Some(encoding_rs::GBK), ..Default::default() }).unwrap();
+    assert!(String::from_utf8(out.bytes).unwrap().contains("柯洁"));
+    assert_eq!(out.diagnostics[0].code, "json.utf8-only");
+}
+
+// ---------------------------------------------------------------- README jq examples
+
+/// The jq examples of the README's `### JSON` section, with what they print for
+/// `fixtures/json/tour.json`.
+const JQ_EXAMPLES: &[(&str, &str)] = &[
+    ("'.games[0].info.black'", "\"Hoshino Ai\"\n"),
+    (
+        "-r '.games[] | [.info.black, .info.white, .info.result.winner // \"-\"] | @tsv'",
+        "Hoshino Ai\t김 민준\tW\nSolo\t\tB\n",
+    ),
+    ("-c '.games[0].info.main_line[:2]'", "[{\"color\":\"B\",\"x\":15,\"y\":3},{\"color\":\"W\",\"x\":3,\"y\":15}]\n"),
+    ("-r '.games[0].nodes[0].C[0]'", "A comment with ] and \\ and a line\nbreak.\n"),
+    ("'[.games[] | .info.moves] | add'", "5\n"),
+];
+
+/// What each example computes, in Rust, for when jq is not installed.
+fn jq_equivalent(i: usize, v: &Value) -> String {
+    let g = v["games"].as_array().unwrap();
+    match i {
+        0 => format!("{}\n", g[0]["info"]["black"]),
+        1 => g
+            .iter()
+            .map(|g| {
+                let s = |x: &Value| x.as_str().unwrap_or("").to_string();
+                let w = g["info"]["result"]["winner"].as_str().unwrap_or("-");
+                format!("{}\t{}\t{}\n", s(&g["info"]["black"]), s(&g["info"]["white"]), w)
+            })
+            .collect(),
+        2 => format!("{}\n", Value::from(g[0]["info"]["main_line"].as_array().unwrap()[..2].to_vec())),
+        3 => format!("{}\n", g[0]["nodes"][0]["C"][0].as_str().unwrap()),
+        4 => format!("{}\n", g.iter().map(|g| g["info"]["moves"].as_u64().unwrap()).sum::<u64>()),
+        _ => unreachable!(),
+    }
+}
+
+/// Splits a jq argument string like `-r '.a | .b'` into arguments.
+fn jq_args(s: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut rest = s.trim();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('\'') {
+            let end = r.find('\'').unwrap();
+            args.push(r[..end].to_string());
+            rest = r[end + 1..].trim_start();
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            args.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+        }
+    }
+    args
+}
+
+#[test]
+fn readme_jq_examples_work() {
+    let readme = std::fs::read_to_string(manifest().join("README.md")).unwrap();
+    let section = readme.split("### JSON").nth(1).expect("README has a ### JSON section");
+    let tour = manifest().join("fixtures/json/tour.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&tour).unwrap()).unwrap();
+    let have_jq = std::process::Command::new("jq").arg("--version").output().is_ok_and(|o| o.status.success());
+    for (i, (filter, expected)) in JQ_EXAMPLES.iter().enumerate() {
+        assert!(section.contains(&format!("jq {filter}")), "README lacks `jq {filter}`");
+        assert_eq!(&jq_equivalent(i, &v), expected, "Rust equivalent of example {i}");
+        if have_jq {
+            let out = std::process::Command::new("jq").args(jq_args(filter)).arg(&tour).output().unwrap();
+            assert!(out.status.success(), "jq {filter}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(String::from_utf8(out.stdout).unwrap(), *expected, "jq {filter}");
+        }
+    }
+    if !have_jq {
+        eprintln!("note: jq is not installed; checked the README examples with Rust equivalents");
+    }
+}
+
+#[test]
+fn readme_ndjson_example_works() {
+    let readme = std::fs::read_to_string(manifest().join("README.md")).unwrap();
+    let filter = "select(.info.result.winner == \"W\") | .info.white";
+    assert!(readme.contains(&format!("-t ndjson | jq -c '{filter}'")));
+    let sgf = Format::SGF
+        .read(std::fs::read(manifest().join("fixtures/json/tour.expected.sgf")).unwrap(), &ReadOptions::default());
+    let text = write(ndjson(), &sgf.unwrap().collection);
+    let rust: String = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["info"]["result"]["winner"] == "W")
+        .map(|v| format!("{}\n", v["info"]["white"]))
+        .collect();
+    assert_eq!(rust, "\"김 민준\"\n");
+    if std::process::Command::new("jq").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        let mut child = std::process::Command::new("jq")
+            .args(["-c", filter])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), text.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), rust);
+    }
+}
+
+#[test]
+fn cli_writes_json_and_reads_it_back_by_content() {
+    let sgf = manifest().join("fixtures/json/tour.expected.sgf");
+    let direct = assert_cmd::cargo::cargo_bin_cmd!("kifu").args(["convert", "-t", "sgf"]).arg(&sgf).output().unwrap();
+    assert!(direct.status.success());
+    for to in ["json", "ndjson"] {
+        let out = assert_cmd::cargo::cargo_bin_cmd!("kifu").args(["convert", "-t", to]).arg(&sgf).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        assert!(text.contains("\"charset\":{\"name\":\"UTF-8\",\"source\":\"declared\"}"), "{to}");
+        // From standard input, with no name: the format is found by content.
+        let back = assert_cmd::cargo::cargo_bin_cmd!("kifu")
+            .args(["convert", "-t", "sgf"])
+            .write_stdin(out.stdout)
+            .output()
+            .unwrap();
+        assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+        assert_eq!(String::from_utf8(back.stdout).unwrap(), String::from_utf8(direct.stdout.clone()).unwrap());
+    }
+}
+
+#[test]
+fn sniffing_prefers_kifu_json_over_sgf_looking_text() {
+    let c = read(Format::SGF, "(;C[see (;B[aa\\]) here])").collection;
+    for f in [json(), ndjson()] {
+        assert_eq!(Format::sniff(write(f, &c).as_bytes()), Some(f));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any input, and any cut or byte change of a real document, reads or fails cleanly.
+    #[test]
+    fn reading_never_panics(junk in ".{0,200}", cut in 0usize..2000, byte in 0u8..128, at in 0usize..2000) {
+        let tour = std::fs::read(manifest().join("fixtures/json/tour.json")).unwrap();
+        let mut changed = tour.clone();
+        let at = at % changed.len();
+        changed[at] = byte;
+        for input in [junk.into_bytes(), tour[..cut.min(tour.len())].to_vec(), changed] {
+            for f in [json(), ndjson()] {
+                if let Ok(r) = f.read(input.clone(), &ReadOptions::default()) {
+                    // Whatever was read writes and reads back to the same model.
+                    let again = read(f, &write(f, &r.collection));
+                    proptest::prop_assert!(again.collection == r.collection);
+                }
+            }
+        }
+    }
+}
