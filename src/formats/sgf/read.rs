@@ -184,7 +184,8 @@ impl<'s> Reader<'s> {
             }
         }
         if games.is_empty() {
-            self.error(self.bytes.len(), codes::NO_GAME, "no SGF game tree found");
+            let msg = if self.text.trim().is_empty() { "the input is empty" } else { "no SGF game tree found" };
+            self.error(self.bytes.len(), codes::NO_GAME, msg);
         }
         games
     }
