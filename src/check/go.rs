@@ -30,12 +30,13 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
     let tree = cx.tree;
     let size = cx.size;
     let handicap = handicap_value(tree);
-    let root_ab = count_points(tree.root().get("AB"));
+    let opening = opening_setup(tree);
+    let root_ab = opening.black;
     let suicide_allowed = tree.main_line().take(3).find_map(|n| n.value("RU")).is_some_and(|r| {
         let r = r.to_ascii_lowercase();
         ["nz", "new zealand", "tromp", "ing"].iter().any(|k| r.contains(k))
     });
-    handicap_check(cx, handicap, root_ab);
+    handicap_check(cx, handicap, &opening);
     let fresh = State {
         board: Board::new(size),
         last: None,
@@ -122,13 +123,20 @@ fn play(cx: &mut Ctx<'_>, node: Node<'_>, state: &mut State, suicide_allowed: bo
             state.free_handicap = 0;
         }
         if expected.is_some_and(|e| e != color) {
-            let why = if state.next.is_some() { "PL named the other colour" } else { "the previous move was also " };
-            let why = if state.next.is_some() { why.to_string() } else { format!("{why}{}", colour_name(color)) };
-            cx.warning(
-                codes::SAME_COLOR_TWICE,
-                At::Prop(prop),
-                format!("{} plays twice in a row: {why} (use PL or a pass to change the turn)", colour_name(color)),
-            );
+            let msg = match state.next {
+                Some(pl) => format!(
+                    "{} moves, but PL[{}] gave the turn to {}",
+                    colour_name(color),
+                    pl.as_sgf(),
+                    colour_name(pl)
+                ),
+                None => format!(
+                    "{} plays twice in a row (a pass or PL[{}] would make the turn explicit)",
+                    colour_name(color),
+                    color.as_sgf()
+                ),
+            };
+            cx.warning(codes::SAME_COLOR_TWICE, At::Prop(prop), msg);
         }
     }
     state.last = Some(color);
@@ -185,6 +193,28 @@ fn handicap_value(tree: &GameTree) -> Option<(u32, Property<'_>)> {
     tree.main_line().take(3).find_map(|n| n.get("HA")).and_then(|p| Some((p.first()?.trim().parse().ok()?, p)))
 }
 
+/// The setup before the first move of the main line: stone counts and the first `AB`.
+struct Opening<'a> {
+    black: u32,
+    white: u32,
+    first_ab: Option<Property<'a>>,
+}
+
+fn opening_setup(tree: &GameTree) -> Opening<'_> {
+    let mut o = Opening { black: 0, white: 0, first_ab: None };
+    for n in tree.main_line() {
+        if n.get("B").is_some() || n.get("W").is_some() {
+            break;
+        }
+        o.black += count_points(n.get("AB"));
+        o.white += count_points(n.get("AW"));
+        if o.first_ab.is_none() {
+            o.first_ab = n.get("AB");
+        }
+    }
+    o
+}
+
 fn count_points(p: Option<Property<'_>>) -> u32 {
     let Some(p) = p else { return 0 };
     let mut n = 0;
@@ -197,12 +227,13 @@ fn count_points(p: Option<Property<'_>>) -> u32 {
     n
 }
 
-/// `HA` against the root's setup: `HA[n]` (n ≥ 2) wants n black stones and no white ones;
-/// two or more black stones alone in the root want an `HA`. `HA[n]` with no setup at all is
-/// accepted when the game starts with n black moves (free placement).
-fn handicap_check(cx: &mut Ctx<'_>, handicap: Option<(u32, Property<'_>)>, ab: u32) {
+/// `HA` against the setup before the first move (the root, or setup nodes right after it):
+/// `HA[n]` (n ≥ 2) wants n black stones and no white ones; two or more black stones alone want
+/// an `HA`. `HA[n]` with no setup at all is accepted when the game starts with n black moves
+/// (free placement).
+fn handicap_check(cx: &mut Ctx<'_>, handicap: Option<(u32, Property<'_>)>, opening: &Opening<'_>) {
     let root = cx.tree.root();
-    let aw = count_points(root.get("AW"));
+    let (ab, aw) = (opening.black, opening.white);
     match handicap {
         Some((h, p)) if h >= 2 => {
             if ab == 0 && aw == 0 {
@@ -211,7 +242,7 @@ fn handicap_check(cx: &mut Ctx<'_>, handicap: Option<(u32, Property<'_>)>, ab: u
                     cx.warning(
                         codes::HANDICAP_STONES,
                         At::Prop(p),
-                        format!("HA[{h}] but the root places no handicap stones (AB) and the game does not start with {h} black moves"),
+                        format!("HA[{h}] but no handicap stones are set up (AB) before the first move, and the game does not start with {h} black moves"),
                     );
                 }
             } else if ab != h || aw > 0 {
@@ -219,12 +250,12 @@ fn handicap_check(cx: &mut Ctx<'_>, handicap: Option<(u32, Property<'_>)>, ab: u
                 cx.warning(
                     codes::HANDICAP_STONES,
                     At::Prop(p),
-                    format!("HA[{h}] but the root places {ab} black stone(s){white}"),
+                    format!("HA[{h}] but the setup before the first move places {ab} black stone(s){white}"),
                 );
             }
         }
         _ if ab >= 2 && aw == 0 => {
-            let at = match (handicap, root.get("AB")) {
+            let at = match (handicap, opening.first_ab) {
                 (Some((_, p)), _) | (None, Some(p)) => At::Prop(p),
                 (None, None) => At::Node(root.id()),
             };
@@ -232,7 +263,7 @@ fn handicap_check(cx: &mut Ctx<'_>, handicap: Option<(u32, Property<'_>)>, ab: u
             cx.warning(
                 codes::HANDICAP_STONES,
                 at,
-                format!("the root places {ab} black stones and no white ones, like a handicap, but the game has {ha}"),
+                format!("the setup before the first move places {ab} black stones and no white ones, like a handicap, but the game has {ha}"),
             );
         }
         _ => {}
@@ -343,6 +374,7 @@ mod tests {
     fn same_colour_twice() {
         assert_eq!(codes_of("(;SZ[9];B[aa];W[cc];B[dd];C[x];B[ee])"), ["1:32 check.same-color-twice"]);
         assert_eq!(only_codes("(;SZ[9];B[aa];PL[B];B[cc])"), Vec::<String>::new());
+        assert_eq!(only_codes("(;SZ[9];B[aa];PL[W];B[cc])"), ["check.same-color-twice"]);
         assert_eq!(only_codes("(;SZ[9];B[aa];W[cc];AE[cc];B[ee];W[gh])"), ["check.setup-after-moves"]);
         // first variation move continues from the branch point's colour
         assert_eq!(only_codes("(;SZ[9];B[aa];W[cg](;B[ab])(;W[ab]))"), ["check.same-color-twice"]);
@@ -367,6 +399,8 @@ mod tests {
         assert_eq!(only_codes("(;SZ[9]HA[2]AW[aa][ab])"), ["check.handicap-stones"]);
         // free placement: HA[2] then two black moves, then white
         assert_eq!(only_codes("(;SZ[9]HA[2];B[cc];B[gg];W[ee])"), Vec::<String>::new());
+        // handicap stones in a setup node after the root
+        assert_eq!(only_codes("(;SZ[9]HA[2];AB[cc][gg];W[ee])"), Vec::<String>::new());
         // a problem with both colours set up is not a handicap
         assert_eq!(only_codes("(;SZ[9]AB[aa][ab]AW[ba])"), Vec::<String>::new());
     }

@@ -76,20 +76,19 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
     };
     let clamp = |n: i64| n.clamp(1, MAX_BOARD_SIDE as i64) as u8;
     cx.size = BoardSize { width: clamp(wn), height: clamp(hn) };
-    for (n, axis) in [(wn, "columns"), (hn, "rows")] {
+    let axes: &[(i64, &str)] = if composed { &[(wn, "columns"), (hn, "rows")] } else { &[(wn, "a side of")] };
+    for &(n, axis) in axes {
         if !(1..=MAX_BOARD_SIDE as i64).contains(&n) {
+            let what = if composed { format!("{n} {axis}") } else { format!("{axis} {n}") };
             cx.error(
                 codes::SIZE_RANGE,
                 At::Value(sz, 0),
                 format!(
-                    "SZ{}: {n} {axis} is outside 1..52; points are checked against {}",
+                    "SZ{}: {what} is outside FF[4]'s 1..52; points are checked against {}",
                     shown(value.as_str()),
                     cx.size
                 ),
             );
-            if !composed {
-                break;
-            }
         }
     }
     if composed && wn == hn {
