@@ -203,11 +203,8 @@ fn sgfc_map(n: u32) -> Expect {
 fn sgfc_messages(output: &str) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     for l in output.lines() {
-        let line = l
-            .strip_prefix("Line:")
-            .and_then(|r| r.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
+        let line =
+            l.strip_prefix("Line:").and_then(|r| r.split_whitespace().next()).and_then(|n| n.parse().ok()).unwrap_or(0);
         let Some(rest) = l.split(" - ").nth(1).or((line == 0).then_some(l)) else { continue };
         let mut words = rest.split_whitespace();
         if !matches!(words.next(), Some("Error" | "Warning")) {

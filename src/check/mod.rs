@@ -228,6 +228,11 @@ fn game_report(
     checks: Vec<Diagnostic>,
     counts: &mut HashMap<&'static str, usize>,
 ) -> GameReport {
+    // The reader already said that the declared charset is unknown: do not say it twice.
+    let mut checks = checks;
+    if read.iter().any(|d| d.code == crate::charset::codes::UNKNOWN_LABEL) {
+        checks.retain(|d| d.code != codes::CHARSET_UNKNOWN);
+    }
     let mut repairs: Vec<(&'static str, usize)> = Vec::new();
     for d in read.iter().filter(|d| d.severity >= Severity::Warning) {
         match repairs.iter_mut().find(|(c, _)| *c == d.code) {

@@ -40,11 +40,7 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
                 );
             }
             let Some(def) = p.def() else {
-                let more = if ident.len() > 2 {
-                    " (FF[4] identifiers have one or two upper-case letters)"
-                } else {
-                    ""
-                };
+                let more = if ident.len() > 2 { " (FF[4] identifiers have one or two upper-case letters)" } else { "" };
                 cx.warning(
                     codes::UNKNOWN_PROPERTY,
                     At::Prop(*p),
@@ -115,7 +111,10 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
                 cx.warning(
                     codes::MOVE_IN_ROOT,
                     At::Prop(*m),
-                    format!("move {} in the root node; by convention the root holds only game information and setup", m.ident()),
+                    format!(
+                        "move {} in the root node; by convention the root holds only game information and setup",
+                        m.ident()
+                    ),
                 );
             }
         }
@@ -135,7 +134,12 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
                     cx.warning(
                         codes::CONFLICTING_ANNOTATIONS,
                         At::Prop(**p),
-                        format!("{} contradicts {} in the same node (FF[4] allows one of {})", p.ident(), first.ident(), group.join(", ")),
+                        format!(
+                            "{} contradicts {} in the same node (FF[4] allows one of {})",
+                            p.ident(),
+                            first.ident(),
+                            group.join(", ")
+                        ),
                     );
                 }
             }
@@ -174,7 +178,10 @@ mod tests {
 
     #[test]
     fn root_properties_only_in_the_root() {
-        assert_eq!(codes_of("(;SZ[9];B[aa]\n;FF[4]CA[UTF-8])"), ["2:2 check.root-property-placement", "2:7 check.root-property-placement"]);
+        assert_eq!(
+            codes_of("(;SZ[9];B[aa]\n;FF[4]CA[UTF-8])"),
+            ["2:2 check.root-property-placement", "2:7 check.root-property-placement"]
+        );
     }
 
     #[test]

@@ -73,7 +73,11 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
 fn off_board(pt: Point, size: BoardSize) -> Option<String> {
     let col = pt.x >= size.width;
     let row = pt.y >= size.height;
-    let shape = if size.is_square() { format!("{size} board") } else { format!("{size} board ({} columns, {} rows)", size.width, size.height) };
+    let shape = if size.is_square() {
+        format!("{size} board")
+    } else {
+        format!("{size} board ({} columns, {} rows)", size.width, size.height)
+    };
     match (col, row) {
         (false, false) => None,
         (true, false) => Some(format!("column {} is outside the {shape}", pt.x as u32 + 1)),
@@ -82,14 +86,7 @@ fn off_board(pt: Point, size: BoardSize) -> Option<String> {
     }
 }
 
-fn repeated(
-    cx: &mut Ctx<'_>,
-    p: Property<'_>,
-    i: usize,
-    seen: &mut HashSet<Point>,
-    code: &'static str,
-    what: &str,
-) {
+fn repeated(cx: &mut Ctx<'_>, p: Property<'_>, i: usize, seen: &mut HashSet<Point>, code: &'static str, what: &str) {
     let Some(v) = p.values().nth(i) else { return };
     let (a, b) = match v.parts() {
         Some((a, b)) => (a, Some(b)),
@@ -124,7 +121,10 @@ mod tests {
     #[test]
     fn points_are_checked_per_axis() {
         // 9 columns, 13 rows: im is the lower-right corner; jm and in are off.
-        assert_eq!(codes_of("(;SZ[9:13]AB[im];B[jm];W[in])"), ["1:19 check.point-off-board", "1:25 check.point-off-board"]);
+        assert_eq!(
+            codes_of("(;SZ[9:13]AB[im];B[jm];W[in])"),
+            ["1:19 check.point-off-board", "1:25 check.point-off-board"]
+        );
         assert_eq!(only_codes("(;SZ[13:9];B[ma])"), Vec::<String>::new());
         assert_eq!(only_codes("(;SZ[9]AW[aa:jj]TR[ka]LB[kk:x]AR[aa:zz])"), ["check.point-off-board"; 4]);
     }

@@ -70,7 +70,10 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
         cx.error(
             codes::SIZE_INVALID,
             At::Value(sz, 0),
-            format!("SZ{} is not a board size (a number, or columns:rows); the board is read as 19x19", shown(value.as_str())),
+            format!(
+                "SZ{} is not a board size (a number, or columns:rows); the board is read as 19x19",
+                shown(value.as_str())
+            ),
         );
         return;
     };

@@ -108,13 +108,13 @@ fn check_prop(cx: &mut Ctx<'_>, p: Property<'_>, vt: ValueType) {
                 None => cx.error(codes::VALUE_TYPE, at, bad("a label: point and text separated by ':' (e.g. [dd:A])")),
             },
             ValueType::PointPair => match v.parts() {
-                Some((a, b)) if !cx.go => {
-                    let _ = (a, b);
-                }
+                Some(_) if !cx.go => {}
                 Some((a, b)) => match (Point::from_sgf(a), Point::from_sgf(b)) {
-                    (Some(x), Some(y)) if x == y => {
-                        cx.error(codes::VALUE_TYPE, at, format!("{ident}{}: start and end are the same point", shown(text)))
-                    }
+                    (Some(x), Some(y)) if x == y => cx.error(
+                        codes::VALUE_TYPE,
+                        at,
+                        format!("{ident}{}: start and end are the same point", shown(text)),
+                    ),
                     (Some(_), Some(_)) => {}
                     _ => cx.error(codes::VALUE_TYPE, at, bad("two points separated by ':' (e.g. [aa:cc])")),
                 },
@@ -214,7 +214,10 @@ mod tests {
     #[test]
     fn numbers_reals_doubles_colors() {
         assert_eq!(codes_of("(;SZ[9]HA[对子]KM[abc])"), ["1:10 check.value-type", "1:16 check.value-type"]);
-        assert_eq!(only_codes("(;SZ[9]HA[0]KM[-6.5]TM[300];B[aa]BL[34.]OB[1 kk])"), ["check.value-type", "check.value-type"]);
+        assert_eq!(
+            only_codes("(;SZ[9]HA[0]KM[-6.5]TM[300];B[aa]BL[34.]OB[1 kk])"),
+            ["check.value-type", "check.value-type"]
+        );
         assert_eq!(only_codes("(;SZ[9];DM[]PL[w 123];KO[xxxx])"), ["check.value-type"; 3]);
         assert_eq!(only_codes("(;SZ[9]ST[4])"), ["check.value-type"]);
     }
@@ -246,7 +249,10 @@ mod tests {
 
     #[test]
     fn game_info_formats() {
-        assert_eq!(only_codes("(;SZ[9]DT[12th and 13th march 94]RE[john wins])"), ["check.date-format", "check.result-format"]);
+        assert_eq!(
+            only_codes("(;SZ[9]DT[12th and 13th march 94]RE[john wins])"),
+            ["check.date-format", "check.result-format"]
+        );
         assert_eq!(only_codes("(;SZ[9]DT[2024-05-01,02,06-03]RE[W+Resign])"), Vec::<String>::new());
     }
 
@@ -255,7 +261,8 @@ mod tests {
         for ok in ["1996", "1996-05", "1996-05-06", "1996-05-06,07", "1996-05-06,06-01", "1996-05,06", "1996,1997"] {
             assert!(is_iso_date(ok), "{ok}");
         }
-        for bad in ["", "96-05-06", "1996/05/06", "1996-13-01", "1996-05-32", "1996-05-06 10:00", "2024.01.05", "05-06"] {
+        for bad in ["", "96-05-06", "1996/05/06", "1996-13-01", "1996-05-32", "1996-05-06 10:00", "2024.01.05", "05-06"]
+        {
             assert!(!is_iso_date(bad), "{bad}");
         }
         assert!(is_real("6.5") && is_real("-0.5") && is_real("7") && !is_real("5.") && !is_real(".5"));

@@ -3,8 +3,8 @@
 use super::ExitCode;
 use super::output::write_stdout;
 use clap::{Args, ValueEnum};
-use kifu::check::{GameReport, Report, SemanticVerdict, StructuralVerdict, check_collection};
 use kifu::charset::encoding_for_label;
+use kifu::check::{GameReport, Report, SemanticVerdict, StructuralVerdict, check_collection};
 use kifu::{Diagnostic, Format, ReadOptions, Severity};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -127,7 +127,8 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
         Ok(b) => b,
         Err(e) => return fail(None, "io.unreadable", format!("cannot read the file: {e}")),
     };
-    let Some(format) = from.or_else(|| Format::from_path(path).filter(|f| f.can_read())).or_else(|| Format::sniff(&bytes))
+    let Some(format) =
+        from.or_else(|| Format::from_path(path).filter(|f| f.can_read())).or_else(|| Format::sniff(&bytes))
     else {
         return fail(
             None,
@@ -275,7 +276,9 @@ fn render_json(f: &FileResult, quiet: bool) -> String {
         }
         Some(report) => {
             for g in &report.games {
-                lines.extend(g.diagnostics.iter().filter(|d| shown(d, quiet)).map(|d| diag_json(name, Some(g.index + 1), d)));
+                lines.extend(
+                    g.diagnostics.iter().filter(|d| shown(d, quiet)).map(|d| diag_json(name, Some(g.index + 1), d)),
+                );
             }
             for g in &report.games {
                 let [e, w, i] = counts(g.diagnostics.iter());
