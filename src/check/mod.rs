@@ -430,6 +430,32 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn deeply_nested_variations_are_walked_iteratively() {
+        // Every node has two children: a one-move leaf and the next level.
+        let depth = 20_000;
+        let mut text = String::from("(;GM[1]SZ[19]");
+        for i in 0..depth {
+            let colour = if i % 2 == 0 { "B" } else { "W" };
+            text.push_str(&format!("(;{colour}[tt])(;{colour}[]"));
+        }
+        text.push_str(&")".repeat(depth + 1));
+        let out = codes_of(&text);
+        assert_eq!(out, Vec::<String>::new());
+        // A move twice on one path, deep down, is still found.
+        let mut bad = String::from("(;GM[1]SZ[19];B[aa]");
+        for _ in 0..depth {
+            bad.push_str("(;W[]C[x])(;W[]");
+        }
+        bad.push_str(";B[aa]");
+        bad.push_str(&")".repeat(depth + 1));
+        let found = only_codes(&bad);
+        assert!(found.contains(&"check.move-occupied".to_string()), "{found:?}");
+        // White passes twice in a row on every level: 100 findings shown, then one line saying
+        // that more were left out.
+        assert_eq!(found.iter().filter(|c| *c == "check.same-color-twice").count(), MAX_PER_CODE + 1);
+    }
+
+    #[test]
     fn deep_trees_do_not_recurse() {
         let mut text = String::from("(;GM[1]SZ[19]");
         for i in 0..50_000 {
