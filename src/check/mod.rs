@@ -102,7 +102,7 @@ pub mod codes {
 }
 
 /// The structural verdict of one game: what the reader had to do to get it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum StructuralVerdict {
     /// The input was read without a repair.
     Clean,
@@ -110,8 +110,8 @@ pub enum StructuralVerdict {
     Recovered,
 }
 
-/// The semantic verdict of one game: what the checks found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The semantic verdict of one game: what the checks found (ordered from best to worst).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SemanticVerdict {
     /// Nothing above an informational note.
     Valid,
@@ -175,6 +175,16 @@ impl Report {
     /// Every diagnostic of every game, in order.
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.games.iter().flat_map(|g| g.diagnostics.iter())
+    }
+
+    /// The input's structural verdict: recovered when any game was.
+    pub fn structural(&self) -> StructuralVerdict {
+        self.games.iter().map(|g| g.structural).max().unwrap_or(StructuralVerdict::Clean)
+    }
+
+    /// The input's semantic verdict: the worst of its games.
+    pub fn semantic(&self) -> SemanticVerdict {
+        self.games.iter().map(|g| g.semantic).max().unwrap_or(SemanticVerdict::Valid)
     }
 
     /// How many diagnostics have `severity`.
@@ -422,6 +432,9 @@ pub(crate) mod tests {
         assert_eq!(report.games[1].structural, StructuralVerdict::Recovered);
         assert_eq!(report.games[1].repairs, vec![("sgf.missing-close", 1)]);
         assert_eq!(report.games[0].semantic, SemanticVerdict::Valid);
+        assert_eq!(report.structural(), StructuralVerdict::Recovered);
+        assert_eq!(report.semantic(), SemanticVerdict::Valid);
+        assert_eq!(report.count(Severity::Error), 1);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use super::ExitCode;
 use super::output::write_stdout;
 use clap::{Args, ValueEnum};
 use kifu::charset::encoding_for_label;
-use kifu::check::{GameReport, Report, SemanticVerdict, StructuralVerdict, check_collection};
+use kifu::check::{GameReport, Report, StructuralVerdict, check_collection};
 use kifu::{Diagnostic, Format, ReadOptions, Severity};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -184,22 +184,7 @@ fn structure_text(g: &GameReport) -> String {
 
 /// The file's verdicts: the worst over its games.
 fn file_verdicts(r: &Report) -> (&'static str, &'static str) {
-    let structure = if r.games.iter().any(|g| g.structural == StructuralVerdict::Recovered) {
-        StructuralVerdict::Recovered
-    } else {
-        StructuralVerdict::Clean
-    };
-    let semantic = r
-        .games
-        .iter()
-        .map(|g| g.semantic)
-        .max_by_key(|s| match s {
-            SemanticVerdict::Valid => 0,
-            SemanticVerdict::Questionable => 1,
-            SemanticVerdict::Invalid => 2,
-        })
-        .unwrap_or(SemanticVerdict::Valid);
-    (structure.as_str(), semantic.as_str())
+    (r.structural().as_str(), r.semantic().as_str())
 }
 
 fn render_text(f: &FileResult, quiet: bool) -> String {
