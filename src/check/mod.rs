@@ -99,6 +99,50 @@ pub mod codes {
     pub const RESULT_WINNER: &str = "check.result-winner";
     /// The margin in `RE` matches neither territory nor area counting of `TB`/`TW` (info).
     pub const RESULT_MARGIN: &str = "check.result-margin";
+
+    /// Every code above, for documentation checks.
+    pub const ALL: &[&str] = &[
+        SIZE_DEFAULT,
+        SIZE_SQUARE_COMPOSED,
+        SIZE_RANGE,
+        SIZE_INVALID,
+        SIZE_RECT_OLD_FF,
+        NOT_GO,
+        FF_UNKNOWN,
+        CHARSET_UNKNOWN,
+        POINT_OFF_BOARD,
+        TT_NOT_PASS,
+        EMPTY_PASS_OLD_FF,
+        MARKUP_OVERLAP,
+        SETUP_OVERLAP,
+        ROOT_PROPERTY_PLACEMENT,
+        GAME_INFO_TWICE,
+        MOVE_SETUP_MIXED,
+        MOVE_IN_ROOT,
+        TWO_MOVES,
+        DUPLICATE_PROPERTY,
+        UNKNOWN_PROPERTY,
+        OBSOLETE_PROPERTY,
+        ANNOTATION_WITHOUT_MOVE,
+        CONFLICTING_ANNOTATIONS,
+        SETUP_AFTER_MOVES,
+        VALUE_TYPE,
+        VALUE_COUNT,
+        EMPTY_LIST,
+        EMPTY_TEXT,
+        CONTROL_CHAR,
+        AP_VERSION,
+        DATE_FORMAT,
+        RESULT_FORMAT,
+        MOVE_OCCUPIED,
+        MOVE_SUICIDE,
+        MOVE_KO,
+        SAME_COLOR_TWICE,
+        SETUP_NO_EFFECT,
+        HANDICAP_STONES,
+        RESULT_WINNER,
+        RESULT_MARGIN,
+    ];
 }
 
 /// The structural verdict of one game: what the reader had to do to get it.
@@ -410,6 +454,81 @@ pub(crate) mod tests {
     /// The codes only.
     pub(crate) fn only_codes(text: &str) -> Vec<String> {
         codes_of(text).into_iter().map(|s| s.rsplit(' ').next().unwrap_or_default().to_string()).collect()
+    }
+
+    #[test]
+    fn every_code_is_listed_once_and_documented() {
+        let doc = include_str!("../../formats/checks.md");
+        for (i, c) in codes::ALL.iter().enumerate() {
+            assert!(c.starts_with("check."), "{c}");
+            assert!(!codes::ALL[..i].contains(c), "{c} twice");
+            assert!(doc.contains(&format!("`{c}`")), "{c} is not documented in formats/checks.md");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn arbitrary_sgf_like_input_never_panics(text in r"[(;)\[\]\\:a-eA-Z0-9 tTsS\n]{0,80}") {
+            let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+            if let Ok(read) = Format::SGF.read(text.as_bytes().to_vec(), &opts) {
+                let report = check_collection(&read.collection, &read.diagnostics);
+                proptest::prop_assert_eq!(report.games.len(), read.collection.games.len());
+            }
+        }
+    }
+
+    const TOKENS: &[&str] = &[
+        "(;",
+        ";",
+        ")",
+        "(",
+        "B[aa]",
+        "W[bb]",
+        "B[tt]",
+        "W[]",
+        "B[ss]",
+        "SZ[9:9]",
+        "SZ[5]",
+        "SZ[2:3]",
+        "SZ[53]",
+        "AB[aa:cc]",
+        "AW[bb]",
+        "AE[ab]",
+        "LB[aa:x]",
+        "AR[aa:bb]",
+        "HA[2]",
+        "KO[]",
+        "PL[W]",
+        "TB[aa:bb]",
+        "TW[cc]",
+        "RE[B+3]",
+        "RE[0]",
+        "KM[6.5]",
+        "C[x]",
+        "GM[2]",
+        "FF[3]",
+        "MA[aa][aa]",
+        "VW[]",
+        "DT[2024-01-02]",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+        #[test]
+        fn arbitrary_token_sequences_never_panic(
+            tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..60)
+        ) {
+            let text: String = tokens.concat();
+            let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+            if let Ok(read) = Format::SGF.read(text.into_bytes(), &opts) {
+                let report = check_collection(&read.collection, &read.diagnostics);
+                proptest::prop_assert_eq!(report.games.len(), read.collection.games.len());
+                for d in report.diagnostics() {
+                    proptest::prop_assert!(d.position.is_some() || d.code.starts_with("charset."));
+                }
+            }
+        }
     }
 
     #[test]
