@@ -14,6 +14,21 @@ fn kifu() -> Command {
     assert_cmd::cargo::cargo_bin_cmd!("kifu")
 }
 
+/// The text output with the messages of reader diagnostics (`sgf.*`, `charset.*`) cut off: the
+/// fixtures pin the checks' wording, and only the place and code of the reader's findings
+/// (whose wording belongs to the reader).
+fn without_reader_messages(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.find("[sgf.").or_else(|| l.find("[charset.")) {
+            Some(at) => {
+                l[..at].to_string() + &l[at..].split("]: ").next().map_or(String::new(), |c| c.to_string() + "]")
+            }
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Runs `kifu check ARGS` in the fixtures folder; returns stdout and the exit code.
 fn check_in_fixtures(args: &[&str]) -> (String, i32) {
     let out = kifu().current_dir(fixtures()).arg("check").args(args).output().expect("runs");
@@ -38,7 +53,7 @@ fn fixtures_give_their_expected_lines_and_exit_codes() {
         let file = format!("{name}.sgf");
         let (out, rc) = check_in_fixtures(&[&file]);
         let want = std::fs::read_to_string(fixtures().join(format!("{name}.expected.txt"))).expect("expected file");
-        assert_eq!(out, want, "{name}");
+        assert_eq!(without_reader_messages(&out), without_reader_messages(&want), "{name}");
         assert_eq!(rc, code, "{name}");
     }
 }
@@ -59,7 +74,19 @@ fn several_files_report_in_order_and_exit_with_the_worst() {
 fn json_lines_hold_the_same_records() {
     let (out, rc) = check_in_fixtures(&["--format", "json", "structure.sgf"]);
     let want = std::fs::read_to_string(fixtures().join("structure.expected.jsonl")).expect("expected file");
-    assert_eq!(out, want);
+    // Compare the records without the reader's message wording.
+    let records = |text: &str| -> Vec<serde_json::Value> {
+        text.lines()
+            .map(|l| {
+                let mut r: serde_json::Value = serde_json::from_str(l).expect("json");
+                if r["code"].as_str().is_some_and(|c| c.starts_with("sgf.")) {
+                    r["message"] = serde_json::Value::Null;
+                }
+                r
+            })
+            .collect()
+    };
+    assert_eq!(records(&out), records(&want));
     assert_eq!(rc, 1);
     // Every record is an object with a type; the diagnostics match the text output.
     let (text, _) = check_in_fixtures(&["values.sgf"]);
