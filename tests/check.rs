@@ -116,6 +116,17 @@ fn json_lines_hold_the_same_records() {
 }
 
 #[test]
+fn standard_input_is_read_with_a_dash() {
+    let out = kifu().args(["check", "-"]).write_stdin("(;GM[1]SZ[9]\n;B[jj])").output().expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "<stdin>:2:3: error[check.point-off-board]: B[jj]: column 10 and row 10 are outside the 9x9 board\n\
+         <stdin>: 1 game: structure clean; semantics invalid; 1 error, 0 warnings, 0 notes\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
 fn quiet_hides_notes_only() {
     let (out, rc) = check_in_fixtures(&["-q", "notes.sgf"]);
     assert_eq!(out, "notes.sgf: 1 game: structure clean; semantics valid; 0 errors, 0 warnings, 1 note\n");

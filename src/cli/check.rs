@@ -31,7 +31,7 @@ pub enum OutputFormat {
 /// Arguments of `kifu check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Files to check, in any format kifu reads.
+    /// Files to check, in any format kifu reads; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output format.
@@ -116,20 +116,28 @@ pub fn run(args: CheckArgs) -> ExitCode {
 }
 
 fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileResult {
-    let name = path.display().to_string();
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
     let fail = |format, code: &'static str, msg: String| FileResult {
         name: name.clone(),
         format,
         report: None,
         fatal: vec![Diagnostic::error(code, msg)],
     };
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return fail(None, "io.unreadable", format!("cannot read the file: {e}")),
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b) {
+            Ok(_) => b,
+            Err(e) => return fail(None, "io.unreadable", format!("cannot read standard input: {e}")),
+        }
+    } else {
+        match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return fail(None, "io.unreadable", format!("cannot read the file: {e}")),
+        }
     };
-    let Some(format) =
-        from.or_else(|| Format::from_path(path).filter(|f| f.can_read())).or_else(|| Format::sniff(&bytes))
-    else {
+    let by_name = if stdin { None } else { Format::from_path(path).filter(|f| f.can_read()) };
+    let Some(format) = from.or(by_name).or_else(|| Format::sniff(&bytes)) else {
         return fail(
             None,
             "format.unknown",
