@@ -82,7 +82,10 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
 }
 
 fn setup(cx: &mut Ctx<'_>, node: Node<'_>, state: &mut State) {
-    let mut touched: Vec<Point> = Vec::new();
+    // Points already set in this node (a repeat is reported by the point checks), allocated
+    // only for nodes with setup.
+    let mut touched: Vec<bool> = Vec::new();
+    let size = state.board.size();
     for p in node.props() {
         let stone = match p.ident() {
             "AB" => Some(Color::Black),
@@ -95,10 +98,17 @@ fn setup(cx: &mut Ctx<'_>, node: Node<'_>, state: &mut State) {
             let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
             let Some(points) = expand_rect(a, b) else { continue };
             for pt in points {
-                if !pt.is_on(state.board.size()) || touched.contains(&pt) {
+                if !pt.is_on(size) {
                     continue;
                 }
-                touched.push(pt);
+                if touched.is_empty() {
+                    touched = vec![false; size.area()];
+                }
+                let i = pt.y as usize * size.width as usize + pt.x as usize;
+                match touched.get_mut(i) {
+                    Some(seen) if !*seen => *seen = true,
+                    _ => continue,
+                }
                 if state.board.get(pt) == stone {
                     useless.push(pt);
                 }
