@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 pub const EXIT_CODES: &str = "\
 Exit codes:
   0   every file is clean (informational notes allowed)
-  1   at least one error: a rule broken, a repair needed, or a file unreadable
+  1   at least one error: a broken rule, an error-level repair, or an unreadable file
   2   usage error
   3   warnings, but no error
 Output lines: FILE:LINE:COL: SEVERITY[CODE]: MESSAGE, then one summary line per file.

@@ -34,8 +34,10 @@ enum Command {
     /// Convert a game record from one format to another.
     #[command(after_help = EXIT_CODES)]
     Convert(convert::ConvertArgs),
-    /// Check game records: structure (what the reader repaired) and meaning (board size,
-    /// points, property placement, value types, Go rules), with line:column for each finding.
+    /// Check game records and report each problem with its line and column.
+    ///
+    /// Two verdicts per game: structure (what the reader had to repair) and meaning (board
+    /// size, points, property placement, value types, Go rules on every variation).
     #[command(after_help = check::EXIT_CODES)]
     Check(check::CheckArgs),
     /// List the formats kifu knows, with what it can read and write.
