@@ -14,6 +14,7 @@
 //! ```
 
 pub mod charset;
+pub mod check;
 pub mod diag;
 pub mod formats;
 pub mod go;

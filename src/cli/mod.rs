@@ -1,5 +1,6 @@
 //! Command-line definitions and dispatch.
 
+mod check;
 mod convert;
 mod exit;
 mod formats_cmd;
@@ -33,6 +34,12 @@ enum Command {
     /// Convert a game record from one format to another.
     #[command(after_help = EXIT_CODES)]
     Convert(convert::ConvertArgs),
+    /// Check game records and report each problem with its line and column.
+    ///
+    /// Two verdicts per game: structure (what the reader had to repair) and meaning (board
+    /// size, points, property placement, value types, Go rules on every variation).
+    #[command(after_help = check::EXIT_CODES)]
+    Check(check::CheckArgs),
     /// List the formats kifu knows, with what it can read and write.
     Formats,
 }
@@ -49,6 +56,7 @@ pub fn run() -> i32 {
     };
     let code = match cli.command {
         Command::Convert(args) => convert::run(args),
+        Command::Check(args) => check::run(args),
         Command::Formats => formats_cmd::run(),
     };
     code as i32
