@@ -154,7 +154,7 @@ fn every_fixture_sniffs_as_its_own_format() {
     for entry in walkdir::WalkDir::new(&root).into_iter().filter_map(Result::ok) {
         let path = entry.path();
         // fixtures/check holds expected `kifu check` reports (JSON Lines), not game records.
-        if path.starts_with(root.join("check")) && !path.extension().is_some_and(|e| e == "sgf") {
+        if path.starts_with(root.join("check")) && path.extension().is_none_or(|e| e != "sgf") {
             continue;
         }
         let Some(by_ext) = kifu::Format::from_path(path) else { continue };
