@@ -323,3 +323,18 @@ fn every_shared_file_gets_a_report_without_a_panic() {
     let summaries = text.lines().filter(|l| l.contains("\"type\":\"summary\"")).count();
     assert_eq!(summaries, files.len());
 }
+
+#[test]
+fn private_properties_of_legacy_readers_are_noted_once() {
+    let out = assert_cmd::cargo::cargo_bin_cmd!("kifu")
+        .args(["check", "fixtures/ugf/igs_sjis.ugf"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.matches("XUGFTIME").count(), 1, "{out}");
+    assert!(!out.contains("check.unknown-property"), "{out}");
+}

@@ -59,6 +59,9 @@ pub mod codes {
     pub const DUPLICATE_PROPERTY: &str = "check.duplicate-property";
     /// A property FF[4] does not define; kept (warning).
     pub const UNKNOWN_PROPERTY: &str = "check.unknown-property";
+    /// A private property kifu's own readers write to keep a legacy format's values
+    /// (`XGIB…`, `XNGF…`, `XUGF…`) (info).
+    pub const PRIVATE_PROPERTY: &str = "check.private-property";
     /// An FF[1]–FF[3] property FF[4] dropped (`L`, `M`, `KI`, …) (warning).
     pub const OBSOLETE_PROPERTY: &str = "check.obsolete-property";
     /// A move annotation (`BM`, `DO`, `IT`, `TE`) in a node without a move (warning).
@@ -122,6 +125,7 @@ pub mod codes {
         TWO_MOVES,
         DUPLICATE_PROPERTY,
         UNKNOWN_PROPERTY,
+        PRIVATE_PROPERTY,
         OBSOLETE_PROPERTY,
         ANNOTATION_WITHOUT_MOVE,
         CONFLICTING_ANNOTATIONS,

@@ -17,6 +17,8 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
     let mut info_at: Vec<Option<u32>> = vec![None; n];
     // For node i: whether it or a node above it holds a move.
     let mut moved: Vec<bool> = vec![false; n];
+    // Private properties of kifu's legacy readers, noted once per identifier.
+    let mut private_seen: Vec<&str> = Vec::new();
     for node in tree.nodes() {
         let id = node.id();
         let i = id.index();
@@ -40,6 +42,18 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
                 );
             }
             let Some(def) = p.def() else {
+                if let Some(format) = crate::Format::private_owner(ident) {
+                    if private_seen.contains(&ident) {
+                        continue;
+                    }
+                    private_seen.push(ident);
+                    cx.info(
+                        codes::PRIVATE_PROPERTY,
+                        At::Prop(*p),
+                        format!("{ident} is kifu's private property for {format} values SGF has no home for; kept (noted once)"),
+                    );
+                    continue;
+                }
                 let more = if ident.len() > 2 { " (FF[4] identifiers have one or two upper-case letters)" } else { "" };
                 cx.warning(
                     codes::UNKNOWN_PROPERTY,

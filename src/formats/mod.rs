@@ -185,6 +185,16 @@ impl Format {
         path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension)
     }
 
+    /// The format whose reader writes the private property `ident`: kifu's legacy readers keep
+    /// values SGF has no property for under `X` + the format's name (`XGIB`, `XNGFRE`, …).
+    pub fn private_owner(ident: &str) -> Option<Format> {
+        let rest = ident.strip_prefix('X')?;
+        Format::all().find(|f| {
+            let name = f.name().as_bytes();
+            rest.len() >= name.len() && rest.as_bytes()[..name.len()].eq_ignore_ascii_case(name) && f.name() != "sgf"
+        })
+    }
+
     /// The first format whose signature matches the start of `bytes`; failing that, SGF when a
     /// game tree `(;` appears in the first 4 KiB (SGF files with prose before the game).
     /// UTF-16 input (with a byte-order mark) is transcoded before the signatures are tried.
