@@ -262,3 +262,14 @@ fn shift_jis_and_big5_trail_bytes_do_not_break_values() {
     let r = Format::SGF.read(big5.into_owned(), &ReadOptions::default()).unwrap();
     assert_eq!(r.collection.games[0].root().value("C"), Some("因為"));
 }
+
+#[test]
+fn redundant_paren() {
+    let r = read_sgf("(;GM[1]((;B[aa])(;B[bb])))");
+    assert_eq!(codes(&r.diagnostics), [("sgf.redundant-paren", 1, 9)]);
+    let t = &r.collection.games[0];
+    assert_eq!(t.child_count(NodeId::ROOT), 2);
+    let r = read_sgf("((;GM[1]))");
+    assert_eq!(codes(&r.diagnostics), [("sgf.redundant-paren", 1, 2)]);
+    assert_eq!(r.collection.games[0].len(), 1);
+}

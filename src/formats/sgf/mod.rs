@@ -25,6 +25,9 @@ pub mod codes {
     pub const MISSING_OPEN: &str = "sgf.missing-open";
     /// Properties appeared where a node should start with `;`; a node was opened.
     pub const MISSING_SEMICOLON: &str = "sgf.missing-semicolon";
+    /// A `(` directly after `(` (a variation without a node before its own variations); the
+    /// extra level was ignored.
+    pub const REDUNDANT_PAREN: &str = "sgf.redundant-paren";
     /// An empty game tree `()` was skipped.
     pub const EMPTY_VARIATION: &str = "sgf.empty-variation";
     /// A node followed a variation inside one sequence; it became another variation.

@@ -240,6 +240,13 @@ impl<'s> Reader<'s> {
                 }
                 b'(' => {
                     let top = *frames.last().expect("frames never empty here");
+                    if top.tail.is_none() && self.bytes[..self.pos].trim_ascii_end().ends_with(b"(") {
+                        self.warn(
+                            self.pos,
+                            codes::REDUNDANT_PAREN,
+                            "'(' directly after '(': a variation must start with a node; the extra level was ignored",
+                        );
+                    }
                     if top.tail.is_none() && top.attach.is_none() && tree.is_empty() {
                         // "((;" : a redundant level around the root.
                         frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
