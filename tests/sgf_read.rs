@@ -273,3 +273,13 @@ fn redundant_paren() {
     assert_eq!(codes(&r.diagnostics), [("sgf.redundant-paren", 1, 2)]);
     assert_eq!(r.collection.games[0].len(), 1);
 }
+
+#[test]
+fn a_move_with_two_values_keeps_both() {
+    let r = read_sgf("(;GM[1];B[aa] [bb];W[cc][dd]C[x])");
+    let t = &r.collection.games[0];
+    let b: Vec<_> = t.node(NodeId::from_index(1)).get("B").unwrap().values().map(|v| v.as_str()).collect();
+    assert_eq!(b, ["aa", "bb"]);
+    assert_eq!(t.node(NodeId::from_index(2)).get("W").unwrap().len(), 2);
+    assert!(r.diagnostics.is_empty());
+}

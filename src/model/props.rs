@@ -199,7 +199,7 @@ pub(crate) fn index_of_bytes(ident: &[u8]) -> Option<u16> {
 
 /// Slot in the lookup table for a one- or two-letter upper-case identifier.
 #[inline]
-fn slot(b: &[u8]) -> Option<usize> {
+pub(crate) fn slot(b: &[u8]) -> Option<usize> {
     let up = |c: u8| c.is_ascii_uppercase().then(|| (c - b'A') as usize);
     match b {
         [a] => Some(up(*a)? * 27),
@@ -208,7 +208,7 @@ fn slot(b: &[u8]) -> Option<usize> {
     }
 }
 
-fn lookup_table() -> &'static [u16; 26 * 27] {
+pub(crate) fn lookup_table() -> &'static [u16; 26 * 27] {
     static TABLE: std::sync::OnceLock<[u16; 26 * 27]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = [u16::MAX; 26 * 27];

@@ -219,6 +219,14 @@ impl GameTree {
         id
     }
 
+    /// Append a node as the first child of the last node (the common case while reading).
+    #[inline(always)]
+    pub(crate) fn push_first_child(&mut self) -> u32 {
+        let id = (self.node_props.len() - 1) as u32;
+        self.node_props.push(self.props.len() as u32);
+        id
+    }
+
     /// Sort the sibling table after building.
     pub(crate) fn finish(&mut self) {
         if !self.next_sorted {

@@ -50,6 +50,11 @@ struct Reader<'s> {
     positions: bool,
     /// Nodes and properties of the last game read (to size the next).
     last_size: (usize, usize),
+    /// The identifier lookup table (see `props::lookup_table`).
+    table: &'static [u16; 26 * 27],
+    /// Property keys of `B` and `W`.
+    key_b: u16,
+    key_w: u16,
 }
 
 /// A variation being read: where its first node hangs, and its last node so far.
@@ -86,6 +91,9 @@ pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec
         reported_old: Vec::new(),
         positions,
         last_size: (0, 0),
+        table: props::lookup_table(),
+        key_b: props::index_of("B").unwrap_or_default(),
+        key_w: props::index_of("W").unwrap_or_default(),
     };
     let games = r.collection();
     let diags = r.sink.finish(text);
@@ -237,6 +245,7 @@ impl<'s> Reader<'s> {
                         after_variation = false;
                     }
                     open_node = Some(id);
+                    self.quick_move(&mut tree);
                 }
                 b'(' => {
                     let top = *frames.last().expect("frames never empty here");
@@ -321,7 +330,48 @@ impl<'s> Reader<'s> {
         Some(tree)
     }
 
+    /// Fast path for the most common node content, a move written `B[pd]` / `W[pd]` right after
+    /// the `;`: stores it without the general property machinery. Anything else is left to it.
+    #[inline(always)]
+    fn quick_move(&mut self, tree: &mut GameTree) {
+        let i = self.pos;
+        if let Some(&[c, b'[', x, y, b']']) = self.bytes.get(i..i + 5) {
+            if (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase() {
+                // A second value (`B[pd][qq]`) goes the general way.
+                let rest = &self.bytes[i + 5..];
+                if rest.trim_ascii_start().first() == Some(&b'[') {
+                    return;
+                }
+                let key = if c == b'B' { self.key_b } else { self.key_w };
+                tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
+                tree.set_prop_offset(i);
+                self.pos = i + 5;
+            }
+        }
+    }
+
+    #[inline(always)]
     fn new_node(&mut self, tree: &mut GameTree, frames: &mut [Frame], last_child: &mut HashMap<u32, u32>) -> u32 {
+        // Fast path: the next node of a sequence (the parent is the node just read).
+        if let Some(top) = frames.last_mut() {
+            if let Some(t) = top.tail {
+                if t as usize + 1 == tree.len() {
+                    let id = tree.push_first_child();
+                    top.tail = Some(id);
+                    return id;
+                }
+            }
+        }
+        self.new_node_general(tree, frames, last_child)
+    }
+
+    #[inline(never)]
+    fn new_node_general(
+        &mut self,
+        tree: &mut GameTree,
+        frames: &mut [Frame],
+        last_child: &mut HashMap<u32, u32>,
+    ) -> u32 {
         let top = frames.last_mut().expect("frames never empty here");
         let parent = top.tail.or(top.attach);
         let next_id = tree.len() as u32;
@@ -352,7 +402,8 @@ impl<'s> Reader<'s> {
         }
         let (key, vt) = if end < b.len() && !b[end].is_ascii_alphabetic() && end - start <= 2 {
             self.pos = end;
-            match props::index_of_bytes(&b[start..end]) {
+            let known = props::slot(&b[start..end]).map(|s| self.table[s]).filter(|&k| k != u16::MAX);
+            match known {
                 Some(k) => (k, Some(props::PROPS[k as usize].value)),
                 None => (self.unknown_key(tree, unknown_keys, start, end), None),
             }
