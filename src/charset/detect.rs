@@ -108,15 +108,28 @@ pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
             }
         }
     }
+    // A guess outside the charsets Go records are written in (EUC-JP, ISO-8859-5, … on a
+    // two-character name) yields to an equally coherent CJK reading.
+    let usual = GO_CHARSETS.contains(&guess);
     match (guess_score, best) {
         (None, Some((enc, score))) if score > 0 => enc,
         (Some(g), Some((enc, score))) => {
-            let margin = (g.abs() / 10).max(2);
+            let margin = if usual { (g.abs() / 10).max(2) } else { -1 };
             if score > g + margin { enc } else { guess }
         }
         _ => guess,
     }
 }
+
+/// The charsets real Go records use, besides UTF-8 and UTF-16.
+const GO_CHARSETS: [&Encoding; 6] = [
+    encoding_rs::GBK,
+    encoding_rs::GB18030,
+    encoding_rs::EUC_KR,
+    encoding_rs::SHIFT_JIS,
+    encoding_rs::BIG5,
+    encoding_rs::WINDOWS_1252,
+];
 
 /// The script a character belongs to, for coherence scoring.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -185,16 +198,18 @@ pub fn coherence(text: &str, enc: &'static Encoding) -> i64 {
         let han = has(Script::HanCommon) || has(Script::HanRare);
         let soup = has(Script::Hangul) && (han || has(Script::Kana));
         for &s in run.iter() {
+            // Points per byte of evidence: a CJK character takes two bytes, a letter of a
+            // single-byte charset one.
             *score += match s {
                 Script::Neutral => 0,
                 Script::Junk => -4,
-                _ if soup => -2,
-                Script::Hangul if korean => 2,
-                Script::Kana if japanese => 2,
-                Script::HanCommon if cjk => 2,
-                Script::HanRare if cjk => -1,
+                _ if soup => -4,
+                Script::Hangul if korean => 4,
+                Script::Kana if japanese => 4,
+                Script::HanCommon if cjk => 4,
+                Script::HanRare if cjk => -2,
                 Script::Latin | Script::Cyrillic | Script::Greek if !cjk => 2,
-                _ => -2,
+                _ => -4,
             };
         }
         run.clear();

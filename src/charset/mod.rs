@@ -173,7 +173,7 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
         )),
         Some(label) => {
             let enc = encoding_for_label(label)?;
-            fits(enc).then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Declared }, format!("declared '{label}'")))
+            fits(enc).then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Declared }, format!("'{label}'")))
         }
     }
 }
@@ -249,7 +249,7 @@ fn decide<'b>(
                 format!("unknown charset '{label}'; the charset is detected instead"),
             )),
             Some(enc) => {
-                let why = format!("declared '{label}'");
+                let why = format!("'{label}'");
                 if bytes.is_ascii() && enc.is_ascii_compatible() {
                     return (pick(enc, CharsetSource::Declared), bytes, why);
                 }
@@ -456,7 +456,7 @@ mod tests {
         let diags = sink.finish(&d.text);
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].severity, Severity::Info);
-        assert_eq!(diags[0].message, "charset UTF-8 (declared: declared 'UTF-8')");
+        assert_eq!(diags[0].message, "charset UTF-8 (declared: 'UTF-8')");
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct WriteOptions {
     pub encoding: Option<&'static encoding_rs::Encoding>,
     /// SGF: write compressed point lists (`AB[aa:cc]`) as single points.
     pub expand_point_lists: bool,
+    /// Write `?` (with a warning) for characters the output charset cannot hold, instead of
+    /// failing with an error naming each one.
+    pub lossy: bool,
 }
 
 impl WriteOptions {
