@@ -3,6 +3,7 @@
 mod convert;
 mod exit;
 mod formats_cmd;
+mod info;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// List the formats kifu knows, with what it can read and write.
     Formats,
+    /// One line per game: format, charset and how it was decided, players, result, moves.
+    Info(info::InfoArgs),
 }
 
 /// Parses the arguments, runs the command and returns the process exit code.
@@ -50,6 +53,7 @@ pub fn run() -> i32 {
     let code = match cli.command {
         Command::Convert(args) => convert::run(args),
         Command::Formats => formats_cmd::run(),
+        Command::Info(args) => info::run(args),
     };
     code as i32
 }
