@@ -189,7 +189,8 @@ fn generated_texts_decode_in_every_charset() {
     // Short names alone with no usable CA are the hard case. The one known loss (measured, see
     // formats/charsets.md): EUC-JP, which Go records almost never use, reads as GBK on two
     // three-kanji names. Everything else must decode exactly.
-    let known = |f: &&String| f.starts_with("ja EUC-JP names CA=None") || f.starts_with("ja EUC-JP names CA=Some(\"UTF-8\")");
+    let known =
+        |f: &&String| f.starts_with("ja EUC-JP names CA=None") || f.starts_with("ja EUC-JP names CA=Some(\"UTF-8\")");
     let other: Vec<_> = failures.iter().filter(|f| !known(f)).collect();
     assert!(other.is_empty(), "{} of {runs} runs failed: {other:#?}", other.len());
 }
@@ -217,11 +218,7 @@ fn writing_a_legacy_charset_sets_a_matching_ca_and_round_trips() {
         let out = Format::SGF.write(&c, &WriteOptions { encoding: Some(enc), ..WriteOptions::default() }).unwrap();
         assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
         let ca = format!("CA[{}]", ca_label(enc));
-        assert!(
-            memchr::memmem::find(&out.bytes, ca.as_bytes()).is_some(),
-            "{} output lacks {ca}",
-            enc.name()
-        );
+        assert!(memchr::memmem::find(&out.bytes, ca.as_bytes()).is_some(), "{} output lacks {ca}", enc.name());
         let back = read(out.bytes);
         let decision = back.charset.unwrap();
         assert_eq!((decision.encoding, decision.source), (enc, CharsetSource::Declared));
@@ -243,11 +240,7 @@ fn unrepresentable_characters_are_errors_or_lossy_warnings() {
         .iter()
         .map(|d| (d.message.split('\'').nth(1).unwrap_or("").to_string(), d.position.unwrap().line))
         .collect();
-    assert_eq!(
-        listed,
-        [("이".into(), 1), ("세".into(), 1), ("돌".into(), 1), ("😀".into(), 2)],
-        "{diags:#?}"
-    );
+    assert_eq!(listed, [("이".into(), 1), ("세".into(), 1), ("돌".into(), 1), ("😀".into(), 2)], "{diags:#?}");
     assert!(diags.iter().all(|d| d.severity == Severity::Error && d.code == codes::UNMAPPABLE));
     let out = Format::SGF
         .write(&c, &WriteOptions { encoding: Some(encoding_rs::SHIFT_JIS), lossy: true, ..WriteOptions::default() })
@@ -270,12 +263,8 @@ fn utf8_is_the_default_output() {
 
 /// Values of the libsgfc++ files that are not in the UTF-8 ground truth: the Western files
 /// carry their own demonstration lines (checked here against what each line says it holds).
-const WESTERN_LINES: &[&str] = &[
-    "Ää Àà Ââ Åå Ææ Çç Èè Éé Êê Ëë Îî Ïï Ññ Öö Ôô Øø ß Üü Ùù Ûû ÿ ¿¡ «»",
-    "Ÿ Œœ €",
-    "Šš Žž",
-    "ƒ ‰ ™",
-];
+const WESTERN_LINES: &[&str] =
+    &["Ää Àà Ââ Åå Ææ Çç Èè Éé Êê Ëë Îî Ïï Ññ Öö Ôô Øø ß Üü Ùù Ûû ÿ ¿¡ «»", "Ÿ Œœ €", "Šš Žž", "ƒ ‰ ™"];
 
 fn comments(c: &Collection) -> Vec<String> {
     c.games.iter().flat_map(|g| g.nodes().filter_map(|n| n.value("C").map(str::to_string))).collect()
@@ -296,11 +285,7 @@ fn libsgfcplusplus_encoding_files_match_the_utf8_ground_truth() {
         }
         files += 1;
         let out = read(std::fs::read(&path).unwrap());
-        assert!(
-            out.diagnostics.iter().all(|d| d.severity < Severity::Warning),
-            "{name}: {:?}",
-            out.diagnostics
-        );
+        assert!(out.diagnostics.iter().all(|d| d.severity < Severity::Warning), "{name}: {:?}", out.diagnostics);
         let mut matched = 0;
         for (i, c) in comments(&out.collection).into_iter().enumerate() {
             if i == 0 {
@@ -348,7 +333,7 @@ fn tsv_unescape(s: &str) -> String {
 
 /// The charset EXPECTED.tsv names, as kifu's decision names it.
 fn charset_matches(expected: &str, got: &'static Encoding, text_is_ascii: bool) -> bool {
-    let first = expected.split(|c| c == ';' || c == ' ').next().unwrap_or("");
+    let first = expected.split([';', ' ']).next().unwrap_or("");
     match first {
         "ASCII" => text_is_ascii,
         "GB2312" => got == encoding_rs::GBK || got == encoding_rs::GB18030,
@@ -408,7 +393,9 @@ fn sabaki_sgf_charset_cases() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         // The same files are in samples/ under their provenance names.
-        if let Some((_, rows)) = expected.iter().find(|(f, _)| f.starts_with("sgf/SabakiHQ__") && f.ends_with(&format!("__{name}"))) {
+        if let Some((_, rows)) =
+            expected.iter().find(|(f, _)| f.starts_with("sgf/SabakiHQ__") && f.ends_with(&format!("__{name}")))
+        {
             check_expected(&shared, &name, &path, rows);
         }
         let out = read(std::fs::read(&path).unwrap());
@@ -429,7 +416,9 @@ fn sabaki_sgf_charset_cases() {
 /// Latin-1 symbol), the GBK reading of U+FFFD bytes (`锟斤拷`), C1 control characters.
 fn looks_like_mojibake(s: &str) -> bool {
     let chars: Vec<char> = s.chars().collect();
-    chars.windows(2).any(|w| matches!(w[0], 'Ã' | 'Â' | 'å' | 'æ' | 'ç' | 'è' | 'é') && ('\u{80}'..='\u{BF}').contains(&w[1]))
+    chars
+        .windows(2)
+        .any(|w| matches!(w[0], 'Ã' | 'Â' | 'å' | 'æ' | 'ç' | 'è' | 'é') && ('\u{80}'..='\u{BF}').contains(&w[1]))
         || s.contains("锟斤拷")
         || chars.iter().any(|c| ('\u{80}'..='\u{9F}').contains(c))
 }
@@ -489,12 +478,10 @@ fn fixture(name: &str) -> PathBuf {
 
 #[test]
 fn cli_reports_the_decision_and_writes_legacy_charsets() {
-    use assert_cmd::Command;
     use predicates::str::contains;
     let input = fixture("lying-ca-utf8-on-cp949.sgf");
     // -v shows the decision as an info note, next to the mismatch warning.
-    Command::cargo_bin("kifu")
-        .unwrap()
+    assert_cmd::cargo::cargo_bin_cmd!("kifu")
         .args(["convert", "-v"])
         .arg(&input)
         .assert()
@@ -504,21 +491,23 @@ fn cli_reports_the_decision_and_writes_legacy_charsets() {
         .stdout(contains("CA[UTF-8]"))
         .stdout(contains("PB[이창호]"));
     // --encoding writes the charset with a matching CA.
-    let out = Command::cargo_bin("kifu").unwrap().args(["convert", "--encoding", "cp949"]).arg(&input).output().unwrap();
+    let out = assert_cmd::cargo::cargo_bin_cmd!("kifu")
+        .args(["convert", "--encoding", "cp949"])
+        .arg(&input)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = encoding_rs::EUC_KR.decode_without_bom_handling_and_without_replacement(&out.stdout).unwrap();
     assert!(text.contains("CA[EUC-KR]") && text.contains("PB[이창호]"), "{text}");
     // A character Shift_JIS cannot hold is an error naming it and its place, unless --lossy.
-    Command::cargo_bin("kifu")
-        .unwrap()
+    assert_cmd::cargo::cargo_bin_cmd!("kifu")
         .args(["convert", "--encoding", "Shift_JIS"])
         .arg(&input)
         .assert()
         .code(65)
         .stderr(contains("<stdout>:1:"))
         .stderr(contains("error[charset.unmappable]: character '이' (U+C774) cannot be written in Shift_JIS"));
-    Command::cargo_bin("kifu")
-        .unwrap()
+    assert_cmd::cargo::cargo_bin_cmd!("kifu")
         .args(["convert", "--encoding", "Shift_JIS", "--lossy"])
         .arg(&input)
         .assert()
@@ -528,9 +517,7 @@ fn cli_reports_the_decision_and_writes_legacy_charsets() {
 
 #[test]
 fn cli_info_shows_one_line_per_game_with_the_charset() {
-    use assert_cmd::Command;
-    let out = Command::cargo_bin("kifu")
-        .unwrap()
+    let out = assert_cmd::cargo::cargo_bin_cmd!("kifu")
         .arg("info")
         .arg(fixture("big5-noca-trail5d.sgf"))
         .arg(fixture("utf16le-bom.sgf"))
@@ -546,4 +533,15 @@ fn cli_info_shows_one_line_per_game_with_the_charset() {
             ["1", "sgf", "UTF-16LE (bom)", "B=藤沢秀行", "W=Éric", "RE=", "moves=1"],
         ]
     );
+}
+
+#[test]
+fn the_specification_lists_every_alias_and_code() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("formats/charsets.md")).unwrap();
+    for (alias, _) in kifu::charset::ALIASES {
+        assert!(doc.contains(&format!("`{alias}`")), "alias {alias} is not documented");
+    }
+    for code in [codes::DECIDED, codes::UNKNOWN_LABEL, codes::MISMATCH, codes::INVALID_BYTES, codes::UNMAPPABLE] {
+        assert!(doc.contains(&format!("`{code}`")), "code {code} is not documented");
+    }
 }

@@ -272,10 +272,7 @@ mod tests {
         let chinese = enc(encoding_rs::GBK, "围棋很好玩，黑先白死");
         let as_zh = encoding_rs::GBK.decode(&chinese).0;
         let as_kr = encoding_rs::EUC_KR.decode(&chinese).0;
-        assert!(
-            coherence(&as_zh, encoding_rs::GBK) > coherence(&as_kr, encoding_rs::EUC_KR),
-            "{as_zh} vs {as_kr}"
-        );
+        assert!(coherence(&as_zh, encoding_rs::GBK) > coherence(&as_kr, encoding_rs::EUC_KR), "{as_zh} vs {as_kr}");
         let japanese = enc(encoding_rs::SHIFT_JIS, "囲碁は楽しい");
         let as_ja = encoding_rs::SHIFT_JIS.decode(&japanese).0;
         let as_gbk = encoding_rs::GBK.decode(&japanese).0;

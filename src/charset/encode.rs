@@ -61,7 +61,11 @@ pub fn encode(text: &str, enc: &'static Encoding) -> (Vec<u8>, usize) {
 /// Encodes a writer's output `text` in `enc`, reporting each character the charset cannot hold
 /// with its line:column in `text`: an error (`Err`, nothing written) unless `lossy`, in which
 /// case it is written as `?` and the report is a warning.
-pub fn encode_output(text: &str, enc: &'static Encoding, lossy: bool) -> Result<(Vec<u8>, Vec<Diagnostic>), Vec<Diagnostic>> {
+pub fn encode_output(
+    text: &str,
+    enc: &'static Encoding,
+    lossy: bool,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Vec<Diagnostic>> {
     let (bytes, bad) = encode_listing(text, enc);
     if bad.is_empty() {
         return Ok((bytes, Vec::new()));
@@ -127,6 +131,10 @@ mod tests {
         // GB18030 holds every character.
         assert!(diags.is_empty());
         assert_eq!(encoding_rs::GB18030.decode(&bytes).0, "C[a😀b]");
+        // ISO-2022-JP: the replacement must not land inside a JIS X 0208 run.
+        let (bytes, diags) = encode_output("C[漢😀字]", encoding_rs::ISO_2022_JP, true).unwrap();
+        assert_eq!(diags.len(), 1);
+        assert_eq!(encoding_rs::ISO_2022_JP.decode(&bytes).0, "C[漢?字]");
         let (bytes, diags) = encode_output("C[a😀b]", encoding_rs::BIG5, true).unwrap();
         assert_eq!(bytes, b"C[a?b]");
         assert_eq!(diags.len(), 1);

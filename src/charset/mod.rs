@@ -159,7 +159,11 @@ fn clean(enc: &'static Encoding, bytes: &[u8]) -> bool {
 /// The decision for input that is valid UTF-8 and can be taken as it is (no BOM, no UTF-16
 /// pattern: the caller checks), or `None` when the full decision must run (a declaration or
 /// override that disagrees with UTF-8, an unknown label).
-fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<(CharsetDecision, String)> {
+fn as_is(
+    bytes: &[u8],
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+) -> Option<(CharsetDecision, String)> {
     let ascii = bytes.is_ascii();
     let fits = |enc: &'static Encoding| enc == encoding_rs::UTF_8 || (ascii && enc.is_ascii_compatible());
     if let Some(enc) = override_enc {
@@ -169,11 +173,16 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
     match declared {
         None => Some((
             CharsetDecision { encoding: encoding_rs::UTF_8, source: CharsetSource::Detected },
-            if ascii { "nothing declared; the text is ASCII".into() } else { "nothing declared; the text is valid UTF-8".into() },
+            if ascii {
+                "nothing declared; the text is ASCII".into()
+            } else {
+                "nothing declared; the text is valid UTF-8".into()
+            },
         )),
         Some(label) => {
             let enc = encoding_for_label(label)?;
-            fits(enc).then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Declared }, format!("'{label}'")))
+            fits(enc)
+                .then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Declared }, format!("'{label}'")))
         }
     }
 }
@@ -187,7 +196,12 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
 /// Diagnostics go to `sink`, placed at offsets of the decoded text: `charset.decided` (info)
 /// always, `charset.mismatch` / `charset.unknown-label` when the declaration was not used,
 /// `charset.invalid-bytes` at each U+FFFD the decoding had to put in.
-pub fn decode(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option<&str>, sink: &mut Sink) -> Decoded {
+pub fn decode(
+    bytes: &[u8],
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+    sink: &mut Sink,
+) -> Decoded {
     let (decision, body, why) = decide(bytes, override_enc, declared, sink);
     let (text, damage) = decode_marking(decision.encoding, body);
     finish(text, decision, &why, &damage, sink)
@@ -224,7 +238,11 @@ fn decide<'b>(
             if d != enc {
                 sink.push(Diagnostic::warning(
                     codes::MISMATCH,
-                    format!("the file declares '{label}' but starts with a {} byte-order mark; read as {}", enc.name(), enc.name()),
+                    format!(
+                        "the file declares '{label}' but starts with a {} byte-order mark; read as {}",
+                        enc.name(),
+                        enc.name()
+                    ),
                 ));
             }
         }
@@ -261,7 +279,11 @@ fn decide<'b>(
                         codes::MISMATCH,
                         format!("the file declares '{label}' but its text is UTF-8; read as UTF-8"),
                     ));
-                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, format!("{why} does not fit; valid UTF-8"));
+                    return (
+                        pick(encoding_rs::UTF_8, CharsetSource::Detected),
+                        bytes,
+                        format!("{why} does not fit; valid UTF-8"),
+                    );
                 }
                 if clean(enc, bytes) {
                     return (pick(enc, CharsetSource::Declared), bytes, why);
@@ -290,9 +312,15 @@ fn decide<'b>(
                 if enc != encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     sink.push(Diagnostic::warning(
                         codes::MISMATCH,
-                        format!("the file declares '{label}' but its text is UTF-8 (with damaged characters); read as UTF-8"),
+                        format!(
+                            "the file declares '{label}' but its text is UTF-8 (with damaged characters); read as UTF-8"
+                        ),
                     ));
-                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, format!("{why} does not fit; UTF-8"));
+                    return (
+                        pick(encoding_rs::UTF_8, CharsetSource::Detected),
+                        bytes,
+                        format!("{why} does not fit; UTF-8"),
+                    );
                 }
                 return (pick(enc, CharsetSource::Declared), bytes, format!("{why}; no charset fits every byte"));
             }
@@ -319,7 +347,12 @@ fn decide<'b>(
 }
 
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
-pub fn decode_owned(bytes: Vec<u8>, override_enc: Option<&'static Encoding>, declared: Option<&str>, sink: &mut Sink) -> Decoded {
+pub fn decode_owned(
+    bytes: Vec<u8>,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+    sink: &mut Sink,
+) -> Decoded {
     let mut bytes = bytes;
     if Encoding::for_bom(&bytes).is_none() && sniff_utf16(&bytes).is_none() {
         match String::from_utf8(bytes) {

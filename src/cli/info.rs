@@ -66,6 +66,8 @@ pub fn run(args: InfoArgs) -> ExitCode {
         },
         None => None,
     };
+    // ReadOptions grows fields (positions, …); keep the update syntax.
+    #[allow(clippy::needless_update)]
     let options = ReadOptions { encoding, ..ReadOptions::default() };
     let mut failed = 0;
     for path in &args.inputs {
