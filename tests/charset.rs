@@ -545,3 +545,48 @@ fn the_specification_lists_every_alias_and_code() {
         assert!(doc.contains(&format!("`{code}`")), "code {code} is not documented");
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text written as UTF-8 without a declaration reads back unchanged, as UTF-8.
+        #[test]
+        fn utf8_text_reads_back_unchanged(text in "\\PC{0,60}") {
+            let mut sink = kifu::diag::Sink::new();
+            let d = kifu::charset::decode_owned(text.clone().into_bytes(), None, None, &mut sink);
+            prop_assume!(kifu::charset::sniff_utf16(text.as_bytes()).is_none());
+            prop_assert_eq!(d.decision.encoding, encoding_rs::UTF_8);
+            prop_assert_eq!(d.text, text);
+        }
+
+        /// Arbitrary bytes never panic, and every U+FFFD the decoding adds is reported.
+        #[test]
+        fn every_replacement_is_reported(
+            bytes in proptest::collection::vec(any::<u8>(), 0..120),
+            declared in proptest::option::of("(UTF-8|GBK|Shift_JIS|EUC-KR|Big5|bogus)"),
+        ) {
+            let mut sink = kifu::diag::Sink::new();
+            let d = kifu::charset::decode(&bytes, None, declared.as_deref(), &mut sink);
+            let diags = sink.finish(&d.text);
+            let added = diags.iter().filter(|x| x.code == codes::INVALID_BYTES).count();
+            let in_text = d.text.matches('\u{FFFD}').count();
+            let enc = d.decision.encoding;
+            if enc == encoding_rs::UTF_8 {
+                // U+FFFD already encoded in the input is not damage.
+                let present = memchr::memmem::find_iter(&bytes, "\u{FFFD}".as_bytes()).count();
+                prop_assert_eq!(in_text, added + present);
+            } else if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+                prop_assert!(in_text >= added);
+            } else {
+                prop_assert_eq!(in_text, added);
+            }
+            for x in diags.iter().filter(|x| x.code == codes::INVALID_BYTES) {
+                let at = x.position.unwrap().offset;
+                let replaced = d.text[at..].starts_with(char::REPLACEMENT_CHARACTER);
+                prop_assert!(replaced, "no U+FFFD at {}", at);
+            }
+        }
+    }
+}

@@ -6,7 +6,11 @@
 //! (valid UTF-8, else chardetng) for files that declare nothing. The whole input is decoded
 //! before any grammar sees it, so multi-byte characters whose trail byte is `\` or `]`
 //! (Shift_JIS, Big5) never break a value. Writing encodes UTF-8 by default, or a legacy charset
-//! on request, reporting characters the target cannot hold.
+//! on request, reporting characters the target cannot hold. Specification:
+//! `formats/charsets.md`.
+//!
+//! Files: `labels.rs` (alias table, written names), `detect.rs` (UTF-8 damage, UTF-16 without
+//! BOM, chardetng, script-coherence tie-break), `encode.rs` (writing), this file (the decision).
 
 mod detect;
 mod encode;
