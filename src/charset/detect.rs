@@ -71,6 +71,22 @@ pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
+/// Valid UTF-8 that is probably legacy text by accident: a short text (at most 8 non-ASCII
+/// characters) holding characters no Go record has (IPA, modifier letters, combining marks,
+/// Armenian, Syriac, Thaana, NKo, C1 controls): GBK 时越 (CA B1 D4 BD) is valid UTF-8 "ʱԽ".
+pub fn suspicious_utf8(text: &str) -> bool {
+    let mut non_ascii = 0;
+    let mut odd = false;
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        non_ascii += 1;
+        if non_ascii > 8 {
+            return false;
+        }
+        odd |= matches!(c as u32, 0x80..=0x9F | 0x250..=0x36F | 0x530..=0x58F | 0x700..=0x7FF);
+    }
+    odd
+}
+
 /// The double-byte charsets whose bytes overlap (EUC-KR bytes decode cleanly as GBK, and so
 /// on): the candidates of the script-coherence tie-break.
 const CJK: [&Encoding; 4] = [encoding_rs::GBK, encoding_rs::EUC_KR, encoding_rs::SHIFT_JIS, encoding_rs::BIG5];
@@ -131,10 +147,33 @@ const GO_CHARSETS: [&Encoding; 6] = [
     encoding_rs::WINDOWS_1252,
 ];
 
+/// About 600 frequent hangul syllables (grammar endings, common words, Korean surnames and
+/// given-name syllables), sorted. Wrong double-byte readings land uniformly over the 2,350
+/// KS X 1001 syllables, so they are mostly outside this set.
+const COMMON_HANGUL: &str = concat!(
+    "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깨",
+    "꺼께꼬꽃꾸꿈끗끝끼나낙난날남납낭내냉냐너널넣네녀년념녕노녹논놀농높놓뇌누눈뉴느는늘능늬니닉닌님닙다단달담답당대댁더덕던덟",
+    "덤데도독돈돌동돼되된될됩두둑둔둘둡뒀뒤드득든들등디따딸때떠또뜻라락란람랍랑래랭략량러럼럽렇레려력련렬렴렵령례로록론롱뢰료",
+    "룡루류륙륜률륭르른를름릉리린림립마막만많말망맞매맥맹머먹먼메며면멸명몇모목몰몽묘무묵문물뭐므미민밀바박밖반받발밝밤방배백",
+    "번벌범법벽변별병보복본볼봄봅봉뵙부북분불붕비빈빙빛뻔뿐쁘사삭산살삼상새색샘생서석선설섬섭섯성세셨소속손솔솜송쇄쇠수숙순술",
+    "숭쉬쉽스슬습승시식신실심십싶싸쌍써쓰쓸씨씩아악안않알암압앙앞애액앵야약얀양어억언얻얼엄업없엇었에엔여역연열염엽였영옆예오",
+    "옥온올옹와완왕왜외요욕용우욱운울움웅워원월웠위유육윤율융으은을음읍응의이익인일읽잃임입잇있잉자작잔잖잘잠잡장재쟁저적전절",
+    "젊점접정제젠졌조족존졸종좋좌죄죠주죽준줄줍중줘즉즐증지직진질짐집징짜째쪽차착찬찰참창찾채책처척천철첨첩청체쳐초촉촌총최추",
+    "축춘출충취측층치칙친칠침칭카커컴켜코쾌쿠크큰키타탁탄탈탐탑탕태택터토통퇴투트특튼틀티팀파판팔패팽퍼페펴편평폐포폭표푸품풍",
+    "퓨프피필하학한할함합항해핵했행향허헌험헤혁현혈혐협형혜호혹혼홉홍화확환활황회획횡효후훈훤휘휴흉흐흑흔흡흥희흰히힘",
+);
+
+fn is_common_hangul(c: char) -> bool {
+    static SET: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| COMMON_HANGUL.chars().collect()).binary_search(&c).is_ok()
+}
+
 /// The script a character belongs to, for coherence scoring.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Script {
     Hangul,
+    /// Hangul syllables outside [`COMMON_HANGUL`].
+    HangulRare,
     /// Frequent han characters (level 1 of GB2312, Big5 or JIS X 0208).
     HanCommon,
     HanRare,
@@ -163,7 +202,13 @@ fn is_common_han(c: char) -> bool {
 
 fn script(c: char) -> Script {
     match c as u32 {
-        0xAC00..=0xD7A3 => Script::Hangul,
+        0xAC00..=0xD7A3 => {
+            if is_common_hangul(c) {
+                Script::Hangul
+            } else {
+                Script::HangulRare
+            }
+        }
         0x4E00..=0x9FFF => {
             if is_common_han(c) {
                 Script::HanCommon
@@ -196,7 +241,11 @@ pub fn coherence(text: &str, enc: &'static Encoding) -> i64 {
     let flush = |run: &mut Vec<Script>, score: &mut i64| {
         let has = |s: Script| run.contains(&s);
         let han = has(Script::HanCommon) || has(Script::HanRare);
-        let soup = has(Script::Hangul) && (han || has(Script::Kana));
+        let soup = (has(Script::Hangul) || has(Script::HangulRare)) && (han || has(Script::Kana));
+        // Western words hold an accented letter here and there; three or more non-ASCII
+        // characters in a row are the mark of double-byte text read as Latin-1.
+        let long_latin = run.len() >= 3 && has(Script::Latin);
+        let alphabets = [Script::Latin, Script::Cyrillic, Script::Greek].iter().filter(|&&s| has(s)).count();
         for &s in run.iter() {
             // Points per byte of evidence: a CJK character takes two bytes, a letter of a
             // single-byte charset one.
@@ -205,9 +254,12 @@ pub fn coherence(text: &str, enc: &'static Encoding) -> i64 {
                 Script::Junk => -4,
                 _ if soup => -4,
                 Script::Hangul if korean => 4,
+                Script::HangulRare if korean => 1,
                 Script::Kana if japanese => 4,
                 Script::HanCommon if cjk => 4,
                 Script::HanRare if cjk => -2,
+                Script::Latin | Script::Cyrillic | Script::Greek if alphabets > 1 => -4,
+                Script::Latin if long_latin && !cjk => 0,
                 Script::Latin | Script::Cyrillic | Script::Greek if !cjk => 2,
                 _ => -4,
             };
@@ -278,6 +330,14 @@ mod tests {
         let as_gbk = encoding_rs::GBK.decode(&japanese).0;
         assert!(coherence(&as_ja, encoding_rs::SHIFT_JIS) > coherence(&as_gbk, encoding_rs::GBK));
         assert!(coherence(&as_gb, encoding_rs::GBK) > -100);
+    }
+
+    #[test]
+    fn common_hangul_is_sorted_and_known() {
+        let all: Vec<char> = COMMON_HANGUL.chars().collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
+        assert!(all.iter().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(c)));
+        assert!(is_common_hangul('이') && !is_common_hangul('뮴'));
     }
 
     #[test]

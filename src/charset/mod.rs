@@ -16,7 +16,7 @@ mod detect;
 mod encode;
 mod labels;
 
-pub use detect::{Utf8Stats, coherence, detect_legacy, sniff_utf16, tie_break};
+pub use detect::{Utf8Stats, coherence, detect_legacy, sniff_utf16, suspicious_utf8, tie_break};
 pub use encode::{Unmappable, encode, encode_listing, encode_output, unmappable_diagnostic};
 pub use labels::{ALIASES, ca_label, encoding_for_label};
 
@@ -175,6 +175,7 @@ fn as_is(
             .then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Override }, "--from-encoding".into()));
     }
     match declared {
+        None if !ascii && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) => None,
         None => Some((
             CharsetDecision { encoding: encoding_rs::UTF_8, source: CharsetSource::Detected },
             if ascii {
@@ -341,6 +342,15 @@ fn decide<'b>(
         return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, "the text is ASCII".into());
     }
     if stats.is_valid() {
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        if suspicious_utf8(text) {
+            let guess = detect_legacy(bytes);
+            if let Some(legacy) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
+                if coherence(&legacy, guess) > 0 {
+                    return (pick(guess, CharsetSource::Detected), bytes, "short text, valid UTF-8 by accident".into());
+                }
+            }
+        }
         return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, "valid UTF-8".into());
     }
     if stats.is_damaged_utf8() {
