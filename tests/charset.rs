@@ -831,3 +831,26 @@ mod properties {
         }
     }
 }
+
+/// Timing of the decision paths (run with `cargo test --release --test charset -- --ignored`).
+#[test]
+#[ignore]
+fn timing() {
+    let Some(shared) = shared() else { return };
+    for (file, n) in [
+        ("samples/sgf/SabakiHQ__sgf__no-ca.sgf", 2000),
+        ("samples/sgf/SabakiHQ__Sabaki__korean.sgf", 2000),
+        ("samples/sgf/yenw__computer-go-dataset__tencent_s1-1_KM375.SGF", 2000),
+    ] {
+        let bytes = std::fs::read(shared.join(file)).unwrap();
+        let declared = kifu::formats::sgf::find_declared_charset(&bytes);
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            let mut sink = kifu::diag::Sink::new();
+            let d = kifu::charset::decode_owned(bytes.clone(), None, declared.as_deref(), &mut sink);
+            std::hint::black_box(d);
+        }
+        let per = start.elapsed() / n;
+        eprintln!("{file}: {} bytes, {per:?} per decision+decode", bytes.len());
+    }
+}

@@ -112,6 +112,14 @@ pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
     let decode = |enc: &'static Encoding| enc.decode_without_bom_handling_and_without_replacement(bytes);
     let guess_text = decode(guess);
     let guess_score = guess_text.as_deref().map(|t| coherence(t, guess));
+    // No candidate scores more than 4 per character, so a guess within a tenth of that bound
+    // cannot be beaten by the margin: skip the other decodings.
+    if let (Some(t), Some(g)) = (guess_text.as_deref(), guess_score) {
+        let chars = t.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
+        if chars > 0 && g * 10 >= 36 * chars {
+            return guess;
+        }
+    }
     let mut best: Option<(&'static Encoding, i64)> = None;
     for enc in CJK {
         if enc == guess {
@@ -189,11 +197,13 @@ enum Script {
 }
 
 fn is_common_han(c: char) -> bool {
-    let mut buf = [0u8; 4];
-    let s = c.encode_utf8(&mut buf);
+    let mut utf8 = [0u8; 4];
+    let s = c.encode_utf8(&mut utf8);
+    // The character's two-byte code in `enc`, encoded into a stack buffer (no allocation).
     let two = |enc: &'static Encoding| {
-        let (bytes, _, bad) = enc.encode(s);
-        (!bad && bytes.len() == 2).then(|| u16::from_be_bytes([bytes[0], bytes[1]]))
+        let mut out = [0u8; 8];
+        let (res, _, written) = enc.new_encoder().encode_from_utf8_without_replacement(s, &mut out, true);
+        (res == encoding_rs::EncoderResult::InputEmpty && written == 2).then(|| u16::from_be_bytes([out[0], out[1]]))
     };
     two(encoding_rs::GBK).is_some_and(|v| (0xB0A1..=0xD7F9).contains(&v) && v & 0xFF >= 0xA1)
         || two(encoding_rs::BIG5).is_some_and(|v| (0xA440..=0xC67E).contains(&v))
