@@ -112,9 +112,12 @@ pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
     let decode = |enc: &'static Encoding| enc.decode_without_bom_handling_and_without_replacement(bytes);
     let guess_text = decode(guess);
     let guess_score = guess_text.as_deref().map(|t| coherence(t, guess));
-    // No candidate scores more than 4 per character, so a guess within a tenth of that bound
-    // cannot be beaten by the margin: skip the other decodings.
-    if let (Some(t), Some(g)) = (guess_text.as_deref(), guess_score) {
+    // A guess outside the charsets Go records are written in (EUC-JP, ISO-8859-5, … on a
+    // two-character name) yields to an equally coherent CJK reading.
+    let usual = GO_CHARSETS.contains(&guess);
+    // No candidate scores more than 4 per character, so a usual guess within a tenth of that
+    // bound cannot be beaten by the margin: skip the other decodings.
+    if let (true, Some(t), Some(g)) = (usual, guess_text.as_deref(), guess_score) {
         let chars = t.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
         if chars > 0 && g * 10 >= 36 * chars {
             return guess;
@@ -132,9 +135,6 @@ pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
             }
         }
     }
-    // A guess outside the charsets Go records are written in (EUC-JP, ISO-8859-5, … on a
-    // two-character name) yields to an equally coherent CJK reading.
-    let usual = GO_CHARSETS.contains(&guess);
     match (guess_score, best) {
         (None, Some((enc, score))) if score > 0 => enc,
         (Some(g), Some((enc, score))) => {
