@@ -69,8 +69,10 @@ fn fixtures_decode_to_their_expected_values() {
             };
             assert_eq!(got.as_deref(), Some(value), "{name} {key}");
         }
-        // Every decision is reported.
-        assert!(out.diagnostics.iter().any(|d| d.code == codes::DECIDED && d.severity == Severity::Info), "{name}");
+        // Every decision has a reason and becomes an info note.
+        let note = decision.note();
+        assert_eq!((note.code, note.severity), (codes::DECIDED, Severity::Info), "{name}");
+        assert!(note.message.contains(decision.reason) && !decision.reason.is_empty(), "{name}");
     }
     assert!(seen >= 12, "{seen} fixtures");
 }

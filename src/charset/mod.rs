@@ -76,12 +76,24 @@ pub struct CharsetDecision {
     pub encoding: &'static Encoding,
     /// How it was chosen.
     pub source: CharsetSource,
+    /// Why, in a few words (`declared charset`, `valid UTF-8`, `declaration does not fit; …`).
+    pub reason: &'static str,
 }
 
 impl CharsetDecision {
     /// The charset's canonical name (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …).
     pub fn name(&self) -> &'static str {
         self.encoding.name()
+    }
+
+    /// The decision as an informational diagnostic, `charset.decided`:
+    /// `charset GBK (detected: not UTF-8; chardetng and script coherence)`. Readers record the
+    /// decision in `ReadOutput::charset`; front ends show this note (`kifu convert -v`).
+    pub fn note(&self) -> Diagnostic {
+        Diagnostic::info(
+            codes::DECIDED,
+            format!("charset {} ({}: {})", ca_label(self.encoding), self.source, self.reason),
+        )
     }
 }
 
@@ -163,31 +175,26 @@ fn clean(enc: &'static Encoding, bytes: &[u8]) -> bool {
 /// The decision for input that is valid UTF-8 and can be taken as it is (no BOM, no UTF-16
 /// pattern: the caller checks), or `None` when the full decision must run (a declaration or
 /// override that disagrees with UTF-8, an unknown label).
-fn as_is(
-    bytes: &[u8],
-    override_enc: Option<&'static Encoding>,
-    declared: Option<&str>,
-) -> Option<(CharsetDecision, String)> {
+fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<CharsetDecision> {
     let ascii = bytes.is_ascii();
     let fits = |enc: &'static Encoding| enc == encoding_rs::UTF_8 || (ascii && enc.is_ascii_compatible());
     if let Some(enc) = override_enc {
-        return fits(enc)
-            .then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Override }, "--from-encoding".into()));
+        return fits(enc).then_some(CharsetDecision {
+            encoding: enc,
+            source: CharsetSource::Override,
+            reason: OVERRIDE,
+        });
     }
     match declared {
         None if !ascii && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) => None,
-        None => Some((
-            CharsetDecision { encoding: encoding_rs::UTF_8, source: CharsetSource::Detected },
-            if ascii {
-                "nothing declared; the text is ASCII".into()
-            } else {
-                "nothing declared; the text is valid UTF-8".into()
-            },
-        )),
+        None => Some(CharsetDecision {
+            encoding: encoding_rs::UTF_8,
+            source: CharsetSource::Detected,
+            reason: if ascii { ASCII } else { VALID_UTF8 },
+        }),
         Some(label) => {
             let enc = encoding_for_label(label)?;
-            fits(enc)
-                .then(|| (CharsetDecision { encoding: enc, source: CharsetSource::Declared }, format!("'{label}'")))
+            fits(enc).then_some(CharsetDecision { encoding: enc, source: CharsetSource::Declared, reason: DECLARED })
         }
     }
 }
@@ -198,24 +205,19 @@ fn as_is(
 /// the raw bytes by the format's reader). The decision order is documented in
 /// `formats/charsets.md`: BOM, override, UTF-16 pattern, declaration (checked against the
 /// bytes), then valid UTF-8, damaged UTF-8, and chardetng with the script-coherence tie-break.
-/// Diagnostics go to `sink`, placed at offsets of the decoded text: `charset.decided` (info)
-/// always, `charset.mismatch` / `charset.unknown-label` when the declaration was not used,
-/// `charset.invalid-bytes` at each U+FFFD the decoding had to put in.
+/// Diagnostics go to `sink`, placed at offsets of the decoded text: `charset.mismatch` /
+/// `charset.unknown-label` when the declaration was not used, `charset.invalid-bytes` at each
+/// U+FFFD the decoding had to put in. The decision itself is returned ([`CharsetDecision::note`]
+/// makes it a `charset.decided` info diagnostic).
 pub fn decode(
     bytes: &[u8],
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
-    let (decision, body, why) = decide(bytes, override_enc, declared, sink);
+    let (decision, body) = decide(bytes, override_enc, declared, sink);
     let (text, damage) = decode_marking(decision.encoding, body);
-    finish(text, decision, &why, &damage, sink)
-}
-
-fn finish(text: String, decision: CharsetDecision, why: &str, damage: &[Damage], sink: &mut Sink) -> Decoded {
     let name = ca_label(decision.encoding);
-    let why = if why.is_empty() { String::new() } else { format!(": {why}") };
-    sink.push(Diagnostic::info(codes::DECIDED, format!("charset {name} ({}{why})", decision.source)));
     for d in damage {
         let hex: Vec<String> = d.bytes.iter().map(|b| format!("{b:02X}")).collect();
         sink.push_at(
@@ -229,13 +231,29 @@ fn finish(text: String, decision: CharsetDecision, why: &str, damage: &[Damage],
     Decoded { text, decision }
 }
 
+// Reasons recorded in a `CharsetDecision`.
+const BOM: &str = "byte-order mark";
+const OVERRIDE: &str = "--from-encoding";
+const UTF16_PATTERN: &str = "UTF-16 byte pattern, no byte-order mark";
+const DECLARED: &str = "declared charset";
+const DECLARED_DAMAGED: &str = "declared charset, some characters damaged";
+const DECLARED_UNFIT: &str = "declared charset, although no charset fits every byte";
+const UNFIT_UTF8: &str = "the declaration does not fit; the text is UTF-8";
+const UNFIT_DETECTED: &str = "the declaration does not fit; chardetng and script coherence";
+const ISO2022JP: &str = "ISO-2022-JP escape sequences";
+const ASCII: &str = "the text is ASCII";
+const VALID_UTF8: &str = "valid UTF-8";
+const ACCIDENTAL_UTF8: &str = "short text, valid UTF-8 by accident; chardetng and script coherence";
+const DAMAGED_UTF8: &str = "UTF-8, some characters damaged";
+const DETECTED: &str = "not UTF-8; chardetng and script coherence";
+
 fn decide<'b>(
     bytes: &'b [u8],
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
     sink: &mut Sink,
-) -> (CharsetDecision, &'b [u8], String) {
-    let pick = |encoding, source| CharsetDecision { encoding, source };
+) -> (CharsetDecision, &'b [u8]) {
+    let pick = |encoding, source, reason| CharsetDecision { encoding, source, reason };
     let declared_enc = declared.and_then(encoding_for_label);
     // 1. A byte-order mark.
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
@@ -251,16 +269,16 @@ fn decide<'b>(
                 ));
             }
         }
-        return (pick(enc, CharsetSource::Bom), bytes.get(bom_len..).unwrap_or(&[]), "byte-order mark".into());
+        return (pick(enc, CharsetSource::Bom, BOM), bytes.get(bom_len..).unwrap_or(&[]));
     }
     // 2. The user's override.
     if let Some(enc) = override_enc {
-        return (pick(enc, CharsetSource::Override), bytes, "--from-encoding".into());
+        return (pick(enc, CharsetSource::Override, OVERRIDE), bytes);
     }
     // UTF-16 without a BOM: no declaration inside it can be read from the raw bytes.
     if let Some(enc) = sniff_utf16(bytes) {
         if clean(enc, bytes) {
-            return (pick(enc, CharsetSource::Detected), bytes, "UTF-16 byte pattern, no byte-order mark".into());
+            return (pick(enc, CharsetSource::Detected, UTF16_PATTERN), bytes);
         }
     }
     let stats = if bytes.is_ascii() { Utf8Stats::default() } else { Utf8Stats::of(bytes) };
@@ -272,9 +290,8 @@ fn decide<'b>(
                 format!("unknown charset '{label}'; the charset is detected instead"),
             )),
             Some(enc) => {
-                let why = format!("'{label}'");
                 if bytes.is_ascii() && enc.is_ascii_compatible() {
-                    return (pick(enc, CharsetSource::Declared), bytes, why);
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
                 }
                 // 4. A declaration that does not fit.
                 let utf8_like = stats.is_valid() || (stats.is_damaged_utf8() && stats.good >= 2);
@@ -284,23 +301,19 @@ fn decide<'b>(
                         codes::MISMATCH,
                         format!("the file declares '{label}' but its text is UTF-8; read as UTF-8"),
                     ));
-                    return (
-                        pick(encoding_rs::UTF_8, CharsetSource::Detected),
-                        bytes,
-                        format!("{why} does not fit; valid UTF-8"),
-                    );
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
                 }
                 if clean(enc, bytes) {
-                    return (pick(enc, CharsetSource::Declared), bytes, why);
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
                 }
                 if enc == encoding_rs::UTF_8 && stats.is_damaged_utf8() {
-                    return (pick(enc, CharsetSource::Declared), bytes, format!("{why}, with damaged characters"));
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
                 }
                 // A few damaged characters in a long text do not make the declaration wrong.
                 let (text, damage) = decode_marking(enc, bytes);
                 let non_ascii = text.chars().filter(|&c| !c.is_ascii() && c != '\u{FFFD}').count();
                 if damage.len() <= (non_ascii / 50).max(1) && non_ascii > damage.len() {
-                    return (pick(enc, CharsetSource::Declared), bytes, format!("{why}, with damaged characters"));
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
                 }
                 let guess = detect_legacy(bytes);
                 if guess != enc && clean(guess, bytes) {
@@ -312,7 +325,7 @@ fn decide<'b>(
                             ca_label(guess)
                         ),
                     ));
-                    return (pick(guess, CharsetSource::Detected), bytes, format!("{why} does not fit; detected"));
+                    return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes);
                 }
                 if enc != encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     sink.push(Diagnostic::warning(
@@ -321,13 +334,9 @@ fn decide<'b>(
                             "the file declares '{label}' but its text is UTF-8 (with damaged characters); read as UTF-8"
                         ),
                     ));
-                    return (
-                        pick(encoding_rs::UTF_8, CharsetSource::Detected),
-                        bytes,
-                        format!("{why} does not fit; UTF-8"),
-                    );
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
                 }
-                return (pick(enc, CharsetSource::Declared), bytes, format!("{why}; no charset fits every byte"));
+                return (pick(enc, CharsetSource::Declared, DECLARED_UNFIT), bytes);
             }
         }
     }
@@ -336,10 +345,10 @@ fn decide<'b>(
         if memchr::memchr(0x1B, bytes).is_some() {
             let guess = detect_legacy(bytes);
             if guess == encoding_rs::ISO_2022_JP && clean(guess, bytes) {
-                return (pick(guess, CharsetSource::Detected), bytes, "ISO-2022-JP escape sequences".into());
+                return (pick(guess, CharsetSource::Detected, ISO2022JP), bytes);
             }
         }
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, "the text is ASCII".into());
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, ASCII), bytes);
     }
     if stats.is_valid() {
         let text = std::str::from_utf8(bytes).unwrap_or_default();
@@ -347,17 +356,17 @@ fn decide<'b>(
             let guess = detect_legacy(bytes);
             if let Some(legacy) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
                 if coherence(&legacy, guess) > 0 {
-                    return (pick(guess, CharsetSource::Detected), bytes, "short text, valid UTF-8 by accident".into());
+                    return (pick(guess, CharsetSource::Detected, ACCIDENTAL_UTF8), bytes);
                 }
             }
         }
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, "valid UTF-8".into());
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes);
     }
     if stats.is_damaged_utf8() {
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected), bytes, "UTF-8 with damaged characters".into());
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
     }
     let guess = detect_legacy(bytes);
-    (pick(guess, CharsetSource::Detected), bytes, "not UTF-8; chardetng and script coherence".into())
+    (pick(guess, CharsetSource::Detected, DETECTED), bytes)
 }
 
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
@@ -371,7 +380,7 @@ pub fn decode_owned(
     if Encoding::for_bom(&bytes).is_none() && sniff_utf16(&bytes).is_none() {
         match String::from_utf8(bytes) {
             Ok(text) => match as_is(text.as_bytes(), override_enc, declared) {
-                Some((decision, why)) => return finish(text, decision, &why, &[], sink),
+                Some(decision) => return Decoded { text, decision },
                 None => bytes = text.into_bytes(),
             },
             Err(e) => bytes = e.into_bytes(),
@@ -390,8 +399,9 @@ mod tests {
         let mut sink = Sink::new();
         let d = decode(bytes, None, declared, &mut sink);
         let diags = sink.finish(&d.text);
-        assert_eq!(diags.iter().filter(|d| d.code == codes::DECIDED).count(), 1, "{diags:?}");
-        (d, diags.into_iter().filter(|d| d.severity > Severity::Info).collect())
+        assert!(diags.iter().all(|d| d.severity > Severity::Info), "{diags:?}");
+        assert!(!d.decision.reason.is_empty());
+        (d, diags)
     }
 
     fn codes_of(diags: &[Diagnostic]) -> Vec<&'static str> {
@@ -421,7 +431,7 @@ mod tests {
         let mut sink = Sink::new();
         let d = decode_owned(bytes, Some(encoding_rs::BIG5), Some("UTF-8"), &mut sink);
         assert_eq!(d.text, "(;CA[UTF-8]PB[聶衛平])");
-        assert_eq!(d.decision, CharsetDecision { encoding: encoding_rs::BIG5, source: CharsetSource::Override });
+        assert_eq!((d.decision.encoding, d.decision.source), (encoding_rs::BIG5, CharsetSource::Override));
     }
 
     #[test]
@@ -438,7 +448,7 @@ mod tests {
         let bytes = enc(encoding_rs::EUC_KR, "(;PB[이세돌]PW[박정환]C[바둑은 재미있다])");
         let (d, diags) = dec(&bytes, Some("UTF-8"));
         assert_eq!(d.text, "(;PB[이세돌]PW[박정환]C[바둑은 재미있다])");
-        assert_eq!(d.decision, CharsetDecision { encoding: encoding_rs::EUC_KR, source: CharsetSource::Detected });
+        assert_eq!((d.decision.encoding, d.decision.source), (encoding_rs::EUC_KR, CharsetSource::Detected));
         assert_eq!(codes_of(&diags), [codes::MISMATCH]);
     }
 
@@ -471,7 +481,7 @@ mod tests {
         let bytes = enc(encoding_rs::SHIFT_JIS, "(;CA[x-klingon]PB[井山裕太]PW[山下敬吾]C[囲碁は楽しいです])");
         let (d, diags) = dec(&bytes, Some("x-klingon"));
         assert_eq!(codes_of(&diags), [codes::UNKNOWN_LABEL]);
-        assert_eq!(d.decision, CharsetDecision { encoding: encoding_rs::SHIFT_JIS, source: CharsetSource::Detected });
+        assert_eq!((d.decision.encoding, d.decision.source), (encoding_rs::SHIFT_JIS, CharsetSource::Detected));
     }
 
     #[test]
@@ -500,10 +510,13 @@ mod tests {
     fn the_decision_is_reported_as_info() {
         let mut sink = Sink::new();
         let d = decode_owned(b"(;CA[UTF-8]C[ok])".to_vec(), None, Some("UTF-8"), &mut sink);
-        let diags = sink.finish(&d.text);
-        assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].severity, Severity::Info);
-        assert_eq!(diags[0].message, "charset UTF-8 (declared: 'UTF-8')");
+        assert!(sink.finish(&d.text).is_empty());
+        let note = d.decision.note();
+        assert_eq!((note.severity, note.code), (Severity::Info, codes::DECIDED));
+        assert_eq!(note.message, "charset UTF-8 (declared: declared charset)");
+        let bytes = enc(encoding_rs::GBK, "(;C[黑先白死，这是一个常见的死活题])");
+        let (d, _) = dec(&bytes, None);
+        assert_eq!(d.decision.note().message, "charset GBK (detected: not UTF-8; chardetng and script coherence)");
     }
 
     #[test]
@@ -520,7 +533,7 @@ mod tests {
             let (a, da) = dec(&bytes, declared);
             let mut sink = Sink::new();
             let b = decode_owned(bytes.clone(), None, declared, &mut sink);
-            let db: Vec<_> = sink.finish(&b.text).into_iter().filter(|d| d.severity > Severity::Info).collect();
+            let db = sink.finish(&b.text);
             assert_eq!((a.text, a.decision, da), (b.text, b.decision, db), "{declared:?}");
         }
     }

@@ -133,6 +133,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             return ExitCode::DataErr;
         }
     };
+    if let Some(decision) = read.charset {
+        print_diagnostics(&name, &[decision.note()], v);
+    }
     print_diagnostics(&name, &read.diagnostics, v);
     let options = WriteOptions { encoding: to_enc, expand_point_lists: args.expand_lists, lossy: args.lossy };
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());

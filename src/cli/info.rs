@@ -87,7 +87,11 @@ pub fn run(args: InfoArgs) -> ExitCode {
         };
         match format.read(bytes, &options) {
             Ok(read) => {
-                print_diagnostics(&name, &read.diagnostics, Verbosity { quiet: !v.verbose, ..v });
+                let quiet = Verbosity { quiet: !v.verbose, ..v };
+                if let Some(decision) = read.charset {
+                    print_diagnostics(&name, &[decision.note()], quiet);
+                }
+                print_diagnostics(&name, &read.diagnostics, quiet);
                 if write_stdout(lines(&name, format, &read).as_bytes()).is_err() {
                     return ExitCode::IoErr;
                 }
