@@ -309,23 +309,32 @@ fn decide<'b>(
                 if enc == encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
                 }
-                // A few damaged characters in a long text do not make the declaration wrong.
+                // A few damaged characters in a long text do not make the declaration wrong,
+                // unless another charset reads every byte and reads far better (GBK declared as
+                // Big5 decodes with one error in fifty characters, as nonsense).
                 let (text, damage) = decode_marking(enc, bytes);
                 let non_ascii = text.chars().filter(|&c| !c.is_ascii() && c != '\u{FFFD}').count();
-                if damage.len() <= (non_ascii / 50).max(1) && non_ascii > damage.len() {
-                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
-                }
+                let minor = damage.len() <= (non_ascii / 50).max(1) && non_ascii > damage.len();
                 let guess = detect_legacy(bytes);
-                if guess != enc && clean(guess, bytes) {
-                    sink.push(Diagnostic::warning(
-                        codes::MISMATCH,
-                        format!(
-                            "the file declares '{label}' but its bytes are not valid {}; they are valid {}, read as that",
-                            ca_label(enc),
-                            ca_label(guess)
-                        ),
-                    ));
-                    return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes);
+                let alternative =
+                    if guess == enc { None } else { guess.decode_without_bom_handling_and_without_replacement(bytes) };
+                if let Some(alt) = alternative {
+                    let declared_score = coherence(&text, enc);
+                    let far_better = coherence(&alt, guess) > declared_score + (declared_score.abs() / 2).max(8);
+                    if !minor || far_better {
+                        sink.push(Diagnostic::warning(
+                            codes::MISMATCH,
+                            format!(
+                                "the file declares '{label}' but its bytes are not valid {}; they are valid {}, read as that",
+                                ca_label(enc),
+                                ca_label(guess)
+                            ),
+                        ));
+                        return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes);
+                    }
+                }
+                if minor {
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
                 }
                 if enc != encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     sink.push(Diagnostic::warning(
