@@ -6,10 +6,22 @@
 //! (valid UTF-8, else chardetng) for files that declare nothing. The whole input is decoded
 //! before any grammar sees it, so multi-byte characters whose trail byte is `\` or `]`
 //! (Shift_JIS, Big5) never break a value. Writing encodes UTF-8 by default, or a legacy charset
-//! on request, reporting characters the target cannot hold.
+//! on request, reporting characters the target cannot hold. Specification:
+//! `formats/charsets.md`.
+//!
+//! Files: `labels.rs` (alias table, written names), `detect.rs` (UTF-8 damage, UTF-16 without
+//! BOM, chardetng, script-coherence tie-break), `encode.rs` (writing), this file (the decision).
+
+mod detect;
+mod encode;
+mod labels;
+
+pub use detect::{Utf8Stats, coherence, detect_legacy, sniff_utf16, suspicious_utf8, tie_break};
+pub use encode::{Unmappable, encode, encode_listing, encode_output, unmappable_diagnostic};
+pub use labels::{ALIASES, ca_label, encoding_for_label};
 
 use crate::diag::{Diagnostic, Sink};
-use encoding_rs::{DecoderResult, EncoderResult, Encoding};
+use encoding_rs::{DecoderResult, Encoding};
 use std::fmt;
 
 /// Diagnostic codes of the charset layer.
@@ -64,12 +76,24 @@ pub struct CharsetDecision {
     pub encoding: &'static Encoding,
     /// How it was chosen.
     pub source: CharsetSource,
+    /// Why, in a few words (`declared charset`, `valid UTF-8`, `declaration does not fit; …`).
+    pub reason: &'static str,
 }
 
 impl CharsetDecision {
     /// The charset's canonical name (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …).
     pub fn name(&self) -> &'static str {
         self.encoding.name()
+    }
+
+    /// The decision as an informational diagnostic, `charset.decided`:
+    /// `charset GBK (detected: not UTF-8; chardetng and script coherence)`. Readers record the
+    /// decision in `ReadOutput::charset`; front ends show this note (`kifu convert -v`).
+    pub fn note(&self) -> Diagnostic {
+        Diagnostic::info(
+            codes::DECIDED,
+            format!("charset {} ({}: {})", ca_label(self.encoding), self.source, self.reason),
+        )
     }
 }
 
@@ -82,192 +106,276 @@ pub struct Decoded {
     pub decision: CharsetDecision,
 }
 
-/// Looks up a charset label as found in real files: WHATWG labels plus the aliases
-/// `encoding_rs` lacks (`CP949`, `UHC`, `MS949`, `CP936`, `EUC-CN`, `CP932`, `SJIS`, `CP950`,
-/// `UTF16LE`, …). Case, `-`, `_` and spaces are ignored. `iso-2022-kr` and other labels that
-/// map to the "replacement" encoding give `None`.
-pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
-    let norm: String = label.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
-    let alias = match norm.as_str() {
-        "cp949" | "uhc" | "ms949" | "windows949" | "xwindows949" | "euckr" | "ksc5601" | "ksc56011987" | "korean" => {
-            Some(encoding_rs::EUC_KR)
+/// Statistical detection of a legacy charset (UTF-8 excluded: the caller checks it first); see
+/// [`detect_legacy`].
+pub fn detect(bytes: &[u8]) -> &'static Encoding {
+    detect_legacy(bytes)
+}
+
+/// One malformed byte sequence met while decoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// Byte offset of the U+FFFD that stands for it in the decoded text.
+    pub offset: usize,
+    /// The malformed bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Decodes `bytes` with `enc` (no BOM handling), replacing each malformed sequence with U+FFFD;
+/// returns the text and where each replacement is.
+pub fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
+    let mut damage = Vec::new();
+    if enc == encoding_rs::UTF_8 {
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            return (s.to_string(), damage);
         }
-        "cp936" | "ms936" | "euccn" | "gb2312" | "gbk" | "chinese" | "windows936" => Some(encoding_rs::GBK),
-        "gb18030" => Some(encoding_rs::GB18030),
-        "cp932" | "ms932" | "sjis" | "shiftjis" | "mskanji" | "windows31j" | "xsjis" => Some(encoding_rs::SHIFT_JIS),
-        "cp950" | "ms950" | "big5" | "big5hkscs" | "windows950" => Some(encoding_rs::BIG5),
-        "utf8" | "utf8bom" => Some(encoding_rs::UTF_8),
-        "utf16" | "utf16le" | "ucs2" | "ucs2le" => Some(encoding_rs::UTF_16LE),
-        "utf16be" | "ucs2be" => Some(encoding_rs::UTF_16BE),
-        "latin1" | "iso88591" | "l1" | "ascii" | "usascii" | "cp1252" => Some(encoding_rs::WINDOWS_1252),
-        _ => None,
-    };
-    alias.or_else(|| Encoding::for_label_no_replacement(label.trim().as_bytes()))
+        let mut out = String::with_capacity(bytes.len() + 16);
+        for chunk in bytes.utf8_chunks() {
+            out.push_str(chunk.valid());
+            if !chunk.invalid().is_empty() {
+                damage.push(Damage { offset: out.len(), bytes: chunk.invalid().to_vec() });
+                out.push('\u{FFFD}');
+            }
+        }
+        return (out, damage);
+    }
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let cap = decoder.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap_or(bytes.len() * 3);
+    let mut out = String::with_capacity(cap + 16);
+    let mut consumed = 0;
+    loop {
+        let input = bytes.get(consumed..).unwrap_or(&[]);
+        let (res, read) = decoder.decode_to_string_without_replacement(input, &mut out, true);
+        consumed += read;
+        match res {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::Malformed(len, extra) => {
+                let end = consumed.saturating_sub(extra as usize);
+                let start = end.saturating_sub(len as usize);
+                damage.push(Damage { offset: out.len(), bytes: bytes.get(start..end).unwrap_or(&[]).to_vec() });
+                out.push('\u{FFFD}');
+            }
+            DecoderResult::OutputFull => out.reserve(bytes.len().saturating_sub(consumed) * 3 + 16),
+        }
+    }
+    (out, damage)
 }
 
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
 pub fn decode_counting(enc: &'static Encoding, bytes: &[u8]) -> (String, usize) {
-    if enc == encoding_rs::UTF_8 {
-        return match std::str::from_utf8(bytes) {
-            Ok(s) => (s.to_string(), 0),
-            Err(_) => {
-                let mut out = String::with_capacity(bytes.len() + 16);
-                let mut errors = 0;
-                for chunk in bytes.utf8_chunks() {
-                    out.push_str(chunk.valid());
-                    if !chunk.invalid().is_empty() {
-                        out.push('\u{FFFD}');
-                        errors += 1;
-                    }
-                }
-                (out, errors)
-            }
-        };
+    let (text, damage) = decode_marking(enc, bytes);
+    (text, damage.len())
+}
+
+fn clean(enc: &'static Encoding, bytes: &[u8]) -> bool {
+    enc.decode_without_bom_handling_and_without_replacement(bytes).is_some()
+}
+
+/// The decision for input that is valid UTF-8 and can be taken as it is (no BOM, no UTF-16
+/// pattern: the caller checks), or `None` when the full decision must run (a declaration or
+/// override that disagrees with UTF-8, an unknown label).
+fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<CharsetDecision> {
+    let ascii = bytes.is_ascii();
+    let fits = |enc: &'static Encoding| enc == encoding_rs::UTF_8 || (ascii && enc.is_ascii_compatible());
+    if let Some(enc) = override_enc {
+        return fits(enc).then_some(CharsetDecision {
+            encoding: enc,
+            source: CharsetSource::Override,
+            reason: OVERRIDE,
+        });
     }
-    let mut decoder = enc.new_decoder_without_bom_handling();
-    let cap = decoder.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap_or(bytes.len() * 3);
-    let mut out = String::with_capacity(cap + 16);
-    let mut errors = 0;
-    let mut input = bytes;
-    loop {
-        let (res, read) = decoder.decode_to_string_without_replacement(input, &mut out, true);
-        input = &input[read..];
-        match res {
-            DecoderResult::InputEmpty => break,
-            DecoderResult::Malformed(_, _) => {
-                errors += 1;
-                out.push('\u{FFFD}');
-            }
-            DecoderResult::OutputFull => out.reserve(input.len() * 3 + 16),
+    match declared {
+        None if !ascii && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) => None,
+        None => Some(CharsetDecision {
+            encoding: encoding_rs::UTF_8,
+            source: CharsetSource::Detected,
+            reason: if ascii { ASCII } else { VALID_UTF8 },
+        }),
+        Some(label) => {
+            let enc = encoding_for_label(label)?;
+            fits(enc).then_some(CharsetDecision { encoding: enc, source: CharsetSource::Declared, reason: DECLARED })
         }
     }
-    (out, errors)
-}
-
-/// UTF-8 statistics: (valid non-ASCII characters, invalid sequences).
-fn utf8_stats(bytes: &[u8]) -> (usize, usize) {
-    let (mut good, mut bad) = (0, 0);
-    for chunk in bytes.utf8_chunks() {
-        good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
-        bad += (!chunk.invalid().is_empty()) as usize;
-    }
-    (good, bad)
-}
-
-/// Statistical detection of a legacy charset (UTF-8 excluded: the caller checks it first).
-pub fn detect(bytes: &[u8]) -> &'static Encoding {
-    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    det.feed(bytes, true);
-    det.guess(None, chardetng::Utf8Detection::Deny)
 }
 
 /// Decides the charset of `bytes` and decodes them.
 ///
 /// `override_enc` is the user's choice; `declared` the label the file itself carries (found on
-/// the raw bytes by the format's reader). Diagnostics go to `sink` without positions.
+/// the raw bytes by the format's reader). The decision order is documented in
+/// `formats/charsets.md`: BOM, override, UTF-16 pattern, declaration (checked against the
+/// bytes), then valid UTF-8, damaged UTF-8, and chardetng with the script-coherence tie-break.
+/// Diagnostics go to `sink`, placed at offsets of the decoded text: `charset.mismatch` /
+/// `charset.unknown-label` when the declaration was not used, `charset.invalid-bytes` at each
+/// U+FFFD the decoding had to put in. The decision itself is returned ([`CharsetDecision::note`]
+/// makes it a `charset.decided` info diagnostic).
 pub fn decode(
     bytes: &[u8],
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
+    let (decision, body) = decide(bytes, override_enc, declared, sink);
+    let (text, damage) = decode_marking(decision.encoding, body);
+    let name = ca_label(decision.encoding);
+    for d in damage {
+        let hex: Vec<String> = d.bytes.iter().map(|b| format!("{b:02X}")).collect();
+        sink.push_at(
+            d.offset,
+            Diagnostic::warning(
+                codes::INVALID_BYTES,
+                format!("bytes {} are not valid {name}; kept as U+FFFD", hex.join(" ")),
+            ),
+        );
+    }
+    Decoded { text, decision }
+}
+
+// Reasons recorded in a `CharsetDecision`.
+const BOM: &str = "byte-order mark";
+const OVERRIDE: &str = "--from-encoding";
+const UTF16_PATTERN: &str = "UTF-16 byte pattern, no byte-order mark";
+const DECLARED: &str = "declared charset";
+const DECLARED_DAMAGED: &str = "declared charset, some characters damaged";
+const DECLARED_UNFIT: &str = "declared charset, although no charset fits every byte";
+const UNFIT_UTF8: &str = "the declaration does not fit; the text is UTF-8";
+const UNFIT_DETECTED: &str = "the declaration does not fit; chardetng and script coherence";
+const ISO2022JP: &str = "ISO-2022-JP escape sequences";
+const ASCII: &str = "the text is ASCII";
+const VALID_UTF8: &str = "valid UTF-8";
+const ACCIDENTAL_UTF8: &str = "short text, valid UTF-8 by accident; chardetng and script coherence";
+const DAMAGED_UTF8: &str = "UTF-8, some characters damaged";
+const DETECTED: &str = "not UTF-8; chardetng and script coherence";
+
+fn decide<'b>(
+    bytes: &'b [u8],
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+    sink: &mut Sink,
+) -> (CharsetDecision, &'b [u8]) {
+    let pick = |encoding, source, reason| CharsetDecision { encoding, source, reason };
+    let declared_enc = declared.and_then(encoding_for_label);
     // 1. A byte-order mark.
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let (text, errors) = decode_counting(enc, &bytes[bom_len..]);
-        report_errors(enc, errors, sink);
-        return Decoded { text, decision: CharsetDecision { encoding: enc, source: CharsetSource::Bom } };
+        if let (Some(label), Some(d)) = (declared, declared_enc) {
+            if d != enc {
+                sink.push(Diagnostic::warning(
+                    codes::MISMATCH,
+                    format!(
+                        "the file declares '{label}' but starts with a {} byte-order mark; read as {}",
+                        enc.name(),
+                        enc.name()
+                    ),
+                ));
+            }
+        }
+        return (pick(enc, CharsetSource::Bom, BOM), bytes.get(bom_len..).unwrap_or(&[]));
     }
     // 2. The user's override.
     if let Some(enc) = override_enc {
-        let (text, errors) = decode_counting(enc, bytes);
-        report_errors(enc, errors, sink);
-        return Decoded { text, decision: CharsetDecision { encoding: enc, source: CharsetSource::Override } };
+        return (pick(enc, CharsetSource::Override, OVERRIDE), bytes);
     }
-    let ascii = bytes.is_ascii();
-    // 3. A declaration.
+    // UTF-16 without a BOM: no declaration inside it can be read from the raw bytes.
+    if let Some(enc) = sniff_utf16(bytes) {
+        if clean(enc, bytes) {
+            return (pick(enc, CharsetSource::Detected, UTF16_PATTERN), bytes);
+        }
+    }
+    let stats = if bytes.is_ascii() { Utf8Stats::default() } else { Utf8Stats::of(bytes) };
+    // 3. A declaration, checked against the bytes.
     if let Some(label) = declared {
-        match encoding_for_label(label) {
+        match declared_enc {
             None => sink.push(Diagnostic::warning(
                 codes::UNKNOWN_LABEL,
-                format!("unknown charset '{label}'; detecting the charset instead"),
+                format!("unknown charset '{label}'; the charset is detected instead"),
             )),
-            Some(enc) if ascii && enc.is_ascii_compatible() => {
-                return Decoded {
-                    text: String::from_utf8(bytes.to_vec()).unwrap_or_default(),
-                    decision: CharsetDecision { encoding: enc, source: CharsetSource::Declared },
-                };
-            }
             Some(enc) => {
-                let (good, bad) = utf8_stats(bytes);
-                if enc != encoding_rs::UTF_8 && bad == 0 && good > 0 {
-                    // Valid multi-byte UTF-8 is almost never legacy text by accident.
+                if bytes.is_ascii() && enc.is_ascii_compatible() {
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
+                }
+                // 4. A declaration that does not fit.
+                let utf8_like = stats.is_valid() || (stats.is_damaged_utf8() && stats.good >= 2);
+                if enc != encoding_rs::UTF_8 && utf8_like && stats.good > 0 {
+                    // Multi-byte UTF-8 is almost never legacy text by accident.
                     sink.push(Diagnostic::warning(
                         codes::MISMATCH,
                         format!("the file declares '{label}' but its text is UTF-8; read as UTF-8"),
                     ));
-                    return utf8_owned(bytes, CharsetSource::Detected);
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
                 }
-                let (text, errors) = decode_counting(enc, bytes);
-                if errors == 0 {
-                    return Decoded {
-                        text,
-                        decision: CharsetDecision { encoding: enc, source: CharsetSource::Declared },
-                    };
+                if clean(enc, bytes) {
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
                 }
-                // A declared UTF-8 that is mostly valid: keep it, the bad bytes are damage.
-                if enc == encoding_rs::UTF_8 && good >= bad {
-                    report_errors(enc, errors, sink);
-                    return Decoded {
-                        text,
-                        decision: CharsetDecision { encoding: enc, source: CharsetSource::Declared },
-                    };
+                if enc == encoding_rs::UTF_8 && stats.is_damaged_utf8() {
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
                 }
-                let guess = detect(bytes);
-                if guess != enc {
-                    let (gtext, gerrors) = decode_counting(guess, bytes);
-                    if gerrors == 0 {
+                // A few damaged characters in a long text do not make the declaration wrong,
+                // unless another charset reads every byte and reads far better (GBK declared as
+                // Big5 decodes with one error in fifty characters, as nonsense).
+                let (text, damage) = decode_marking(enc, bytes);
+                let non_ascii = text.chars().filter(|&c| !c.is_ascii() && c != '\u{FFFD}').count();
+                let minor = damage.len() <= (non_ascii / 50).max(1) && non_ascii > damage.len();
+                let guess = detect_legacy(bytes);
+                let alternative =
+                    if guess == enc { None } else { guess.decode_without_bom_handling_and_without_replacement(bytes) };
+                if let Some(alt) = alternative {
+                    let declared_score = coherence(&text, enc);
+                    let far_better = coherence(&alt, guess) > declared_score + (declared_score.abs() / 2).max(8);
+                    if !minor || far_better {
                         sink.push(Diagnostic::warning(
                             codes::MISMATCH,
                             format!(
-                                "the file declares '{label}' but its bytes are not valid {}; read as {}",
-                                enc.name(),
-                                guess.name()
+                                "the file declares '{label}' but its bytes are not valid {}; they are valid {}, read as that",
+                                ca_label(enc),
+                                ca_label(guess)
                             ),
                         ));
-                        return Decoded {
-                            text: gtext,
-                            decision: CharsetDecision { encoding: guess, source: CharsetSource::Detected },
-                        };
+                        return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes);
                     }
                 }
-                report_errors(enc, errors, sink);
-                return Decoded { text, decision: CharsetDecision { encoding: enc, source: CharsetSource::Declared } };
+                if minor {
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                }
+                if enc != encoding_rs::UTF_8 && stats.is_damaged_utf8() {
+                    sink.push(Diagnostic::warning(
+                        codes::MISMATCH,
+                        format!(
+                            "the file declares '{label}' but its text is UTF-8 (with damaged characters); read as UTF-8"
+                        ),
+                    ));
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
+                }
+                return (pick(enc, CharsetSource::Declared, DECLARED_UNFIT), bytes);
             }
         }
     }
-    // 4. Nothing (usable) declared: valid UTF-8, mostly-valid UTF-8, else detection.
-    let (good, bad) = if ascii { (0, 0) } else { utf8_stats(bytes) };
-    if bad == 0 {
-        return utf8_owned(bytes, CharsetSource::Detected);
+    // 5. Nothing usable declared.
+    if bytes.is_ascii() {
+        if memchr::memchr(0x1B, bytes).is_some() {
+            let guess = detect_legacy(bytes);
+            if guess == encoding_rs::ISO_2022_JP && clean(guess, bytes) {
+                return (pick(guess, CharsetSource::Detected, ISO2022JP), bytes);
+            }
+        }
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, ASCII), bytes);
     }
-    let guess = detect(bytes);
-    let (text, errors) = decode_counting(guess, bytes);
-    if errors > 0 && good >= bad * 4 {
-        let (text, errors) = decode_counting(encoding_rs::UTF_8, bytes);
-        report_errors(encoding_rs::UTF_8, errors, sink);
-        return Decoded {
-            text,
-            decision: CharsetDecision { encoding: encoding_rs::UTF_8, source: CharsetSource::Detected },
-        };
+    if stats.is_valid() {
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        if suspicious_utf8(text) {
+            let guess = detect_legacy(bytes);
+            if let Some(legacy) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
+                if coherence(&legacy, guess) > 0 {
+                    return (pick(guess, CharsetSource::Detected, ACCIDENTAL_UTF8), bytes);
+                }
+            }
+        }
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes);
     }
-    report_errors(guess, errors, sink);
-    Decoded { text, decision: CharsetDecision { encoding: guess, source: CharsetSource::Detected } }
-}
-
-fn utf8_owned(bytes: &[u8], source: CharsetSource) -> Decoded {
-    let text = String::from_utf8(bytes.to_vec()).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    Decoded { text, decision: CharsetDecision { encoding: encoding_rs::UTF_8, source } }
+    if stats.is_damaged_utf8() {
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
+    }
+    let guess = detect_legacy(bytes);
+    (pick(guess, CharsetSource::Detected, DETECTED), bytes)
 }
 
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
@@ -277,110 +385,48 @@ pub fn decode_owned(
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
-    let fast = override_enc.is_none_or(|e| e == encoding_rs::UTF_8)
-        && Encoding::for_bom(&bytes).is_none()
-        && declared.is_none_or(|l| encoding_for_label(l) == Some(encoding_rs::UTF_8) || bytes.is_ascii());
-    if fast {
+    let mut bytes = bytes;
+    if Encoding::for_bom(&bytes).is_none() && sniff_utf16(&bytes).is_none() {
         match String::from_utf8(bytes) {
-            Ok(text) => {
-                let source = match (override_enc, declared) {
-                    (Some(_), _) => CharsetSource::Override,
-                    (None, Some(_)) => CharsetSource::Declared,
-                    (None, None) => CharsetSource::Detected,
-                };
-                let encoding = match declared.and_then(encoding_for_label) {
-                    Some(e) if override_enc.is_none() => e,
-                    _ => encoding_rs::UTF_8,
-                };
-                return Decoded { text, decision: CharsetDecision { encoding, source } };
-            }
-            Err(e) => return decode(e.as_bytes(), override_enc, declared, sink),
+            Ok(text) => match as_is(text.as_bytes(), override_enc, declared) {
+                Some(decision) => return Decoded { text, decision },
+                None => bytes = text.into_bytes(),
+            },
+            Err(e) => bytes = e.into_bytes(),
         }
     }
     decode(&bytes, override_enc, declared, sink)
 }
 
-fn report_errors(enc: &'static Encoding, errors: usize, sink: &mut Sink) {
-    if errors > 0 {
-        sink.push(Diagnostic::warning(
-            codes::INVALID_BYTES,
-            format!("{errors} byte sequence(s) are not valid {}; shown as U+FFFD", enc.name()),
-        ));
-    }
-}
-
-/// Encodes `text` in `enc`. Characters the charset cannot hold are written as `?` and counted;
-/// UTF-16 is written with a byte-order mark.
-pub fn encode(text: &str, enc: &'static Encoding) -> (Vec<u8>, usize) {
-    if enc == encoding_rs::UTF_8 {
-        return (text.as_bytes().to_vec(), 0);
-    }
-    if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
-        let le = enc == encoding_rs::UTF_16LE;
-        let mut out = Vec::with_capacity(2 + text.len() * 2);
-        out.extend_from_slice(if le { &[0xFF, 0xFE] } else { &[0xFE, 0xFF] });
-        for u in text.encode_utf16() {
-            out.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
-        }
-        return (out, 0);
-    }
-    let mut encoder = enc.new_encoder();
-    let mut out = Vec::with_capacity(text.len() + 16);
-    let mut unmappable = 0;
-    let mut input = text;
-    loop {
-        out.reserve(input.len() * 4 + 16);
-        let (res, read) = encoder.encode_from_utf8_to_vec_without_replacement(input, &mut out, true);
-        input = &input[read..];
-        match res {
-            EncoderResult::InputEmpty => break,
-            EncoderResult::Unmappable(_) => {
-                unmappable += 1;
-                out.push(b'?');
-            }
-            EncoderResult::OutputFull => {}
-        }
-    }
-    (out, unmappable)
-}
-
-/// Report for unmappable characters, used by writers.
-pub fn unmappable_diagnostic(enc: &'static Encoding, count: usize) -> Diagnostic {
-    Diagnostic::warning(
-        codes::UNMAPPABLE,
-        format!("{count} character(s) cannot be written in {}; written as '?'", enc.name()),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Severity;
 
+    /// Decodes and returns the warnings and errors (the info note is checked separately).
     fn dec(bytes: &[u8], declared: Option<&str>) -> (Decoded, Vec<Diagnostic>) {
         let mut sink = Sink::new();
         let d = decode(bytes, None, declared, &mut sink);
         let diags = sink.finish(&d.text);
+        assert!(diags.iter().all(|d| d.severity > Severity::Info), "{diags:?}");
+        assert!(!d.decision.reason.is_empty());
         (d, diags)
     }
 
-    #[test]
-    fn aliases_cover_labels_from_the_wild() {
-        assert_eq!(encoding_for_label("CP949"), Some(encoding_rs::EUC_KR));
-        assert_eq!(encoding_for_label("UHC"), Some(encoding_rs::EUC_KR));
-        assert_eq!(encoding_for_label("EUC-CN"), Some(encoding_rs::GBK));
-        assert_eq!(encoding_for_label("cp932"), Some(encoding_rs::SHIFT_JIS));
-        assert_eq!(encoding_for_label("CP950"), Some(encoding_rs::BIG5));
-        assert_eq!(encoding_for_label("UTF16LE"), Some(encoding_rs::UTF_16LE));
-        assert_eq!(encoding_for_label("iso-2022-kr"), None);
-        assert_eq!(encoding_for_label("windows-1251"), Some(encoding_rs::WINDOWS_1251));
-        assert_eq!(encoding_for_label("nonsense"), None);
+    fn codes_of(diags: &[Diagnostic]) -> Vec<&'static str> {
+        diags.iter().map(|d| d.code).collect()
+    }
+
+    fn enc(e: &'static Encoding, s: &str) -> Vec<u8> {
+        e.encode(s).0.into_owned()
     }
 
     #[test]
     fn bom_wins() {
-        let (d, _) = dec(b"\xEF\xBB\xBF(;C[x])", Some("GB2312"));
+        let (d, diags) = dec(b"\xEF\xBB\xBF(;C[x])", Some("GB2312"));
         assert_eq!(d.text, "(;C[x])");
         assert_eq!(d.decision.source, CharsetSource::Bom);
+        assert_eq!(codes_of(&diags), [codes::MISMATCH]);
         let utf16: Vec<u8> =
             [0xFF, 0xFE].into_iter().chain("(;C[é])".encode_utf16().flat_map(|u| u.to_le_bytes())).collect();
         let (d, _) = dec(&utf16, None);
@@ -389,8 +435,17 @@ mod tests {
     }
 
     #[test]
+    fn override_beats_the_declaration() {
+        let bytes = enc(encoding_rs::BIG5, "(;CA[UTF-8]PB[聶衛平])");
+        let mut sink = Sink::new();
+        let d = decode_owned(bytes, Some(encoding_rs::BIG5), Some("UTF-8"), &mut sink);
+        assert_eq!(d.text, "(;CA[UTF-8]PB[聶衛平])");
+        assert_eq!((d.decision.encoding, d.decision.source), (encoding_rs::BIG5, CharsetSource::Override));
+    }
+
+    #[test]
     fn declared_charset_is_used_when_it_fits() {
-        let (bytes, _, _) = encoding_rs::EUC_KR.encode("(;PB[이세돌])");
+        let bytes = enc(encoding_rs::EUC_KR, "(;PB[이세돌])");
         let (d, diags) = dec(&bytes, Some("EUC-KR"));
         assert_eq!(d.text, "(;PB[이세돌])");
         assert_eq!(d.decision.source, CharsetSource::Declared);
@@ -399,39 +454,114 @@ mod tests {
 
     #[test]
     fn lying_utf8_declaration_on_cp949_bytes() {
-        let (bytes, _, _) = encoding_rs::EUC_KR.encode("(;PB[이세돌]PW[박정환]C[바둑은 재미있다])");
+        let bytes = enc(encoding_rs::EUC_KR, "(;PB[이세돌]PW[박정환]C[바둑은 재미있다])");
         let (d, diags) = dec(&bytes, Some("UTF-8"));
         assert_eq!(d.text, "(;PB[이세돌]PW[박정환]C[바둑은 재미있다])");
-        assert_eq!(d.decision.encoding, encoding_rs::EUC_KR);
-        assert_eq!(diags[0].code, codes::MISMATCH);
+        assert_eq!((d.decision.encoding, d.decision.source), (encoding_rs::EUC_KR, CharsetSource::Detected));
+        assert_eq!(codes_of(&diags), [codes::MISMATCH]);
     }
 
     #[test]
-    fn utf8_truncated_in_a_name_keeps_a_replacement_character() {
+    fn lying_legacy_declaration_on_utf8_text() {
+        let (d, diags) = dec("(;CA[Shift_JIS]PB[柯洁])".as_bytes(), Some("Shift_JIS"));
+        assert_eq!(d.text, "(;CA[Shift_JIS]PB[柯洁])");
+        assert_eq!(d.decision.encoding, encoding_rs::UTF_8);
+        assert_eq!(codes_of(&diags), [codes::MISMATCH]);
+    }
+
+    #[test]
+    fn utf8_truncated_in_a_name_keeps_a_replacement_character_and_reports_it() {
         let mut bytes = "(;PB[你若有".as_bytes().to_vec();
         bytes.extend_from_slice(&"情".as_bytes()[..2]);
         bytes.extend_from_slice("]PW[CGI]C[围棋很好玩])".as_bytes());
-        let (d, diags) = dec(&bytes, Some("UTF-8"));
-        assert!(d.text.starts_with("(;PB[你若有\u{FFFD}]"), "{}", d.text);
-        assert_eq!(d.decision.encoding, encoding_rs::UTF_8);
-        assert_eq!(diags[0].code, codes::INVALID_BYTES);
+        for declared in [Some("UTF-8"), None, Some("GBK")] {
+            let (d, diags) = dec(&bytes, declared);
+            assert!(d.text.starts_with("(;PB[你若有\u{FFFD}]PW[CGI]"), "{declared:?}: {}", d.text);
+            assert_eq!(d.decision.encoding, encoding_rs::UTF_8);
+            let bad: Vec<_> = diags.iter().filter(|d| d.code == codes::INVALID_BYTES).collect();
+            assert_eq!(bad.len(), 1);
+            assert!(bad[0].message.contains("E6 83"), "{}", bad[0].message);
+            assert_eq!(bad[0].position.map(|p| p.column), Some(9));
+        }
+    }
+
+    #[test]
+    fn unknown_label_is_a_warning_and_detection_takes_over() {
+        let bytes = enc(encoding_rs::SHIFT_JIS, "(;CA[x-klingon]PB[井山裕太]PW[山下敬吾]C[囲碁は楽しいです])");
+        let (d, diags) = dec(&bytes, Some("x-klingon"));
+        assert_eq!(codes_of(&diags), [codes::UNKNOWN_LABEL]);
+        assert_eq!((d.decision.encoding, d.decision.source), (encoding_rs::SHIFT_JIS, CharsetSource::Detected));
     }
 
     #[test]
     fn undeclared_legacy_text_is_detected() {
-        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("(;PB[井山裕太]PW[山下敬吾]C[囲碁は楽しいです。申し分ない])");
-        let (d, _) = dec(&bytes, None);
+        let bytes = enc(encoding_rs::SHIFT_JIS, "(;PB[井山裕太]PW[山下敬吾]C[囲碁は楽しいです。申し分ない])");
+        let (d, diags) = dec(&bytes, None);
         assert_eq!(d.decision.encoding, encoding_rs::SHIFT_JIS);
         assert_eq!(d.decision.source, CharsetSource::Detected);
         assert!(d.text.contains("申し分ない"));
+        assert!(diags.is_empty());
     }
 
     #[test]
-    fn encode_reports_unmappable() {
-        let (bytes, bad) = encode("a바둑b", encoding_rs::EUC_KR);
-        assert_eq!(bad, 0);
-        assert!(bytes.len() > 3);
-        let (bytes, bad) = encode("a😀b", encoding_rs::SHIFT_JIS);
-        assert_eq!((bytes.as_slice(), bad), (&b"a?b"[..], 1));
+    fn damage_in_a_legacy_charset_is_kept_and_placed() {
+        let mut bytes = enc(encoding_rs::EUC_KR, "(;PB[이세돌]\nC[바둑은 재미있다 ");
+        bytes.push(0xC8); // a lead byte cut off by ']'
+        bytes.extend_from_slice(b"])");
+        let (d, diags) = dec(&bytes, Some("EUC-KR"));
+        assert!(d.text.ends_with("재미있다 \u{FFFD}])"), "{}", d.text);
+        assert_eq!(codes_of(&diags), [codes::INVALID_BYTES]);
+        let p = diags[0].position.unwrap();
+        assert_eq!((p.line, p.column), (2, 12));
+    }
+
+    #[test]
+    fn the_decision_is_reported_as_info() {
+        let mut sink = Sink::new();
+        let d = decode_owned(b"(;CA[UTF-8]C[ok])".to_vec(), None, Some("UTF-8"), &mut sink);
+        assert!(sink.finish(&d.text).is_empty());
+        let note = d.decision.note();
+        assert_eq!((note.severity, note.code), (Severity::Info, codes::DECIDED));
+        assert_eq!(note.message, "charset UTF-8 (declared: declared charset)");
+        let bytes = enc(encoding_rs::GBK, "(;C[黑先白死，这是一个常见的死活题])");
+        let (d, _) = dec(&bytes, None);
+        assert_eq!(d.decision.note().message, "charset GBK (detected: not UTF-8; chardetng and script coherence)");
+    }
+
+    #[test]
+    fn owned_and_borrowed_paths_agree() {
+        let samples: Vec<(Vec<u8>, Option<&str>)> = vec![
+            (b"(;C[ascii])".to_vec(), None),
+            (b"(;C[ascii])".to_vec(), Some("nonsense")),
+            (b"(;C[ascii])".to_vec(), Some("GB2312")),
+            ("(;C[é])".as_bytes().to_vec(), Some("ISO-8859-1")),
+            ("(;C[é])".as_bytes().to_vec(), None),
+            (enc(encoding_rs::GBK, "(;C[围棋很好玩])"), Some("UTF-8")),
+        ];
+        for (bytes, declared) in samples {
+            let (a, da) = dec(&bytes, declared);
+            let mut sink = Sink::new();
+            let b = decode_owned(bytes.clone(), None, declared, &mut sink);
+            let db = sink.finish(&b.text);
+            assert_eq!((a.text, a.decision, da), (b.text, b.decision, db), "{declared:?}");
+        }
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_bytes() {
+        let mut x: u32 = 12345;
+        for len in 0..300 {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    (x >> 16) as u8
+                })
+                .collect();
+            for declared in [None, Some("UTF-8"), Some("Shift_JIS"), Some("UTF-16BE")] {
+                let mut sink = Sink::new();
+                let d = decode(&bytes, None, declared, &mut sink);
+                let _ = sink.finish(&d.text);
+            }
+        }
     }
 }

@@ -28,9 +28,13 @@ pub struct ConvertArgs {
     /// Decode the input with this charset, whatever it declares (a byte-order mark still wins).
     #[arg(long, value_name = "LABEL")]
     from_encoding: Option<String>,
-    /// Write the output in this charset (default UTF-8).
+    /// Write the output in this charset (default UTF-8), with a matching CA.
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
+    /// With --encoding: write '?' (and warn) for characters the charset cannot hold, instead of
+    /// failing.
+    #[arg(long)]
+    lossy: bool,
     /// SGF output: write compressed point lists (AB[aa:cc]) as single points.
     #[arg(long)]
     expand_lists: bool,
@@ -129,17 +133,28 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             return ExitCode::DataErr;
         }
     };
+    if let Some(decision) = read.charset {
+        print_diagnostics(&name, &[decision.note()], v);
+    }
     print_diagnostics(&name, &read.diagnostics, v);
-    let options =
-        WriteOptions { encoding: to_enc, expand_point_lists: args.expand_lists, source_charset: read.charset };
+    let options = WriteOptions {
+        encoding: to_enc,
+        expand_point_lists: args.expand_lists,
+        source_charset: read.charset,
+        lossy: args.lossy,
+    };
+    let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     let written = match to.write(&read.collection, &options) {
         Ok(w) => w,
+        Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
+            print_diagnostics(&out_name, &diags, v);
+            return ExitCode::DataErr;
+        }
         Err(e) => {
             eprintln!("kifu: {name}: {e}");
             return ExitCode::DataErr;
         }
     };
-    let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     print_diagnostics(&out_name, &written.diagnostics, v);
     let result = match &output {
         Some(p) => write_atomically(p, &written.bytes, args.force).map_err(|e| {

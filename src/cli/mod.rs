@@ -4,6 +4,7 @@ mod check;
 mod convert;
 mod exit;
 mod formats_cmd;
+mod info;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,8 @@ enum Command {
     Check(check::CheckArgs),
     /// List the formats kifu knows, with what it can read and write.
     Formats,
+    /// One line per game: format, charset and how it was decided, players, result, moves.
+    Info(info::InfoArgs),
 }
 
 /// Parses the arguments, runs the command and returns the process exit code.
@@ -58,6 +61,7 @@ pub fn run() -> i32 {
         Command::Convert(args) => convert::run(args),
         Command::Check(args) => check::run(args),
         Command::Formats => formats_cmd::run(),
+        Command::Info(args) => info::run(args),
     };
     code as i32
 }

@@ -40,6 +40,9 @@ pub struct WriteOptions {
     /// The charset the games were read with ([`ReadOutput::charset`]), for writers that record
     /// it (JSON's `info.charset`); `None` when unknown.
     pub source_charset: Option<CharsetDecision>,
+    /// Write `?` (with a warning) for characters the output charset cannot hold, instead of
+    /// failing with an error naming each one.
+    pub lossy: bool,
 }
 
 impl WriteOptions {
@@ -87,6 +90,26 @@ pub enum WriteError {
     /// format cannot hold).
     #[error("{}", .0.first().map_or_else(|| "cannot write".to_string(), |d| d.message.clone()))]
     Invalid(Vec<Diagnostic>),
+}
+
+/// Encodes a writer's text in the requested charset: characters the charset cannot hold are
+/// errors naming each one, or with [`WriteOptions::lossy`] `?` and a warning each. `diagnostics`
+/// (the writer's own, e.g. lossy items) come first in the result.
+pub fn encode_output(
+    text: &str,
+    options: &WriteOptions,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Result<WriteOutput, WriteError> {
+    match crate::charset::encode_output(text, options.encoding(), options.lossy) {
+        Ok((bytes, more)) => {
+            diagnostics.extend(more);
+            Ok(WriteOutput { bytes, diagnostics })
+        }
+        Err(errors) => {
+            diagnostics.extend(errors);
+            Err(WriteError::Invalid(diagnostics))
+        }
+    }
 }
 
 /// A reader: owned input bytes in, games out.
@@ -197,12 +220,14 @@ impl Format {
 
     /// The first format whose signature matches the start of `bytes`; failing that, SGF when a
     /// game tree `(;` appears in the first 4 KiB (SGF files with prose before the game).
-    /// UTF-16 input (with a byte-order mark) is transcoded before the signatures are tried.
+    /// UTF-16 input (with a byte-order mark, or recognised by its zero bytes) is transcoded
+    /// before the signatures are tried.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
         let head = &bytes[..bytes.len().min(64 * 1024)];
         let transcoded;
-        let head = match encoding_rs::Encoding::for_bom(head) {
-            Some((enc, _)) if enc != encoding_rs::UTF_8 => {
+        let utf16 = encoding_rs::Encoding::for_bom(head).map(|(e, _)| e).or_else(|| crate::charset::sniff_utf16(head));
+        let head = match utf16 {
+            Some(enc) if enc != encoding_rs::UTF_8 => {
                 transcoded = enc.decode_with_bom_removal(head).0.into_owned();
                 transcoded.as_bytes()
             }

@@ -200,11 +200,8 @@ pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOut
     };
     let (text, diags) = write_text(game, kind);
     diagnostics.extend(diags);
-    let (bytes, unmappable) = crate::charset::encode(&text, enc);
-    if unmappable > 0 {
-        diagnostics.push(crate::charset::unmappable_diagnostic(enc, unmappable));
-    }
-    Ok(WriteOutput { bytes, diagnostics })
+    let options = WriteOptions { encoding: Some(enc), ..options.clone() };
+    super::encode_output(&text, &options, diagnostics)
 }
 
 #[cfg(test)]

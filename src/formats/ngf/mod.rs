@@ -104,13 +104,8 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 
 /// Writes the first game as NGF in the requested charset (UTF-8 by default).
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let enc = options.encoding();
-    let (text, mut diagnostics) = write_text(collection)?;
-    let (bytes, unmappable) = crate::charset::encode(&text, enc);
-    if unmappable > 0 {
-        diagnostics.push(crate::charset::unmappable_diagnostic(enc, unmappable));
-    }
-    Ok(WriteOutput { bytes, diagnostics })
+    let (text, diagnostics) = write_text(collection)?;
+    super::encode_output(&text, options, diagnostics)
 }
 
 #[cfg(test)]

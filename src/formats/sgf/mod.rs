@@ -78,12 +78,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 
 /// Writes FF[4] SGF in the requested charset (UTF-8 by default).
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let enc = options.encoding();
-    let text = write_text(collection, options);
-    let (bytes, unmappable) = crate::charset::encode(&text, enc);
-    let mut diagnostics = Vec::new();
-    if unmappable > 0 {
-        diagnostics.push(crate::charset::unmappable_diagnostic(enc, unmappable));
-    }
-    Ok(WriteOutput { bytes, diagnostics })
+    // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
+    // 0x5D is never escaped and a real `]` or `\` always is.
+    super::encode_output(&write_text(collection, options), options, Vec::new())
 }

@@ -32,7 +32,7 @@ pub fn normalize_header(tree: &mut GameTree, charset: &str) {
 
 /// Writes a collection as SGF text (charset name in `CA` from the options).
 pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
-    let charset = options.encoding().name();
+    let charset = crate::charset::ca_label(options.encoding());
     let mut w = Writer { out: String::new(), col: 0, options, charset };
     for (i, game) in collection.games.iter().enumerate() {
         if i > 0 {

@@ -129,12 +129,8 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 /// Writes the first game as UGF (`Lang=UTF8`, or `SJIS` when asked for Shift_JIS).
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let enc = options.encoding();
-    let (text, mut diagnostics) = write_text(collection, enc)?;
-    let (bytes, unmappable) = crate::charset::encode(&text, enc);
-    if unmappable > 0 {
-        diagnostics.push(crate::charset::unmappable_diagnostic(enc, unmappable));
-    }
-    Ok(WriteOutput { bytes, diagnostics })
+    let (text, diagnostics) = write_text(collection, enc)?;
+    super::encode_output(&text, options, diagnostics)
 }
 
 #[cfg(test)]

@@ -1,0 +1,360 @@
+//! Detection for inputs whose charset is not settled by a BOM, the user or a declaration: UTF-8
+//! validity (with damage told apart from legacy bytes), UTF-16 without a BOM, chardetng, and a
+//! tie-break by script coherence.
+
+use encoding_rs::Encoding;
+
+/// What the bytes look like as UTF-8.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Utf8Stats {
+    /// Valid non-ASCII characters.
+    pub good: usize,
+    /// Invalid byte sequences.
+    pub bad: usize,
+    /// Invalid sequences that are a character cut short (a lead byte and possibly some
+    /// continuation bytes, then ASCII or the end): the mark of a byte-length limit, not of a
+    /// legacy charset.
+    pub cut: usize,
+}
+
+impl Utf8Stats {
+    /// Measures `bytes`.
+    pub fn of(bytes: &[u8]) -> Utf8Stats {
+        let mut s = Utf8Stats::default();
+        let mut chunks = bytes.utf8_chunks().peekable();
+        while let Some(chunk) = chunks.next() {
+            s.good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+            let invalid = chunk.invalid();
+            if let Some(&lead) = invalid.first() {
+                s.bad += 1;
+                let next = chunks.peek().map_or(Some(&b'('), |c| c.valid().as_bytes().first().or(c.invalid().first()));
+                if (0xC2..=0xF4).contains(&lead) && next.is_none_or(|b| b.is_ascii()) {
+                    s.cut += 1;
+                }
+            }
+        }
+        s
+    }
+
+    /// Valid UTF-8 (ASCII included).
+    pub fn is_valid(&self) -> bool {
+        self.bad == 0
+    }
+
+    /// UTF-8 with some damage: every invalid sequence is a cut character, or the valid
+    /// multi-byte characters far outnumber the invalid sequences. Legacy double-byte text read
+    /// as UTF-8 gives mostly invalid sequences, few of them cuts.
+    pub fn is_damaged_utf8(&self) -> bool {
+        self.bad > 0 && self.good > 0 && (self.bad == self.cut || self.good >= 4 * self.bad)
+    }
+}
+
+/// UTF-16 without a byte-order mark: most ASCII characters have a zero high byte, so one byte
+/// parity is mostly zeros and the other almost never. Returns the byte order.
+pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(4096) & !1];
+    let pairs = head.len() / 2;
+    if pairs < 2 {
+        return None;
+    }
+    let (mut even, mut odd) = (0, 0);
+    for pair in head.chunks_exact(2) {
+        even += (pair[0] == 0) as usize;
+        odd += (pair[1] == 0) as usize;
+    }
+    if even * 5 >= pairs * 2 && odd * 20 <= pairs {
+        Some(encoding_rs::UTF_16BE)
+    } else if odd * 5 >= pairs * 2 && even * 20 <= pairs {
+        Some(encoding_rs::UTF_16LE)
+    } else {
+        None
+    }
+}
+
+/// Valid UTF-8 that is probably legacy text by accident: a short text (at most 8 non-ASCII
+/// characters) holding characters no Go record has (IPA, modifier letters, combining marks,
+/// Armenian, Syriac, Thaana, NKo, C1 controls): GBK 时越 (CA B1 D4 BD) is valid UTF-8 "ʱԽ".
+pub fn suspicious_utf8(text: &str) -> bool {
+    let mut non_ascii = 0;
+    let mut odd = false;
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        non_ascii += 1;
+        if non_ascii > 8 {
+            return false;
+        }
+        odd |= matches!(c as u32, 0x80..=0x9F | 0x250..=0x36F | 0x530..=0x58F | 0x700..=0x7FF);
+    }
+    odd
+}
+
+/// The double-byte charsets whose bytes overlap (EUC-KR bytes decode cleanly as GBK, and so
+/// on): the candidates of the script-coherence tie-break.
+const CJK: [&Encoding; 4] = [encoding_rs::GBK, encoding_rs::EUC_KR, encoding_rs::SHIFT_JIS, encoding_rs::BIG5];
+
+/// Statistical detection of a legacy charset for bytes that are not UTF-8: chardetng over the
+/// whole input (no TLD hint), then the script-coherence tie-break among the CJK charsets that
+/// decode the bytes without error.
+pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
+    let iso2022 = if memchr::memchr(0x1B, bytes).is_some() {
+        chardetng::Iso2022JpDetection::Allow
+    } else {
+        chardetng::Iso2022JpDetection::Deny
+    };
+    let mut det = chardetng::EncodingDetector::new(iso2022);
+    det.feed(bytes, true);
+    let guess = det.guess(None, chardetng::Utf8Detection::Deny);
+    tie_break(bytes, guess)
+}
+
+/// Picks among `guess` and the [`CJK`] charsets: a candidate must decode without error, and
+/// replaces the guess only when its text is clearly more coherent.
+pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
+    let decode = |enc: &'static Encoding| enc.decode_without_bom_handling_and_without_replacement(bytes);
+    let guess_text = decode(guess);
+    let guess_score = guess_text.as_deref().map(|t| coherence(t, guess));
+    // A guess outside the charsets Go records are written in (EUC-JP, ISO-8859-5, … on a
+    // two-character name) yields to an equally coherent CJK reading.
+    let usual = GO_CHARSETS.contains(&guess);
+    // No candidate scores more than 4 per character, so a usual guess within a tenth of that
+    // bound cannot be beaten by the margin: skip the other decodings.
+    if let (true, Some(t), Some(g)) = (usual, guess_text.as_deref(), guess_score) {
+        let chars = t.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
+        if chars > 0 && g * 10 >= 36 * chars {
+            return guess;
+        }
+    }
+    let mut best: Option<(&'static Encoding, i64)> = None;
+    for enc in CJK {
+        if enc == guess {
+            continue;
+        }
+        if let Some(text) = decode(enc) {
+            let score = coherence(&text, enc);
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((enc, score));
+            }
+        }
+    }
+    match (guess_score, best) {
+        (None, Some((enc, score))) if score > 0 => enc,
+        (Some(g), Some((enc, score))) => {
+            let margin = if usual { (g.abs() / 10).max(2) } else { -1 };
+            if score > g + margin { enc } else { guess }
+        }
+        _ => guess,
+    }
+}
+
+/// The charsets real Go records use, besides UTF-8 and UTF-16.
+const GO_CHARSETS: [&Encoding; 6] = [
+    encoding_rs::GBK,
+    encoding_rs::GB18030,
+    encoding_rs::EUC_KR,
+    encoding_rs::SHIFT_JIS,
+    encoding_rs::BIG5,
+    encoding_rs::WINDOWS_1252,
+];
+
+/// About 600 frequent hangul syllables (grammar endings, common words, Korean surnames and
+/// given-name syllables), sorted. Wrong double-byte readings land uniformly over the 2,350
+/// KS X 1001 syllables, so they are mostly outside this set.
+const COMMON_HANGUL: &str = concat!(
+    "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깨",
+    "꺼께꼬꽃꾸꿈끗끝끼나낙난날남납낭내냉냐너널넣네녀년념녕노녹논놀농높놓뇌누눈뉴느는늘능늬니닉닌님닙다단달담답당대댁더덕던덟",
+    "덤데도독돈돌동돼되된될됩두둑둔둘둡뒀뒤드득든들등디따딸때떠또뜻라락란람랍랑래랭략량러럼럽렇레려력련렬렴렵령례로록론롱뢰료",
+    "룡루류륙륜률륭르른를름릉리린림립마막만많말망맞매맥맹머먹먼메며면멸명몇모목몰몽묘무묵문물뭐므미민밀바박밖반받발밝밤방배백",
+    "번벌범법벽변별병보복본볼봄봅봉뵙부북분불붕비빈빙빛뻔뿐쁘사삭산살삼상새색샘생서석선설섬섭섯성세셨소속손솔솜송쇄쇠수숙순술",
+    "숭쉬쉽스슬습승시식신실심십싶싸쌍써쓰쓸씨씩아악안않알암압앙앞애액앵야약얀양어억언얻얼엄업없엇었에엔여역연열염엽였영옆예오",
+    "옥온올옹와완왕왜외요욕용우욱운울움웅워원월웠위유육윤율융으은을음읍응의이익인일읽잃임입잇있잉자작잔잖잘잠잡장재쟁저적전절",
+    "젊점접정제젠졌조족존졸종좋좌죄죠주죽준줄줍중줘즉즐증지직진질짐집징짜째쪽차착찬찰참창찾채책처척천철첨첩청체쳐초촉촌총최추",
+    "축춘출충취측층치칙친칠침칭카커컴켜코쾌쿠크큰키타탁탄탈탐탑탕태택터토통퇴투트특튼틀티팀파판팔패팽퍼페펴편평폐포폭표푸품풍",
+    "퓨프피필하학한할함합항해핵했행향허헌험헤혁현혈혐협형혜호혹혼홉홍화확환활황회획횡효후훈훤휘휴흉흐흑흔흡흥희흰히힘",
+);
+
+fn is_common_hangul(c: char) -> bool {
+    static SET: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| COMMON_HANGUL.chars().collect()).binary_search(&c).is_ok()
+}
+
+/// The script a character belongs to, for coherence scoring.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Script {
+    Hangul,
+    /// Hangul syllables outside [`COMMON_HANGUL`].
+    HangulRare,
+    /// Frequent han characters (level 1 of GB2312, Big5 or JIS X 0208).
+    HanCommon,
+    HanRare,
+    Kana,
+    Latin,
+    Cyrillic,
+    Greek,
+    /// Punctuation, symbols, digits: fit every charset.
+    Neutral,
+    /// Characters real text almost never holds: half-width katakana, private use, C1 controls,
+    /// compatibility jamo, box drawing, rare extensions.
+    Junk,
+}
+
+fn is_common_han(c: char) -> bool {
+    let mut utf8 = [0u8; 4];
+    let s = c.encode_utf8(&mut utf8);
+    // The character's two-byte code in `enc`, encoded into a stack buffer (no allocation).
+    let two = |enc: &'static Encoding| {
+        let mut out = [0u8; 8];
+        let (res, _, written) = enc.new_encoder().encode_from_utf8_without_replacement(s, &mut out, true);
+        (res == encoding_rs::EncoderResult::InputEmpty && written == 2).then(|| u16::from_be_bytes([out[0], out[1]]))
+    };
+    two(encoding_rs::GBK).is_some_and(|v| (0xB0A1..=0xD7F9).contains(&v) && v & 0xFF >= 0xA1)
+        || two(encoding_rs::BIG5).is_some_and(|v| (0xA440..=0xC67E).contains(&v))
+        || two(encoding_rs::SHIFT_JIS).is_some_and(|v| (0x889F..=0x9872).contains(&v))
+}
+
+fn script(c: char) -> Script {
+    match c as u32 {
+        0xAC00..=0xD7A3 => {
+            if is_common_hangul(c) {
+                Script::Hangul
+            } else {
+                Script::HangulRare
+            }
+        }
+        0x4E00..=0x9FFF => {
+            if is_common_han(c) {
+                Script::HanCommon
+            } else {
+                Script::HanRare
+            }
+        }
+        0x3040..=0x30FF => Script::Kana,
+        0x00C0..=0x024F => Script::Latin,
+        0x0400..=0x04FF => Script::Cyrillic,
+        0x0370..=0x03FF => Script::Greek,
+        0x0080..=0x009F | 0xE000..=0xF8FF | 0xFF61..=0xFF9F | 0x3130..=0x318F | 0x1100..=0x11FF => Script::Junk,
+        0x2500..=0x257F | 0x3400..=0x4DBF | 0xF900..=0xFAFF | 0x20000.. | 0xFFFD => Script::Junk,
+        _ => Script::Neutral,
+    }
+}
+
+/// How well `text` reads as text in `enc`: native-script characters in single-script runs
+/// score, foreign scripts, rare characters, junk and runs that mix hangul with han or kana
+/// (the mark of a wrong double-byte charset) cost. Looks at the first 4,000 non-ASCII
+/// characters.
+pub fn coherence(text: &str, enc: &'static Encoding) -> i64 {
+    let korean = enc == encoding_rs::EUC_KR;
+    let japanese = enc == encoding_rs::SHIFT_JIS || enc == encoding_rs::EUC_JP || enc == encoding_rs::ISO_2022_JP;
+    let chinese = enc == encoding_rs::GBK || enc == encoding_rs::GB18030 || enc == encoding_rs::BIG5;
+    let cjk = korean || japanese || chinese;
+    let mut score = 0i64;
+    let mut seen = 0;
+    let mut run: Vec<Script> = Vec::new();
+    let flush = |run: &mut Vec<Script>, score: &mut i64| {
+        let has = |s: Script| run.contains(&s);
+        let han = has(Script::HanCommon) || has(Script::HanRare);
+        let soup = (has(Script::Hangul) || has(Script::HangulRare)) && (han || has(Script::Kana));
+        // Western words hold an accented letter here and there; three or more non-ASCII
+        // characters in a row are the mark of double-byte text read as Latin-1.
+        let long_latin = run.len() >= 3 && has(Script::Latin);
+        let alphabets = [Script::Latin, Script::Cyrillic, Script::Greek].iter().filter(|&&s| has(s)).count();
+        for &s in run.iter() {
+            // Points per byte of evidence: a CJK character takes two bytes, a letter of a
+            // single-byte charset one.
+            *score += match s {
+                Script::Neutral => 0,
+                Script::Junk => -4,
+                _ if soup => -4,
+                Script::Hangul if korean => 4,
+                Script::HangulRare if korean => 1,
+                Script::Kana if japanese => 4,
+                Script::HanCommon if cjk => 4,
+                Script::HanRare if cjk => -2,
+                Script::Latin | Script::Cyrillic | Script::Greek if alphabets > 1 => -4,
+                Script::Latin if long_latin && !cjk => 0,
+                Script::Latin | Script::Cyrillic | Script::Greek if !cjk => 2,
+                _ => -4,
+            };
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii() {
+            if !run.is_empty() {
+                flush(&mut run, &mut score);
+            }
+            continue;
+        }
+        seen += 1;
+        if seen > 4000 {
+            break;
+        }
+        run.push(script(c));
+    }
+    flush(&mut run, &mut score);
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(e: &'static Encoding, s: &str) -> Vec<u8> {
+        e.encode(s).0.into_owned()
+    }
+
+    #[test]
+    fn utf8_damage_is_told_apart_from_legacy_bytes() {
+        let mut cut = "PB[你若有".as_bytes().to_vec();
+        cut.extend_from_slice(&"情".as_bytes()[..2]);
+        cut.extend_from_slice(b"]PW[CGI]");
+        let s = Utf8Stats::of(&cut);
+        assert_eq!(s, Utf8Stats { good: 3, bad: 1, cut: 1 });
+        assert!(s.is_damaged_utf8());
+        let korean = enc(encoding_rs::EUC_KR, "PB[이세돌]PW[박정환]C[바둑은 재미있다]");
+        let s = Utf8Stats::of(&korean);
+        assert!(!s.is_valid() && !s.is_damaged_utf8(), "{s:?}");
+        assert!(Utf8Stats::of("(;C[é])".as_bytes()).is_valid());
+    }
+
+    #[test]
+    fn utf16_without_bom_is_sniffed() {
+        let be: Vec<u8> = "(;FF[4]C[碁])".encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        let le: Vec<u8> = "(;FF[4]C[碁])".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(sniff_utf16(&be), Some(encoding_rs::UTF_16BE));
+        assert_eq!(sniff_utf16(&le), Some(encoding_rs::UTF_16LE));
+        assert_eq!(sniff_utf16(b"(;FF[4]C[plain])"), None);
+        assert_eq!(sniff_utf16(b"("), None);
+    }
+
+    #[test]
+    fn coherence_prefers_the_native_script() {
+        let korean = enc(encoding_rs::EUC_KR, "바둑은 재미있다");
+        let as_ko = encoding_rs::EUC_KR.decode(&korean).0;
+        let as_gb = encoding_rs::GBK.decode(&korean).0;
+        assert!(coherence(&as_ko, encoding_rs::EUC_KR) > 0);
+        let chinese = enc(encoding_rs::GBK, "围棋很好玩，黑先白死");
+        let as_zh = encoding_rs::GBK.decode(&chinese).0;
+        let as_kr = encoding_rs::EUC_KR.decode(&chinese).0;
+        assert!(coherence(&as_zh, encoding_rs::GBK) > coherence(&as_kr, encoding_rs::EUC_KR), "{as_zh} vs {as_kr}");
+        let japanese = enc(encoding_rs::SHIFT_JIS, "囲碁は楽しい");
+        let as_ja = encoding_rs::SHIFT_JIS.decode(&japanese).0;
+        let as_gbk = encoding_rs::GBK.decode(&japanese).0;
+        assert!(coherence(&as_ja, encoding_rs::SHIFT_JIS) > coherence(&as_gbk, encoding_rs::GBK));
+        assert!(coherence(&as_gb, encoding_rs::GBK) > -100);
+    }
+
+    #[test]
+    fn common_hangul_is_sorted_and_known() {
+        let all: Vec<char> = COMMON_HANGUL.chars().collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
+        assert!(all.iter().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(c)));
+        assert!(is_common_hangul('이') && !is_common_hangul('뮴'));
+    }
+
+    #[test]
+    fn tie_break_fixes_a_soup_guess() {
+        let chinese = enc(encoding_rs::GBK, "PB[古力]PW[柯洁]C[围棋 is fun]");
+        assert_eq!(tie_break(&chinese, encoding_rs::EUC_KR), encoding_rs::GBK);
+        let korean = enc(encoding_rs::EUC_KR, "PB[이세돌]PW[박정환]C[바둑 is fun]");
+        assert_eq!(tie_break(&korean, encoding_rs::EUC_KR), encoding_rs::EUC_KR);
+    }
+}
