@@ -59,9 +59,9 @@ impl Writer<'_> {
 
     fn push(&mut self, s: &str) {
         self.out.push_str(s);
-        match s.rfind('\n') {
-            Some(i) => self.col = s[i + 1..].chars().count(),
-            None => self.col += s.chars().count(),
+        match s.as_bytes().iter().rposition(|&c| c == b'\n') {
+            Some(i) => self.col = width(&s[i + 1..]),
+            None => self.col += width(s),
         }
     }
 
@@ -89,7 +89,7 @@ impl Writer<'_> {
                 self.newline();
                 self.push("(");
             } else if !node.is_root() {
-                let first_line = buf.find('\n').unwrap_or(buf.len());
+                let first_line = width(&buf[..buf.as_bytes().iter().position(|&c| c == b'\n').unwrap_or(buf.len())]);
                 let after_root = tree.parent(id) == Some(NodeId::ROOT);
                 if after_root || self.col + first_line > WIDTH {
                     self.newline();
@@ -171,15 +171,26 @@ impl Writer<'_> {
 
 /// Escapes `\` and `]` (and `:` when `colon`).
 fn escape_into(out: &mut String, s: &str, colon: bool) {
-    let special = |c: char| c == '\\' || c == ']' || (colon && c == ':');
-    if !s.contains(special) {
+    let special = |c: u8| c == b'\\' || c == b']' || (colon && c == b':');
+    let b = s.as_bytes();
+    // Values are mostly short (moves, numbers): a plain scan beats a search routine here.
+    if !b.iter().any(|&c| special(c)) {
         out.push_str(s);
         return;
     }
-    for c in s.chars() {
+    let mut run = 0;
+    for (i, &c) in b.iter().enumerate() {
         if special(c) {
+            // The special characters are ASCII, so these slices end on character boundaries.
+            out.push_str(&s[run..i]);
             out.push('\\');
+            run = i;
         }
-        out.push(c);
     }
+    out.push_str(&s[run..]);
+}
+
+/// Display width used for line packing: characters (bytes for ASCII text).
+fn width(s: &str) -> usize {
+    if s.is_ascii() { s.len() } else { s.chars().count() }
 }
