@@ -127,7 +127,10 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                         (None, None) => job.input.with_extension(ext),
                     });
                 }
-                Verdict::Skip(d) => job.skip = Some(d),
+                Verdict::Skip(d) => {
+                    job.format = options.from.or_else(|| Format::from_path(&job.input));
+                    job.skip = Some(d);
+                }
                 Verdict::Fail(d) => job.fail = Some(d),
             }
             job

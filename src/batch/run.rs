@@ -112,6 +112,7 @@ fn convert_one(job: &Job, options: &BatchOptions) -> Record {
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), to.name());
     record.add(Stage::Batch, &job.notes);
     if let Some(d) = &job.skip {
+        record.from = job.format.map(Format::name);
         record.add(Stage::Batch, std::slice::from_ref(d));
         record.status = Status::Skipped;
         return record;
@@ -255,6 +256,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                     let mut r = Record::new(job.input.display().to_string(), shown, options.to.name());
                     r.add(Stage::Batch, &job.notes);
                     let part = if let Some(d) = &job.skip {
+                        r.from = job.format.map(Format::name);
                         r.add(Stage::Batch, std::slice::from_ref(d));
                         r.status = Status::Skipped;
                         None

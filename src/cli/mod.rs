@@ -1,5 +1,6 @@
 //! Command-line definitions and dispatch.
 
+mod batch;
 mod convert;
 mod exit;
 mod formats_cmd;
@@ -30,7 +31,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Convert a game record from one format to another.
+    /// Convert game records from one format to another: one file, or whole folders with -r -O.
     #[command(after_help = EXIT_CODES)]
     Convert(convert::ConvertArgs),
     /// List the formats kifu knows, with what it can read and write.
