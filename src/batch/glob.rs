@@ -139,9 +139,11 @@ impl Glob {
             Some(tok) => match tok {
                 Token::Char(c) => text.get(s) == Some(c) && self.match_at(t + 1, s + 1, text, failed),
                 Token::One => text.get(s).is_some_and(|&c| c != '/') && self.match_at(t + 1, s + 1, text, failed),
-                Token::Class(negate, ranges) => text.get(s).is_some_and(|&c| {
-                    c != '/' && ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negate
-                }) && self.match_at(t + 1, s + 1, text, failed),
+                Token::Class(negate, ranges) => {
+                    text.get(s)
+                        .is_some_and(|&c| c != '/' && ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negate)
+                        && self.match_at(t + 1, s + 1, text, failed)
+                }
                 Token::Star => {
                     let mut end = s;
                     loop {

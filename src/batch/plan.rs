@@ -149,9 +149,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         let mut taken: HashSet<PathBuf> = groups.keys().cloned().collect();
         taken.extend(jobs.iter().map(|j| j.input.clone()));
         for (natural, mut members) in groups {
-            let keeps_name = |i: &usize| {
-                jobs.get(*i).is_some_and(|j| j.input.extension().is_some_and(|e| e == ext))
-            };
+            let keeps_name = |i: &usize| jobs.get(*i).is_some_and(|j| j.input.extension().is_some_and(|e| e == ext));
             members.sort_by_key(|i| (!keeps_name(i), *i));
             let Some((&winner, losers)) = members.split_first() else { continue };
             let winner_name = jobs.get(winner).map(|j| j.input.display().to_string()).unwrap_or_default();
@@ -161,7 +159,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                 taken.insert(alt.clone());
                 job.notes.push(Diagnostic::warning(
                     codes::NAME_COLLISION,
-                    format!("{} is also the output of {winner_name}; writing {} instead", natural.display(), alt.display()),
+                    format!(
+                        "{} is also the output of {winner_name}; writing {} instead",
+                        natural.display(),
+                        alt.display()
+                    ),
                 ));
                 job.output = Some(alt);
             }
@@ -204,7 +206,8 @@ mod tests {
 
     #[test]
     fn mirrors_paths_and_resolves_collisions_deterministically() {
-        let dir = tree(&[("in/a/x.sgf", "(;)"), ("in/a/x.SGF", "(;)"), ("in/a/x.txt", "(;GM[1])"), ("in/b.sgf", "(;)")]);
+        let dir =
+            tree(&[("in/a/x.sgf", "(;)"), ("in/a/x.SGF", "(;)"), ("in/a/x.txt", "(;GM[1])"), ("in/b.sgf", "(;)")]);
         let mut opts = BatchOptions::new(Format::SGF);
         opts.recursive = true;
         opts.out_dir = Some(dir.path().join("out"));

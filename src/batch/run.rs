@@ -136,7 +136,12 @@ fn convert_one(job: &Job, options: &BatchOptions) -> Record {
     let Some(collection) = read_input(job, options, &mut record) else { return record };
     let parts: Vec<(PathBuf, Collection)> = if split && collection.games.len() > 1 {
         let n = collection.games.len();
-        collection.games.into_iter().enumerate().map(|(i, g)| (split_name(output, i, n), Collection::new(vec![g]))).collect()
+        collection
+            .games
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| (split_name(output, i, n), Collection::new(vec![g])))
+            .collect()
     } else {
         vec![(output.clone(), collection)]
     };
