@@ -322,10 +322,10 @@ mod tests {
         opts.collect = Collect::Split;
         opts.jobs = 2;
         opts.dry_run = true;
-        let dry = execute(super::super::plan(&[input.clone()], &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let dry = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
         assert!(!dir.path().join("out").exists());
         opts.dry_run = false;
-        let real = execute(super::super::plan(&[input.clone()], &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let real = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
         assert_eq!(dry.records, real.records);
         assert_eq!(real.records[0].status, Status::Failed);
         assert_eq!(real.records[1].outputs.len(), 2);

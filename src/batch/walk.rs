@@ -80,7 +80,8 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
                 }
                 let rel = e.path().strip_prefix(root).unwrap_or(e.path());
                 // Never walk into the output folder (possible with --in-place), nor excluded ones.
-                !excluded(rel) && !(skip_dir.is_some() && std::fs::canonicalize(e.path()).ok() == skip_dir)
+                let is_out = skip_dir.is_some() && std::fs::canonicalize(e.path()).ok() == skip_dir;
+                !(excluded(rel) || is_out)
             });
         for entry in walker {
             let entry = match entry {
@@ -151,7 +152,7 @@ mod tests {
         let err = find(std::slice::from_ref(&root), &opts).unwrap_err();
         assert!(matches!(err, BatchError::IsDirectory(_)));
         opts.recursive = true;
-        let (found, ignored) = find(&[root.clone()], &opts).unwrap();
+        let (found, ignored) = find(std::slice::from_ref(&root), &opts).unwrap();
         let rels: Vec<_> = found.iter().map(|f| slash_path(&f.rel)).collect();
         assert_eq!(rels, ["x/game.txt", "x/y/a.sgf"]);
         assert_eq!(ignored, 2);

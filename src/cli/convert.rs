@@ -47,7 +47,7 @@ pub struct ConvertArgs {
     #[arg(short, long)]
     verbose: bool,
     #[command(flatten)]
-    batch: super::batch::BatchArgs,
+    batch: Box<super::batch::BatchArgs>,
 }
 
 fn usage(msg: &str) -> ExitCode {
