@@ -66,6 +66,26 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
     }
 }
 
+/// What identifies a file whatever path names it: device and inode on Unix, the canonical
+/// path elsewhere.
+#[cfg(unix)]
+type FileKey = (u64, u64);
+#[cfg(not(unix))]
+type FileKey = PathBuf;
+
+/// The identity of the existing file at `path` (links followed), or `None` when there is none.
+fn file_key(path: &Path) -> Option<FileKey> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(path).ok()
+    }
+}
+
 /// The output path for `input` when another input already has its natural one:
 /// `stem-EXT.to`, then `stem-EXT-2.to`, `stem-EXT-3.to` … until free.
 fn alternative(natural: &Path, input: &Path, taken: &HashSet<PathBuf>) -> PathBuf {
@@ -109,11 +129,8 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     found.dedup_by(|a, b| a.input == b.input);
 
     let ext = to.extensions().first().copied().unwrap_or(to.name());
-    let canonical: HashSet<PathBuf> = found
-        .iter()
-        .filter(|f| matches!(f.verdict, Verdict::Convert(_)))
-        .filter_map(|f| std::fs::canonicalize(&f.input).ok())
-        .collect();
+    let input_keys: HashSet<FileKey> =
+        found.iter().filter(|f| matches!(f.verdict, Verdict::Convert(_))).filter_map(|f| file_key(&f.input)).collect();
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
@@ -170,9 +187,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         }
     }
 
+    // An output that does not exist yet cannot be an input; one that exists is compared by
+    // identity, so links and `..` do not hide that it is an input.
     for job in &mut jobs {
         if let Some(out) = &job.output {
-            if canonical.contains(&resolve(out)) {
+            if file_key(out).is_some_and(|k| input_keys.contains(&k)) {
                 job.fail = Some(Diagnostic::error(
                     codes::OUTPUT_IS_INPUT,
                     format!("the output {} is an input file; refusing to overwrite it", out.display()),
@@ -227,6 +246,20 @@ mod tests {
         let plan = plan(&[dir.path().to_path_buf()], &opts).unwrap();
         assert_eq!(plan.jobs[0].fail.as_ref().unwrap().code, codes::OUTPUT_IS_INPUT);
         assert_eq!(outputs(&plan, dir.path())[1], "a-txt.sgf");
+        assert!(plan.jobs[1].fail.is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_that_is_a_link_to_its_input_is_refused() {
+        let dir = tree(&[("in/a.sgf", "(;)"), ("in/b.sgf", "(;)")]);
+        std::fs::create_dir(dir.path().join("out")).unwrap();
+        std::os::unix::fs::symlink("../in/a.sgf", dir.path().join("out/a.sgf")).unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(dir.path().join("out"));
+        let plan = plan(&[dir.path().join("in")], &opts).unwrap();
+        assert_eq!(plan.jobs[0].fail.as_ref().unwrap().code, codes::OUTPUT_IS_INPUT);
         assert!(plan.jobs[1].fail.is_none());
     }
 
