@@ -18,8 +18,15 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8], force: bool) -> io::Re
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".kifu-").suffix(".tmp").tempfile_in(dir)?;
+    let builder = || tempfile::Builder::new().prefix(".kifu-").suffix(".tmp").tempfile_in(dir);
+    // Create the folder only when it is missing: one failed open instead of a mkdir per file.
+    let mut tmp = match builder() {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir)?;
+            builder()?
+        }
+        r => r?,
+    };
     tmp.write_all(bytes)?;
     if force {
         tmp.persist(path).map_err(|e| e.error)?;
