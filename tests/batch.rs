@@ -302,6 +302,12 @@ fn split_and_merge_collections() {
     let merge = lines.iter().find(|l| l["type"] == "merge").unwrap();
     assert_eq!((merge["inputs"].as_u64(), merge["games"].as_u64()), (Some(2), Some(4)));
     assert_eq!(lines.last().unwrap()["outputs"], 1);
+    // an existing merged file is refused, or kept with --skip-existing
+    assert_eq!(run(&["-r", "in", "--merge", "all.sgf"], root).0, 1);
+    assert_eq!(run(&["-r", "in", "--merge", "all.sgf", "--skip-existing", "--report", "m2"], root).0, 0);
+    let lines = report(&root.join("m2"));
+    assert_eq!(lines.iter().find(|l| l["type"] == "merge").unwrap()["status"], "skipped");
+    assert_eq!(lines.last().unwrap()["outputs"], 0);
 }
 
 #[test]

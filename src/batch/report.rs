@@ -164,7 +164,8 @@ pub struct MergeRecord {
     pub inputs: usize,
     /// Games written.
     pub games: usize,
-    /// `ok`, `warnings` (lossy write) or `failed` (not written).
+    /// `ok`, `warnings` (lossy write), `failed` (not written) or `skipped` (exists, with
+    /// `--skip-existing`).
     pub status: Status,
     /// The writer's diagnostics and any `batch.*` failure.
     pub diagnostics: Vec<DiagRecord>,
@@ -230,7 +231,7 @@ impl Report {
             summary.outputs += r.outputs.len();
         }
         if let Some(m) = &merge {
-            summary.outputs = usize::from(m.status != Status::Failed);
+            summary.outputs = usize::from(matches!(m.status, Status::Ok | Status::Warnings));
         }
         Report { records, merge, summary }
     }

@@ -215,8 +215,14 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
     match options.to.write(&collection, &options.write) {
         Ok(w) => {
             scratch.add(Stage::Write, &w.diagnostics);
-            if put(path, &w.bytes, options, &mut scratch).is_err() {
-                scratch.status = Status::Failed;
+            match put(path, &w.bytes, options, &mut scratch) {
+                Ok(false) => {}
+                Ok(true) => {
+                    let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", path.display()));
+                    scratch.add(Stage::Batch, &[d]);
+                    scratch.status = Status::Skipped;
+                }
+                Err(()) => scratch.status = Status::Failed,
             }
         }
         Err(e) => {
@@ -284,7 +290,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 })
                 .unzip();
             let m = merge(&mut records, parts, path, options);
-            if m.status != Status::Failed {
+            if matches!(m.status, Status::Ok | Status::Warnings) {
                 for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
                     r.outputs.push(m.output.clone());
                 }

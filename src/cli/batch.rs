@@ -137,9 +137,10 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
     let rate = if elapsed > 0.0 { s.inputs as f64 / elapsed } else { 0.0 };
     eprintln!(
-        "kifu: from {}: {} games, {} file{} {} in {elapsed:.2} s ({rate:.0} files/s)",
+        "kifu: from {}: {} game{}, {} file{} {} in {elapsed:.2} s ({rate:.0} files/s)",
         if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },
         s.games,
+        if s.games == 1 { "" } else { "s" },
         s.outputs,
         if s.outputs == 1 { "" } else { "s" },
         if dry_run { "would be written" } else { "written" },
