@@ -264,6 +264,30 @@ fn an_unwritable_destination_fails_its_files_and_the_rest_go_on() {
     assert!(root.join("out/club-1/year-2001/game-0001.sgf").exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_read_only_destination_folder_fails_its_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    archive(root, 12);
+    let locked = root.join("out/club-3/year-2003");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(locked.join("probe"), "x").is_ok() {
+        eprintln!("note: running with privileges that ignore folder permissions; read-only case skipped");
+        return;
+    }
+    let (code, _) = run(&["-r", "in", "-O", "out", "--report", "rep"], root);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(code, 1);
+    let records = by_input(&report(&root.join("rep")));
+    assert_eq!(records["in/club-3/year-2003/game-0003.sgf"]["status"], "failed");
+    assert_eq!(records["in/club-3/year-2003/game-0003.sgf"]["diagnostics"][0]["code"], "batch.cannot-write");
+    assert_eq!(records["in/club-1/year-2001/game-0001.sgf"]["status"], "ok");
+    assert_eq!(std::fs::read_dir(&locked).unwrap().count(), 0);
+}
+
 #[test]
 fn strict_turns_warnings_into_exit_code_3() {
     let dir = tempfile::tempdir().unwrap();

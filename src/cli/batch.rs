@@ -204,8 +204,11 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
     }
     let bar = if std::io::stderr().is_terminal() && !v.quiet {
         let bar = ProgressBar::with_draw_target(Some(plan.jobs.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} files  {per_sec}  ETA {eta}  {msg}") {
-            bar.set_style(style);
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} files  {rate}  ETA {eta}  {msg}") {
+            let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} files/s", state.per_sec());
+            };
+            bar.set_style(style.with_key("rate", rate));
         }
         bar
     } else {
