@@ -442,8 +442,33 @@ fn shared_samples_convert_without_failures() {
         .count();
     assert!(readable > 0);
     assert!(summary["inputs"].as_u64().unwrap() as usize >= readable);
+    // the charset each record reports agrees with the verified one in EXPECTED.tsv (GB2312 is
+    // decoded as its superset GBK; pure ASCII reads the same in any ASCII-compatible charset)
+    let expected = std::fs::read_to_string(shared.join("EXPECTED.tsv")).unwrap_or_default();
+    let charsets: BTreeMap<&str, &str> = expected
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.get(1) == Some(&"CHARSET")).then(|| (f[0], f.get(2).copied().unwrap_or("")))
+        })
+        .collect();
+    let mut compared = 0;
     for r in lines.iter().filter(|l| l["type"] == "file") {
         assert_ne!(r["status"], "failed", "{r}");
+        let input = r["input"].as_str().unwrap();
+        let rel = Path::new(input).strip_prefix(&shared).unwrap().display().to_string();
+        let (Some(want), Some(got)) = (charsets.get(rel.as_str()), r["charset"]["name"].as_str()) else { continue };
+        let name = want.split([';', ' ']).next().unwrap();
+        match name {
+            "ASCII" => {}
+            "GB2312" => assert_eq!(got, "GBK", "{rel}"),
+            _ => assert_eq!(got, name, "{rel}"),
+        }
+        if want.contains("with BOM") {
+            assert_eq!(r["charset"]["source"], "bom", "{rel}");
+        }
+        compared += 1;
     }
+    assert!(compared > 0 || charsets.is_empty(), "EXPECTED.tsv has charsets for the samples kifu reads");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
