@@ -108,6 +108,7 @@ fn mirrors_the_tree_and_reports_every_input() {
     assert_eq!(summary["dry_run"], false);
     assert_eq!(summary["ignored"], 1, "notes/readme.txt is no game");
     assert_eq!(summary["status"]["failed"], 1);
+    assert_eq!(summary["formats"], serde_json::json!({"sgf": n}));
     let records = by_input(&lines);
     // records are ordered by input path
     let inputs: Vec<&str> =

@@ -117,9 +117,9 @@ fn convert_one(job: &Job, options: &BatchOptions) -> Record {
     let to = options.to;
     let shown = |p: &PathBuf| p.display().to_string();
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), to.name());
+    record.from = job.format.map(Format::name);
     record.add(Stage::Batch, &job.notes);
     if let Some(d) = &job.skip {
-        record.from = job.format.map(Format::name);
         record.add(Stage::Batch, std::slice::from_ref(d));
         record.status = Status::Skipped;
         return record;
@@ -131,7 +131,6 @@ fn convert_one(job: &Job, options: &BatchOptions) -> Record {
     let split = options.collect == Collect::Split;
     if !split && options.existing != Existing::Force && exists(output) {
         if options.existing == Existing::Skip {
-            record.from = job.format.map(Format::name);
             let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", output.display()));
             record.add(Stage::Batch, &[d]);
             record.status = Status::Skipped;
@@ -272,9 +271,9 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .map(|job| {
                     let shown = job.output.as_ref().map(|p| p.display().to_string());
                     let mut r = Record::new(job.input.display().to_string(), shown, options.to.name());
+                    r.from = job.format.map(Format::name);
                     r.add(Stage::Batch, &job.notes);
                     let part = if let Some(d) = &job.skip {
-                        r.from = job.format.map(Format::name);
                         r.add(Stage::Batch, std::slice::from_ref(d));
                         r.status = Status::Skipped;
                         None

@@ -60,7 +60,8 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
         let meta = std::fs::metadata(root).map_err(|e| BatchError::NoInput(root.clone(), e))?;
         if !meta.is_dir() {
             let rel = root.file_name().map_or_else(|| root.clone(), PathBuf::from);
-            found.push(Found { input: root.clone(), rel, verdict: Verdict::Convert(options.from) });
+            let format = options.from.or_else(|| Format::from_path(root).filter(|f| f.can_read()));
+            found.push(Found { input: root.clone(), rel, verdict: Verdict::Convert(format) });
             continue;
         }
         if !options.recursive {
