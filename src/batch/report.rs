@@ -207,6 +207,9 @@ pub struct Report {
     pub merge: Option<MergeRecord>,
     /// The totals.
     pub summary: Summary,
+    /// Temporary files of killed earlier runs removed from the output folders (not part of the
+    /// NDJSON, which must not depend on earlier runs).
+    pub removed_temp_files: usize,
 }
 
 #[derive(Serialize)]
@@ -233,7 +236,7 @@ impl Report {
         if let Some(m) = &merge {
             summary.outputs = usize::from(matches!(m.status, Status::Ok | Status::Warnings));
         }
-        Report { records, merge, summary }
+        Report { records, merge, summary, removed_temp_files: 0 }
     }
 
     /// The report as NDJSON: `{"type":"file",…}` per input, `{"type":"merge",…}` with

@@ -7,6 +7,7 @@ use crate::diag::Diagnostic;
 use crate::formats::Format;
 use crate::model::Collection;
 use rayon::prelude::*;
+use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -18,7 +19,8 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8], force: bool) -> io::Re
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let builder = || tempfile::Builder::new().prefix(".kifu-").suffix(".tmp").tempfile_in(dir);
+    let prefix = format!(".kifu-{}-", std::process::id());
+    let builder = || tempfile::Builder::new().prefix(&prefix).suffix(".tmp").tempfile_in(dir);
     // Create the folder only when it is missing: one failed open instead of a mkdir per file.
     let mut tmp = match builder() {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -34,6 +36,33 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8], force: bool) -> io::Re
         tmp.persist_noclobber(path).map_err(|e| e.error)?;
     }
     Ok(())
+}
+
+/// Removes the temporary files (`.kifu-PID-XXXXXX.tmp`) that a killed run left in `dirs`: those
+/// whose process is gone. Only where processes can be checked (`/proc`); returns how many.
+fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return 0;
+    }
+    let mut removed = 0;
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Some(pid) =
+                name.strip_prefix(".kifu-").filter(|n| n.ends_with(".tmp")).and_then(|n| n.split('-').next())
+            else {
+                continue;
+            };
+            let gone = pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !proc.join(pid).exists());
+            if gone && entry.file_type().is_ok_and(|t| t.is_file()) && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    removed
 }
 
 fn exists(path: &Path) -> bool {
@@ -251,7 +280,13 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
         Collect::Merge(p) => Some(p.clone()),
         _ => None,
     };
-    let report = pool.install(|| match &merge_path {
+    let removed = if options.dry_run {
+        0
+    } else {
+        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()?.parent()).collect();
+        remove_stale_temp_files(&dirs)
+    };
+    let mut report = pool.install(|| match &merge_path {
         None => {
             let records: Vec<Record> = plan
                 .jobs
@@ -297,12 +332,28 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
             Report::new(records, Some(m), plan.ignored, options.dry_run)
         }
     });
+    report.removed_temp_files = removed;
     Ok(report)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temp_files_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = format!(".kifu-{}-abc.tmp", std::process::id());
+        for name in [".kifu-4000000-abc.tmp", own.as_str(), ".kifu-x.tmp", "game.sgf"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let removed = remove_stale_temp_files(&BTreeSet::from([dir.path()]));
+        if Path::new("/proc/self").exists() {
+            assert_eq!(removed, 1);
+            assert!(!dir.path().join(".kifu-4000000-abc.tmp").exists());
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4 - removed);
+    }
 
     #[test]
     fn split_names_are_numbered_and_padded() {

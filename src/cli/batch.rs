@@ -254,6 +254,9 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
         }
     }
     if !v.quiet {
+        if report.removed_temp_files > 0 {
+            eprintln!("kifu: removed {} temporary files left by an interrupted run", report.removed_temp_files);
+        }
         print_summary(&report, elapsed, options.dry_run);
     }
     if report.has_failures() {
