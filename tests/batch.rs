@@ -33,19 +33,39 @@ fn put(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
     std::fs::write(p, bytes).unwrap();
 }
 
-/// Builds the test archive under `root/in`: `generated` games in nested folders, the SGF
-/// fixtures, damaged files, legacy charsets, a name collision, a multi-game file, a text file
-/// that is no game, and a symbolic link. Returns the number of inputs that get a record.
-fn archive(root: &Path, generated: usize) -> usize {
+/// Builds the test archive under `root/in`: `generated` games in nested folders, every fixture
+/// (of every format), games written by every other format kifu both writes and reads, damaged
+/// files, legacy charsets, name collisions, a multi-game file, a text file that is no game, and a
+/// symbolic link. Returns how many inputs get a record and how many files are ignored.
+fn archive(root: &Path, generated: usize) -> (usize, usize) {
     let input = root.join("in");
     for i in 0..generated {
         put(&input, &format!("club-{}/year-{}/game-{i:04}.sgf", i % 4, 2000 + i % 7), game(i, 40 + i % 50));
     }
-    let mut n = generated;
-    for e in std::fs::read_dir(fixtures().join("sgf")).unwrap() {
-        let p = e.unwrap().path();
-        put(&input, &format!("fixtures/{}", p.file_name().unwrap().to_string_lossy()), std::fs::read(&p).unwrap());
-        n += 1;
+    let (mut n, mut ignored) = (generated, 0);
+    for e in walkdir::WalkDir::new(fixtures()).into_iter().map(|e| e.unwrap()).filter(|e| e.file_type().is_file()) {
+        let bytes = std::fs::read(e.path()).unwrap();
+        let readable = kifu::Format::from_path(e.path()).is_some_and(|f| f.can_read());
+        if readable || kifu::Format::sniff(&bytes).is_some() {
+            n += 1;
+        } else {
+            ignored += 1;
+        }
+        put(&input, &format!("fixtures/{}", e.path().strip_prefix(fixtures()).unwrap().display()), bytes);
+    }
+    // the same games in every other format that kifu writes and reads (they join with the registry)
+    let games = kifu::Format::SGF.read(format!("{}{}", game(1, 10), game(7, 30)).into_bytes(), &Default::default());
+    let games = games.unwrap().collection;
+    for f in kifu::Format::all().filter(|f| *f != kifu::Format::SGF && f.can_read() && f.can_write()) {
+        let ext = f.extensions()[0];
+        for (k, g) in games.games.iter().enumerate() {
+            let one = kifu::Collection::new(vec![g.clone()]);
+            if let Ok(w) = f.write(&one, &Default::default()) {
+                let name = if k == 0 { format!("dup/x.{ext}") } else { format!("mixed/game.{ext}") };
+                put(&input, &name, w.bytes);
+                n += 1;
+            }
+        }
     }
     put(&input, "damaged/empty.sgf", "this is not a game record\n");
     put(&input, "damaged/truncated.sgf", "(;GM[1]SZ[9]PB[Cut];B[aa];W[bb]");
@@ -58,12 +78,13 @@ fn archive(root: &Path, generated: usize) -> usize {
     put(&input, "multi/three.sgf", format!("{}{}{}", game(3, 5), game(4, 5), game(5, 5)));
     put(&input, "notes/readme.txt", "An archive of club games.\n");
     n += 7;
+    ignored += 1;
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink("../dup/x.sgf", input.join("multi/link.sgf")).unwrap();
         n += 1;
     }
-    n
+    (n, ignored)
 }
 
 fn run(args: &[&str], cwd: &Path) -> (i32, String) {
@@ -97,19 +118,32 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn mirrors_the_tree_and_reports_every_input() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let n = archive(root, 300);
+    let (n, ignored) = archive(root, 300);
     let (code, stderr) = run(&["-r", "in", "-O", "out", "--report", "report.ndjson"], root);
-    assert_eq!(code, 1, "one damaged file fails: {stderr}");
+    assert_eq!(code, 1, "a damaged file fails: {stderr}");
     let lines = report(&root.join("report.ndjson"));
     assert_eq!(lines.len(), n + 1);
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["inputs"], n);
     assert_eq!(summary["dry_run"], false);
-    assert_eq!(summary["ignored"], 1, "notes/readme.txt is no game");
-    assert_eq!(summary["status"]["failed"], 1);
-    assert_eq!(summary["formats"], serde_json::json!({"sgf": n}));
+    assert_eq!(summary["ignored"], ignored, "notes/readme.txt is no game");
     let records = by_input(&lines);
+    // only the damaged file fails (and fixtures of other formats made to fail, if any)
+    let failed: Vec<&String> = records.iter().filter(|(_, r)| r["status"] == "failed").map(|(k, _)| k).collect();
+    assert_eq!(summary["status"]["failed"], failed.len());
+    assert!(failed.contains(&&"in/damaged/empty.sgf".to_string()));
+    assert!(failed.iter().all(|f| *f == "in/damaged/empty.sgf" || !f.starts_with("in/fixtures/sgf")), "{failed:?}");
+    let formats = summary["formats"].as_object().unwrap();
+    assert_eq!(formats.values().map(|v| v.as_u64().unwrap() as usize).sum::<usize>(), n);
+    assert!(formats["sgf"].as_u64().unwrap() as usize > 300);
+    for f in kifu::Format::all().filter(|f| *f != kifu::Format::SGF && f.can_read() && f.can_write()) {
+        let r = &records[&format!("in/mixed/game.{}", f.extensions()[0])];
+        assert_eq!((r["from"].as_str(), r["games"].as_u64()), (Some(f.name()), Some(1)), "{r}");
+        assert_ne!(r["status"], "failed", "{r}");
+        let x = &records[&format!("in/dup/x.{}", f.extensions()[0])];
+        assert_eq!(x["diagnostics"][0]["code"], "batch.name-collision", "{x}");
+    }
     // records are ordered by input path
     let inputs: Vec<&str> =
         lines.iter().filter(|r| r["type"] == "file").map(|r| r["input"].as_str().unwrap()).collect();
@@ -207,8 +241,9 @@ fn dry_run_writes_nothing_and_reports_the_same() {
 fn existing_outputs_are_refused_forced_or_skipped() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let n = archive(root, 40);
-    assert_eq!(run(&["-r", "in", "-O", "out"], root).0, 1);
+    let (n, _) = archive(root, 40);
+    assert_eq!(run(&["-r", "in", "-O", "out", "--report", "first"], root).0, 1);
+    let failed = report(&root.join("first")).last().unwrap()["status"]["failed"].as_u64().unwrap() as usize;
     let complete = files(&root.join("out"));
     // an interrupted run: some outputs missing, one left as the user edited it
     std::fs::remove_file(root.join("out/club-0/year-2000/game-0000.sgf")).unwrap();
@@ -230,7 +265,7 @@ fn existing_outputs_are_refused_forced_or_skipped() {
     let resumed = report(&root.join("resumed"));
     let summary = resumed.last().unwrap();
     assert_eq!(summary["outputs"], 3, "only the three missing outputs are written");
-    assert_eq!(summary["status"]["skipped"].as_u64().unwrap() as usize, n - 4);
+    assert_eq!(summary["status"]["skipped"].as_u64().unwrap() as usize, n - failed - 3);
     assert_eq!(by_input(&resumed)["in/dup/x.sgf"]["diagnostics"][0]["code"], "batch.skipped-existing");
     assert_eq!(std::fs::read(root.join("out/dup/x.sgf")).unwrap(), b"edited");
     let mut now = files(&root.join("out"));
