@@ -386,6 +386,18 @@ fn never_writes_into_the_input_tree_unless_in_place() {
     assert!(stderr.contains("batch.output-is-input"), "{stderr}");
     assert_eq!(std::fs::read_to_string(root.join("in/a.sgf")).unwrap(), game(1, 5));
     assert!(std::fs::read_to_string(root.join("in/b.sgf")).unwrap().contains("PB[Black 2]"));
+    // an output folder inside the input with --in-place is not walked on the next run
+    assert_eq!(run(&["-r", "in", "--in-place", "-O", "in/conv", "--report", "r1"], root).0, 0);
+    assert_eq!(run(&["-r", "in", "--in-place", "-O", "in/conv", "--skip-existing", "--report", "r2"], root).0, 0);
+    assert_eq!(report(&root.join("r1")).last().unwrap()["inputs"], 3);
+    assert_eq!(report(&root.join("r2")).last().unwrap()["inputs"], 3);
+    // nor is a merged file of an earlier run
+    assert_eq!(run(&["-r", "in", "--merge", "in/all.sgf", "--in-place"], root).0, 0);
+    assert_eq!(run(&["-r", "in", "--merge", "in/all.sgf", "--in-place", "--force", "--report", "r3"], root).0, 0);
+    let r3 = report(&root.join("r3"));
+    assert_eq!(r3.last().unwrap()["inputs"], 6, "a.sgf, b.sgf, b.txt and the three in conv/");
+    assert!(r3.iter().all(|l| l["input"] != "in/all.sgf"));
+    assert_eq!(r3.iter().find(|l| l["type"] == "merge").unwrap()["games"], 6);
     // several named files; -o is refused for them
     assert_eq!(run(&["in/a.sgf", "in/b.txt", "-o", "x.sgf"], root).0, 2);
     assert_eq!(run(&["in/a.sgf", "in/b.txt", "-O", "named"], root).0, 0);

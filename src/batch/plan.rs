@@ -124,7 +124,13 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
             }
         }
     }
-    let (mut found, ignored) = walk::find(inputs, options)?;
+    let (mut found, mut ignored) = walk::find(inputs, options)?;
+    // The merged file of an earlier run found in a walked folder is our output, not an input.
+    if let Some(key) = merge.as_deref().and_then(file_key) {
+        let before = found.len();
+        found.retain(|f| file_key(&f.input) != Some(key));
+        ignored += before - found.len();
+    }
     found.sort_by(|a, b| a.input.cmp(&b.input));
     found.dedup_by(|a, b| a.input == b.input);
 
