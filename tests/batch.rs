@@ -354,6 +354,22 @@ fn split_and_merge_collections() {
     assert_eq!(rec["in/multi/three.sgf"]["games"], 3);
     assert_eq!(rec["in/multi/three.sgf"]["outputs"].as_array().unwrap().len(), 3);
 
+    // a split name that is another input's output is renamed, whatever the thread count
+    put(root, "in/multi/three-002.sgf", game(9, 5));
+    for j in ["1", "4"] {
+        let out = format!("split-{j}");
+        assert_eq!(run(&["-r", "in", "-O", &out, "--split", "-j", j, "--report", &format!("{out}.rep")], root).0, 0);
+        let names: Vec<String> = files(&root.join(&out)).into_keys().collect();
+        assert_eq!(
+            names,
+            ["multi/three-001.sgf", "multi/three-002-2.sgf", "multi/three-002.sgf", "multi/three-003.sgf", "one.sgf"]
+        );
+        let three = &by_input(&report(&root.join(format!("{out}.rep"))))["in/multi/three.sgf"];
+        assert_eq!(three["diagnostics"][0]["code"], "batch.name-collision");
+        assert!(std::fs::read_to_string(root.join(&out).join("multi/three-002.sgf")).unwrap().contains("Black 9"));
+    }
+    std::fs::remove_file(root.join("in/multi/three-002.sgf")).unwrap();
+
     assert_eq!(run(&["-r", "in", "--merge", "all.sgf", "--report", "m"], root).0, 0);
     let all = std::fs::read_to_string(root.join("all.sgf")).unwrap();
     let order: Vec<usize> = ["Black 3", "Black 4", "Black 5", "Black 6"].iter().map(|p| all.find(p).unwrap()).collect();

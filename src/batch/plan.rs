@@ -31,6 +31,8 @@ pub struct Plan {
     pub jobs: Vec<Job>,
     /// Files in walked folders that are not game records.
     pub ignored: usize,
+    /// Every planned output path, so `--split` names never take another input's output.
+    pub(crate) planned: HashSet<PathBuf>,
 }
 
 /// `path` made absolute with symbolic links resolved as far as it exists (the rest appended
@@ -205,7 +207,8 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
             }
         }
     }
-    Ok(Plan { jobs, ignored })
+    let planned = jobs.iter().filter_map(|j| j.output.clone()).collect();
+    Ok(Plan { jobs, ignored, planned })
 }
 
 #[cfg(test)]

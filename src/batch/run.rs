@@ -7,7 +7,7 @@ use crate::diag::Diagnostic;
 use crate::formats::Format;
 use crate::model::Collection;
 use rayon::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -142,7 +142,7 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 }
 
 /// Converts one input to its output(s).
-fn convert_one(job: &Job, options: &BatchOptions) -> Record {
+fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) -> Record {
     let to = options.to;
     let shown = |p: &PathBuf| p.display().to_string();
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), to.name());
@@ -175,7 +175,26 @@ fn convert_one(job: &Job, options: &BatchOptions) -> Record {
             .games
             .into_iter()
             .enumerate()
-            .map(|(i, g)| (split_name(output, i, n), Collection::new(vec![g])))
+            .map(|(i, g)| {
+                let mut name = split_name(output, i, n);
+                // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
+                if planned.contains(&name) {
+                    let taken = name.clone();
+                    let stem = name.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                    let ext = name.extension().map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+                    name = (2..)
+                        .map(|k| taken.with_file_name(format!("{stem}-{k}{ext}")))
+                        .find(|p| !planned.contains(p))
+                        .unwrap_or_else(|| taken.clone());
+                    let msg = format!(
+                        "{} is the output of another input; writing {} instead",
+                        taken.display(),
+                        name.display()
+                    );
+                    record.add(Stage::Batch, &[Diagnostic::warning(codes::NAME_COLLISION, msg)]);
+                }
+                (name, Collection::new(vec![g]))
+            })
             .collect()
     } else {
         vec![(output.clone(), collection)]
@@ -292,7 +311,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .jobs
                 .par_iter()
                 .map(|job| {
-                    let r = convert_one(job, options);
+                    let r = convert_one(job, options, &plan.planned);
                     progress(&r);
                     r
                 })
