@@ -13,6 +13,7 @@
 //! assert!(String::from_utf8(out.bytes).unwrap().starts_with("(;FF[4]CA[UTF-8]GM[1]SZ[9]"));
 //! ```
 
+pub mod batch;
 pub mod charset;
 pub mod check;
 pub mod diag;

@@ -1,4 +1,5 @@
-//! `kifu convert`: one input (file or stdin) to one output (file or stdout).
+//! `kifu convert`: one input (file or stdin) to one output (file or stdout); several inputs or
+//! folders go to `batch.rs`.
 
 use super::ExitCode;
 use super::output::{Verbosity, print_diagnostics, write_atomically, write_stdout};
@@ -11,8 +12,10 @@ use std::path::PathBuf;
 /// Arguments of `kifu convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// Input file; `-` or nothing reads standard input.
-    input: Option<PathBuf>,
+    /// Input file; `-` or nothing reads standard input. Several files, or folders with -r, make a
+    /// batch run (see -O).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
     /// Input format (default: from the file extension, else from the content).
     #[arg(short = 'f', long = "from", value_name = "FORMAT")]
     from: Option<String>,
@@ -47,6 +50,8 @@ pub struct ConvertArgs {
     /// Also print informational notes (charset decision, normalised identifiers).
     #[arg(short, long)]
     verbose: bool,
+    #[command(flatten)]
+    batch: Box<super::batch::BatchArgs>,
 }
 
 fn usage(msg: &str) -> ExitCode {
@@ -81,7 +86,25 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let from_enc = labels[0].and_then(|(_, e)| e);
     let to_enc = labels[1].and_then(|(_, e)| e);
 
-    let input = args.input.filter(|p| p.as_os_str() != "-");
+    if args.batch.wanted(args.inputs.len()) {
+        let common = super::batch::Common {
+            from,
+            to,
+            read: ReadOptions { encoding: from_enc, ..ReadOptions::default() },
+            write: WriteOptions {
+                encoding: to_enc,
+                expand_point_lists: args.expand_lists,
+                lossy: args.lossy,
+                source_charset: None,
+            },
+            force: args.force,
+            strict: args.strict,
+            verbosity: v,
+            single_output: args.output.is_some(),
+        };
+        return super::batch::run(&args.inputs, &args.batch, common);
+    }
+    let input = args.inputs.into_iter().next().filter(|p| p.as_os_str() != "-");
     let output = args.output.filter(|p| p.as_os_str() != "-");
     let name = input.as_ref().map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string());
     let bytes = match &input {

@@ -7,7 +7,6 @@ pub enum ExitCode {
     /// Everything worked.
     Ok = 0,
     /// Some inputs of a batch failed.
-    #[allow(dead_code)]
     SomeFailed = 1,
     /// Bad command line.
     Usage = 2,

@@ -1,5 +1,6 @@
 //! Command-line definitions and dispatch.
 
+mod batch;
 mod check;
 mod convert;
 mod exit;
@@ -32,7 +33,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Convert a game record from one format to another.
+    /// Convert game records from one format to another: one file, or whole folders with -r -O.
     #[command(after_help = EXIT_CODES)]
     Convert(convert::ConvertArgs),
     /// Check game records and report each problem with its line and column.

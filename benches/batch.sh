@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Files per second of `kifu convert -r` over ../shared/corpus, against the I/O floors measured in
+# the same run: `cat` of the same files (reading) and `cp -r` (creating the same files).
+# Usage: benches/batch.sh [ROUNDS]   (builds the release binary first)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+corpus="$here/../shared/corpus"
+[ -d "$corpus" ] || { echo "no $corpus; nothing to measure"; exit 0; }
+cargo build --release --quiet --manifest-path "$here/Cargo.toml"
+kifu="$here/target/release/kifu"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+files=$(find "$corpus" -type f -name '*.[sS][gG][fF]' | wc -l)
+t() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
+for round in $(seq "${1:-3}"); do
+  cat_s=$(t sh -c "find '$corpus' -type f -print0 | xargs -0 cat")
+  cp_s=$(t cp -r "$corpus" "$work/cp$round")
+  dry_s=$(t "$kifu" convert -r "$corpus" -O "$work/dry$round" --dry-run -q)
+  run_s=$(t "$kifu" convert -r "$corpus" -O "$work/out$round" -q)
+  printf 'round %s: %s files  cat %.2fs  cp -r %.2fs  kifu --dry-run %.2fs  kifu %.2fs (%.0f files/s, %.1fx cat, %.1fx cp -r)\n' \
+    "$round" "$files" "$cat_s" "$cp_s" "$dry_s" "$run_s" "$(echo "$files / $run_s" | bc -l)" \
+    "$(echo "$run_s / $cat_s" | bc -l)" "$(echo "$run_s / $cp_s" | bc -l)"
+  rm -rf "$work"/*
+done

@@ -1,0 +1,299 @@
+//! Planning: every input's output path, decided before anything is converted.
+
+use super::walk::{self, Verdict};
+use super::{BatchError, BatchOptions, Collect, codes};
+use crate::diag::Diagnostic;
+use crate::formats::Format;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+/// One input and what will be done with it.
+#[derive(Debug)]
+pub struct Job {
+    /// The input path as found.
+    pub input: PathBuf,
+    /// The planned output path (the merged file with `--merge`), if the input is converted.
+    pub output: Option<PathBuf>,
+    /// The input format when known before reading (by `-f` or by extension / content).
+    pub format: Option<Format>,
+    /// Set when the input is skipped without reading, with the reason.
+    pub(crate) skip: Option<Diagnostic>,
+    /// Set when the input fails without reading, with the reason.
+    pub(crate) fail: Option<Diagnostic>,
+    /// Planning notes (name collisions).
+    pub(crate) notes: Vec<Diagnostic>,
+}
+
+/// All inputs of a run, ordered by input path, with their outputs decided.
+#[derive(Debug)]
+pub struct Plan {
+    /// The inputs, in input-path order.
+    pub jobs: Vec<Job>,
+    /// Files in walked folders that are not game records.
+    pub ignored: usize,
+    /// Every planned output path, so `--split` names never take another input's output.
+    pub(crate) planned: HashSet<PathBuf>,
+}
+
+/// `path` made absolute with symbolic links resolved as far as it exists (the rest appended
+/// lexically), so two spellings of one file compare equal even before it is created.
+pub(crate) fn resolve(path: &Path) -> PathBuf {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path))
+    };
+    let mut rest = Vec::new();
+    let mut cur = abs.as_path();
+    loop {
+        if let Ok(mut out) = std::fs::canonicalize(cur) {
+            for c in rest.iter().rev() {
+                match c {
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    Component::Normal(n) => out.push(n),
+                    _ => {}
+                }
+            }
+            return out;
+        }
+        match (cur.parent(), cur.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                cur = parent;
+            }
+            _ => return abs,
+        }
+    }
+}
+
+/// What identifies a file whatever path names it: device and inode on Unix, the canonical
+/// path elsewhere.
+#[cfg(unix)]
+type FileKey = (u64, u64);
+#[cfg(not(unix))]
+type FileKey = PathBuf;
+
+/// The identity of the existing file at `path` (links followed), or `None` when there is none.
+fn file_key(path: &Path) -> Option<FileKey> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(path).ok()
+    }
+}
+
+/// The output path for `input` when another input already has its natural one:
+/// `stem-EXT.to`, then `stem-EXT-2.to`, `stem-EXT-3.to` … until free.
+fn alternative(natural: &Path, input: &Path, taken: &HashSet<PathBuf>) -> PathBuf {
+    let stem = natural.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let ext = natural.extension().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let from = input.extension().map_or_else(|| "x".to_string(), |s| s.to_string_lossy().to_ascii_lowercase());
+    (1..)
+        .map(|n| {
+            let suffix = if n == 1 { String::new() } else { format!("-{n}") };
+            natural.with_file_name(format!("{stem}-{from}{suffix}.{ext}"))
+        })
+        .find(|p| !taken.contains(p))
+        .unwrap_or_else(|| natural.to_path_buf())
+}
+
+/// Finds the inputs under `inputs` and plans their outputs.
+pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchError> {
+    let to = options.to;
+    if !to.can_write() {
+        return Err(BatchError::CannotWrite(to.name()));
+    }
+    let merge = match &options.collect {
+        Collect::Merge(p) => Some(p.clone()),
+        _ => None,
+    };
+    if merge.is_none() && options.out_dir.is_none() && !options.in_place {
+        return Err(BatchError::NoDestination);
+    }
+    if let (Some(out), false) = (&options.out_dir, options.in_place) {
+        let out_abs = resolve(out);
+        for root in inputs.iter().filter(|r| r.is_dir()) {
+            if let Ok(root_abs) = std::fs::canonicalize(root) {
+                if out_abs.starts_with(&root_abs) {
+                    return Err(BatchError::OutputInsideInput(out.clone(), root.clone()));
+                }
+            }
+        }
+    }
+    let (mut found, mut ignored) = walk::find(inputs, options)?;
+    // The merged file of an earlier run found in a walked folder is our output, not an input.
+    if let Some(key) = merge.as_deref().and_then(file_key) {
+        let before = found.len();
+        found.retain(|f| file_key(&f.input) != Some(key));
+        ignored += before - found.len();
+    }
+    found.sort_by(|a, b| a.input.cmp(&b.input));
+    found.dedup_by(|a, b| a.input == b.input);
+
+    let ext = to.extensions().first().copied().unwrap_or(to.name());
+    let input_keys: HashSet<FileKey> =
+        found.iter().filter(|f| matches!(f.verdict, Verdict::Convert(_))).filter_map(|f| file_key(&f.input)).collect();
+    let mut jobs: Vec<Job> = found
+        .into_iter()
+        .map(|f| {
+            let mut job = Job { input: f.input, output: None, format: None, skip: None, fail: None, notes: Vec::new() };
+            match f.verdict {
+                Verdict::Convert(format) => {
+                    job.format = format;
+                    job.output = Some(match (&merge, &options.out_dir) {
+                        (Some(m), _) => m.clone(),
+                        (None, Some(dir)) => dir.join(&f.rel).with_extension(ext),
+                        (None, None) => job.input.with_extension(ext),
+                    });
+                }
+                Verdict::Skip(d) => {
+                    job.format = options.from.or_else(|| Format::from_path(&job.input));
+                    job.skip = Some(d);
+                }
+                Verdict::Fail(d) => job.fail = Some(d),
+            }
+            job
+        })
+        .collect();
+
+    if merge.is_none() {
+        // Same natural output: the input already named like its output wins, then the first by
+        // path; the others get `stem-EXT.to`. Inputs and every natural output are reserved.
+        let mut groups: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+        for (i, job) in jobs.iter().enumerate() {
+            if let Some(o) = &job.output {
+                groups.entry(o.clone()).or_default().push(i);
+            }
+        }
+        let mut taken: HashSet<PathBuf> = groups.keys().cloned().collect();
+        taken.extend(jobs.iter().map(|j| j.input.clone()));
+        for (natural, mut members) in groups {
+            let keeps_name = |i: &usize| jobs.get(*i).is_some_and(|j| j.input.extension().is_some_and(|e| e == ext));
+            members.sort_by_key(|i| (!keeps_name(i), *i));
+            let Some((&winner, losers)) = members.split_first() else { continue };
+            let winner_name = jobs.get(winner).map(|j| j.input.display().to_string()).unwrap_or_default();
+            for &i in losers {
+                let Some(job) = jobs.get_mut(i) else { continue };
+                let alt = alternative(&natural, &job.input, &taken);
+                taken.insert(alt.clone());
+                job.notes.push(Diagnostic::warning(
+                    codes::NAME_COLLISION,
+                    format!(
+                        "{} is also the output of {winner_name}; writing {} instead",
+                        natural.display(),
+                        alt.display()
+                    ),
+                ));
+                job.output = Some(alt);
+            }
+        }
+    }
+
+    // An output that does not exist yet cannot be an input; one that exists is compared by
+    // identity, so links and `..` do not hide that it is an input.
+    for job in &mut jobs {
+        if let Some(out) = &job.output {
+            if file_key(out).is_some_and(|k| input_keys.contains(&k)) {
+                job.fail = Some(Diagnostic::error(
+                    codes::OUTPUT_IS_INPUT,
+                    format!("the output {} is an input file; refusing to overwrite it", out.display()),
+                ));
+            }
+        }
+    }
+    let planned = jobs.iter().filter_map(|j| j.output.clone()).collect();
+    Ok(Plan { jobs, ignored, planned })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let p = dir.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    fn outputs(plan: &Plan, base: &Path) -> Vec<String> {
+        plan.jobs
+            .iter()
+            .map(|j| j.output.as_ref().map(|o| o.strip_prefix(base).unwrap().display().to_string()).unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn mirrors_paths_and_resolves_collisions_deterministically() {
+        let dir =
+            tree(&[("in/a/x.sgf", "(;)"), ("in/a/x.SGF", "(;)"), ("in/a/x.txt", "(;GM[1])"), ("in/b.sgf", "(;)")]);
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(dir.path().join("out"));
+        let plan = plan(&[dir.path().join("in")], &opts).unwrap();
+        // sorted by input path: x.SGF < x.sgf < x.txt
+        assert_eq!(outputs(&plan, &dir.path().join("out")), ["a/x-sgf.sgf", "a/x.sgf", "a/x-txt.sgf", "b.sgf"]);
+        assert_eq!(plan.jobs[0].notes[0].code, codes::NAME_COLLISION);
+        assert!(plan.jobs[1].notes.is_empty());
+    }
+
+    #[test]
+    fn in_place_never_targets_an_input() {
+        let dir = tree(&[("a.sgf", "(;)"), ("a.txt", "(;)")]);
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.in_place = true;
+        let plan = plan(&[dir.path().to_path_buf()], &opts).unwrap();
+        assert_eq!(plan.jobs[0].fail.as_ref().unwrap().code, codes::OUTPUT_IS_INPUT);
+        assert_eq!(outputs(&plan, dir.path())[1], "a-txt.sgf");
+        assert!(plan.jobs[1].fail.is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_that_is_a_link_to_its_input_is_refused() {
+        let dir = tree(&[("in/a.sgf", "(;)"), ("in/b.sgf", "(;)")]);
+        std::fs::create_dir(dir.path().join("out")).unwrap();
+        std::os::unix::fs::symlink("../in/a.sgf", dir.path().join("out/a.sgf")).unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(dir.path().join("out"));
+        let plan = plan(&[dir.path().join("in")], &opts).unwrap();
+        assert_eq!(plan.jobs[0].fail.as_ref().unwrap().code, codes::OUTPUT_IS_INPUT);
+        assert!(plan.jobs[1].fail.is_none());
+    }
+
+    #[test]
+    fn output_folder_inside_the_input_is_refused() {
+        let dir = tree(&[("a.sgf", "(;)")]);
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(dir.path().join("new/out"));
+        let err = plan(&[dir.path().to_path_buf()], &opts).unwrap_err();
+        assert!(matches!(err, BatchError::OutputInsideInput(..)));
+        opts.out_dir = None;
+        assert!(matches!(plan(&[dir.path().to_path_buf()], &opts).unwrap_err(), BatchError::NoDestination));
+    }
+
+    #[test]
+    fn resolve_follows_links_and_appends_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir(real.join("d")).unwrap();
+        assert_eq!(resolve(&real.join("d/../d/new/x.sgf")), real.join("d/new/x.sgf"));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(real.join("d"), real.join("link")).unwrap();
+            assert_eq!(resolve(&real.join("link/y.sgf")), real.join("d/y.sgf"));
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! `kifu convert` over several inputs or whole folders: options, progress bar, summary, report.
+
+use super::ExitCode;
+use super::output::{Verbosity, write_atomically, write_stdout};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kifu::batch::{self, BatchError, BatchOptions, Collect, Existing, Glob, Record, Report, Status};
+use kifu::{Format, ReadOptions, WriteOptions};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Options that turn `kifu convert` into a batch run.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Convert the game records under folders given as INPUT (by extension or content).
+    #[arg(short = 'r', long)]
+    recursive: bool,
+    /// Output folder for several inputs; relative paths are mirrored with the target extension.
+    #[arg(short = 'O', long = "output-dir", value_name = "DIR")]
+    output_dir: Option<PathBuf>,
+    /// Worker threads (default: one per core). Outputs and report are the same for any N.
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
+    /// Write an NDJSON report (one record per input, then a summary) to FILE, or `-` for stdout.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Do everything but write: the report equals a real run's apart from `dry_run`.
+    #[arg(long)]
+    dry_run: bool,
+    /// Keep existing outputs and skip their inputs (resumes an interrupted run).
+    #[arg(long, conflicts_with = "force")]
+    skip_existing: bool,
+    /// Allow writing into the input tree; without -O, outputs go beside their inputs.
+    #[arg(long)]
+    in_place: bool,
+    /// One output file per game: NAME-001.sgf, NAME-002.sgf, …
+    #[arg(long, conflicts_with = "merge")]
+    split: bool,
+    /// Write the games of all inputs, in input-path order, into this one file.
+    #[arg(long, value_name = "FILE")]
+    merge: Option<PathBuf>,
+    /// Take only files matching GLOB from walked folders (repeatable; `*`, `**`, `?`, `[a-z]`).
+    #[arg(long, value_name = "GLOB")]
+    include: Vec<String>,
+    /// Leave out files and folders matching GLOB (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Follow symbolic links while walking (otherwise they are reported as skipped).
+    #[arg(short = 'L', long)]
+    follow_symlinks: bool,
+}
+
+impl BatchArgs {
+    /// Whether these arguments (with `inputs` INPUTs) ask for a batch run.
+    pub fn wanted(&self, inputs: usize) -> bool {
+        inputs > 1
+            || self.recursive
+            || self.output_dir.is_some()
+            || self.jobs.is_some()
+            || self.report.is_some()
+            || self.dry_run
+            || self.skip_existing
+            || self.in_place
+            || self.split
+            || self.merge.is_some()
+            || !self.include.is_empty()
+            || !self.exclude.is_empty()
+            || self.follow_symlinks
+    }
+}
+
+/// What the single-file options contribute to a batch run (decided in `convert.rs`).
+pub struct Common {
+    /// `-f`.
+    pub from: Option<Format>,
+    /// `-t`.
+    pub to: Option<Format>,
+    /// Reader options (`--from-encoding` …).
+    pub read: ReadOptions,
+    /// Writer options (`--encoding`, `--expand-lists` …).
+    pub write: WriteOptions,
+    /// `--force`.
+    pub force: bool,
+    /// `--strict`.
+    pub strict: bool,
+    /// `-q` / `-v`.
+    pub verbosity: Verbosity,
+    /// Whether `-o` was given (it names one file, so it is refused here).
+    pub single_output: bool,
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("kifu: {msg}");
+    ExitCode::Usage
+}
+
+fn globs(patterns: &[String]) -> Result<Vec<Glob>, String> {
+    patterns.iter().map(|p| Glob::new(p).map_err(|e| e.to_string())).collect()
+}
+
+/// Prints what the user should see of one record on stderr.
+fn print_record(r: &Record, v: Verbosity) {
+    for d in &r.diagnostics {
+        let show = match (d.severity, r.status == Status::Failed) {
+            ("error", true) => true,
+            ("info", _) => v.verbose && !v.quiet,
+            _ => !v.quiet && (v.verbose || d.stage == batch::Stage::Batch),
+        };
+        if show {
+            let at = match (d.line, d.column) {
+                (Some(l), Some(c)) => format!("{l}:{c}: "),
+                _ => String::new(),
+            };
+            eprintln!("{}:{at}{}[{}]: {}", r.input, d.severity, d.code, d.message);
+        }
+    }
+}
+
+fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
+    let s = &report.summary;
+    let count = |st: Status| s.count(st);
+    let mut line = format!(
+        "kifu: {} input{}: {} ok, {} with warnings, {} failed, {} skipped",
+        s.inputs,
+        if s.inputs == 1 { "" } else { "s" },
+        count(Status::Ok),
+        count(Status::Warnings),
+        count(Status::Failed),
+        count(Status::Skipped)
+    );
+    if s.ignored > 0 {
+        line.push_str(&format!("; {} other files ignored", s.ignored));
+    }
+    eprintln!("{line}");
+    let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
+    let rate = if elapsed > 0.0 { s.inputs as f64 / elapsed } else { 0.0 };
+    eprintln!(
+        "kifu: from {}: {} game{}, {} file{} {} in {elapsed:.2} s ({rate:.0} files/s)",
+        if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },
+        s.games,
+        if s.games == 1 { "" } else { "s" },
+        s.outputs,
+        if s.outputs == 1 { "" } else { "s" },
+        if dry_run { "would be written" } else { "written" },
+    );
+}
+
+/// Runs a batch conversion.
+pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
+    let v = common.verbosity;
+    if common.single_output {
+        return usage("-o names one output file; with several inputs give -O DIR (or --merge FILE)");
+    }
+    if inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-") {
+        return usage("a batch conversion reads files and folders, not standard input");
+    }
+    let to = common.to.unwrap_or(Format::SGF);
+    if !to.can_write() {
+        return usage(&format!("kifu cannot write {to}"));
+    }
+    let (include, exclude) = match (globs(&args.include), globs(&args.exclude)) {
+        (Ok(i), Ok(e)) => (i, e),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
+    let mut options = BatchOptions::new(to);
+    options.from = common.from;
+    options.read = common.read;
+    options.write = common.write;
+    options.recursive = args.recursive;
+    options.follow_symlinks = args.follow_symlinks;
+    options.include = include;
+    options.exclude = exclude;
+    options.out_dir = args.output_dir.clone();
+    options.in_place = args.in_place;
+    options.existing = match (common.force, args.skip_existing) {
+        (true, _) => Existing::Force,
+        (_, true) => Existing::Skip,
+        _ => Existing::Refuse,
+    };
+    options.dry_run = args.dry_run;
+    options.collect = match (&args.merge, args.split) {
+        (Some(m), _) => Collect::Merge(m.clone()),
+        (None, true) => Collect::Split,
+        _ => Collect::PerFile,
+    };
+    options.jobs = args.jobs.unwrap_or(0);
+
+    let start = Instant::now();
+    let plan = match batch::plan(inputs, &options) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("kifu: {e}");
+            return match e {
+                BatchError::NoInput(..) => ExitCode::NoInput,
+                BatchError::Threads(_) => ExitCode::IoErr,
+                _ => ExitCode::Usage,
+            };
+        }
+    };
+    if plan.jobs.is_empty() && !v.quiet {
+        eprintln!("kifu: no game records found");
+    }
+    let bar = if std::io::stderr().is_terminal() && !v.quiet {
+        let bar = ProgressBar::with_draw_target(Some(plan.jobs.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} files  {rate}  ETA {eta}  {msg}") {
+            let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} files/s", state.per_sec());
+            };
+            bar.set_style(style.with_key("rate", rate));
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let failures = AtomicUsize::new(0);
+    let progress = |r: &Record| {
+        if r.status == Status::Failed {
+            let n = failures.fetch_add(1, Ordering::Relaxed) + 1;
+            bar.set_message(format!("{n} failed"));
+        }
+        bar.inc(1);
+    };
+    let report = match batch::execute(plan, &options, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            bar.finish_and_clear();
+            eprintln!("kifu: {e}");
+            return ExitCode::IoErr;
+        }
+    };
+    bar.finish_and_clear();
+    let elapsed = start.elapsed().as_secs_f64();
+
+    for r in &report.records {
+        print_record(r, v);
+    }
+    if let Some(m) = &report.merge {
+        for d in m.diagnostics.iter().filter(|d| d.severity == "error" || (v.verbose && !v.quiet)) {
+            eprintln!("{}: {}[{}]: {}", m.output, d.severity, d.code, d.message);
+        }
+    }
+    if let Some(path) = &args.report {
+        let text = report.to_ndjson();
+        let written = if path.as_os_str() == "-" {
+            write_stdout(text.as_bytes()).map_err(|e| (ExitCode::IoErr, e))
+        } else {
+            write_atomically(path, text.as_bytes(), true).map_err(|e| (ExitCode::CantCreate, e))
+        };
+        if let Err((code, e)) = written {
+            eprintln!("kifu: cannot write the report {}: {e}", path.display());
+            return code;
+        }
+    }
+    if !v.quiet {
+        if report.removed_temp_files > 0 {
+            eprintln!("kifu: removed {} temporary files left by an interrupted run", report.removed_temp_files);
+        }
+        print_summary(&report, elapsed, options.dry_run);
+    }
+    if report.has_failures() {
+        ExitCode::SomeFailed
+    } else if common.strict && report.has_warnings() {
+        ExitCode::Strict
+    } else {
+        ExitCode::Ok
+    }
+}
