@@ -249,12 +249,31 @@ impl Format {
         }
     }
 
-    /// Write `collection` in this format.
+    /// Write `collection` in this format. Lossy items are reported one by one by the writer;
+    /// when a kind of loss occurs more than once, a summary with the count follows them.
     pub fn write(self, collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
         match self.0.write {
-            Some(write) => write(collection, options),
+            Some(write) => write(collection, options).map(|mut out| {
+                summarize_losses(&mut out.diagnostics);
+                out
+            }),
             None => Err(WriteError::Unsupported(self.0.name)),
         }
+    }
+}
+
+/// Appends, for every lossy code (`<format>.lossy…`) reported more than once, an info with the
+/// count, so the extent of a loss reads at a glance after the item-by-item list.
+fn summarize_losses(diags: &mut Vec<Diagnostic>) {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for d in diags.iter().filter(|d| d.code.contains(".lossy") && d.severity > crate::diag::Severity::Info) {
+        match counts.iter_mut().find(|(c, _)| *c == d.code) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((d.code, 1)),
+        }
+    }
+    for (code, n) in counts.into_iter().filter(|&(_, n)| n > 1) {
+        diags.push(Diagnostic::info(code, format!("{n} of these in all (each listed above)")));
     }
 }
 
@@ -276,6 +295,19 @@ mod tests {
         assert_eq!(Format::from_path(std::path::Path::new("a/b.sgf")), Some(Format::SGF));
         assert_eq!(Format::sniff(b"\xEF\xBB\xBF  (;FF[4])"), Some(Format::SGF));
         assert_eq!(Format::sniff(b"hello"), None);
+    }
+
+    #[test]
+    fn repeated_losses_get_a_count() {
+        let mut d = vec![
+            Diagnostic::warning("x.lossy-comment", "node 1: comment"),
+            Diagnostic::warning("x.lossy-comment", "node 2: comment"),
+            Diagnostic::warning("x.lossy-markup", "node 2: markup"),
+        ];
+        summarize_losses(&mut d);
+        assert_eq!(d.len(), 4);
+        assert_eq!((d[3].code, d[3].severity), ("x.lossy-comment", crate::diag::Severity::Info));
+        assert!(d[3].message.starts_with("2 of these"));
     }
 
     #[test]
