@@ -1,6 +1,6 @@
 //! Reads one SGF file into kifu's model and prints games and nodes: a whole-process probe for
 //! speed and peak memory (`cargo run --release --example read_model -- FILE`). With `--bytes`
-//! it only reads the file and checks it is UTF-8 (the baseline); with `--write` it also writes
+//! it only reads the file and checks whether it is UTF-8 (the baseline); with `--write` it also writes
 //! the collection back as SGF (in memory).
 
 fn main() {
@@ -11,8 +11,8 @@ fn main() {
     let path = args.first().expect("usage: read_model [--bytes] FILE");
     let bytes = std::fs::read(path).expect("read input");
     if baseline {
-        let text = String::from_utf8(bytes).expect("UTF-8");
-        println!("{} bytes", text.len());
+        let valid = std::str::from_utf8(&bytes).is_ok();
+        println!("{} bytes, valid UTF-8: {valid}", bytes.len());
         return;
     }
     let read = kifu::Format::SGF.read(bytes, &kifu::ReadOptions::default()).expect("readable SGF");

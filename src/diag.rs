@@ -137,6 +137,37 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// The positions of sorted byte offsets of `text`, found in one pass (same rules as
+/// [`LineIndex`]: a line ends at LF, CRLF or a lone CR; columns count characters).
+pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(sorted.len());
+    let (mut line, mut line_start, mut scanned) = (1u32, 0usize, 0usize);
+    for &want in sorted {
+        let mut offset = want.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        // Advance over every line end that lies before `offset`.
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[scanned..offset]) {
+            let at = scanned + k;
+            let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
+            if next > offset {
+                // A CR right before the offset whose LF is the offset itself: the line ends after
+                // the pair, so the offset (the LF) still belongs to this line.
+                break;
+            }
+            line += 1;
+            line_start = next;
+            scanned = next;
+        }
+        scanned = scanned.max(line_start);
+        let column = text[line_start..offset].chars().count() + 1;
+        out.push(Position { line, column: column as u32, offset });
+    }
+    out
+}
+
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
 /// line:column at the end (so the common, clean case pays nothing for positions).
 #[derive(Debug, Default)]
@@ -184,12 +215,16 @@ impl Sink {
         if self.pending.is_empty() {
             return Vec::new();
         }
-        let index = LineIndex::new(text);
+        // One pass over the text for all offsets: no per-line table for a large input.
+        let mut wanted: Vec<usize> = self.pending.iter().filter_map(|(o, _)| *o).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let found = positions_of(text, &wanted);
         let mut out: Vec<Diagnostic> = self
             .pending
             .into_iter()
             .map(|(off, d)| match off {
-                Some(o) => d.at(index.position(o)),
+                Some(o) => d.at(found[wanted.binary_search(&o).unwrap_or(0)]),
                 None => d,
             })
             .collect();
@@ -221,6 +256,19 @@ mod tests {
         assert_eq!(idx.position(9), Position { line: 3, column: 2, offset: 9 });
         assert_eq!(idx.position(11).line, 4);
         assert_eq!(idx.position(999).line, 4);
+    }
+
+    #[test]
+    fn one_pass_positions_agree_with_the_line_index() {
+        let texts = ["ab\r\ncd\nλx\ry", "\r\n\r\n", "a\rb\r\n\nc", "", "λλ\n\n\rz"];
+        for text in texts {
+            let idx = LineIndex::new(text);
+            let all: Vec<usize> = (0..=text.len() + 1).collect();
+            let got = positions_of(text, &all);
+            for (o, p) in all.iter().zip(got) {
+                assert_eq!(p, idx.position(*o), "{text:?} at {o}");
+            }
+        }
     }
 
     #[test]

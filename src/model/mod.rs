@@ -9,6 +9,7 @@ mod builder;
 pub mod info;
 pub mod point;
 pub mod props;
+mod starts;
 pub(crate) mod tree;
 
 pub use builder::TreeBuilder;

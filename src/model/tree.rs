@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::point::{BoardSize, Color, Move, Point};
 use super::props::{self, PROPS, PropDef};
+use super::starts::Starts;
 
 /// Bit set on a text location that lies in the tree's own buffer rather than the source.
 const OWN: u32 = 1 << 31;
@@ -64,7 +65,7 @@ pub(crate) struct Val {
 pub struct GameTree {
     src: Arc<String>,
     own: String,
-    node_props: Vec<u32>,
+    node_props: Starts,
     /// (node, parent) for every node that is not its parent's first child; sorted by node.
     later: Vec<(u32, u32)>,
     /// (node, next sibling); sorted by node once the tree is complete.
@@ -135,7 +136,7 @@ impl GameTree {
         GameTree {
             src,
             own: String::new(),
-            node_props: vec![0],
+            node_props: Starts::new(),
             later: Vec::new(),
             next: Vec::new(),
             next_sorted: true,
@@ -272,9 +273,7 @@ impl GameTree {
     pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
         if v.split == NO_SPLIT && v.len < MULTI as u32 {
             self.props.push(Prop { loc: v.loc, len: v.len as u16, key });
-            if let Some(last) = self.node_props.last_mut() {
-                *last = self.props.len() as u32;
-            }
+            self.node_props.set_last(self.props.len() as u32);
         } else {
             self.push_prop(key, &[v]);
         }
@@ -298,7 +297,7 @@ impl GameTree {
                 self.props.push(Prop { loc: at, len: MULTI, key });
             }
         }
-        *self.node_props.last_mut().expect("node_props always has a sentinel") = self.props.len() as u32;
+        self.node_props.set_last(self.props.len() as u32);
     }
 
     /// Append a property with owned values to the last node.
@@ -433,9 +432,7 @@ impl GameTree {
                     p.props.insert(end, NO_OFFSET);
                 }
             }
-            for np in &mut self.node_props[node.index() + 1..] {
-                *np += 1;
-            }
+            self.node_props.shift_from(node.index() + 1, 1);
         }
     }
 
@@ -452,9 +449,7 @@ impl GameTree {
                 p.props.insert(at, NO_OFFSET);
             }
         }
-        for np in &mut self.node_props[node.index() + 1..] {
-            *np += 1;
-        }
+        self.node_props.shift_from(node.index() + 1, 1);
     }
 
     fn make_prop(&mut self, key: u16, values: &[PropValue]) -> Prop {
@@ -497,15 +492,13 @@ impl GameTree {
         }
         let removed = before - self.props.len();
         if removed > 0 {
-            for np in &mut self.node_props[node.index() + 1..] {
-                *np -= removed as u32;
-            }
+            self.node_props.shift_from(node.index() + 1, -(removed as i64));
         }
         removed
     }
 
     fn prop_range(&self, node: NodeId) -> (usize, usize) {
-        (self.node_props[node.index()] as usize, self.node_props[node.index() + 1] as usize)
+        (self.node_props.get(node.index()) as usize, self.node_props.get(node.index() + 1) as usize)
     }
 }
 
@@ -660,7 +653,7 @@ impl<'a> Property<'a> {
     /// The node this property belongs to.
     pub fn node(&self) -> NodeId {
         let i = self.index;
-        let n = self.tree.node_props.partition_point(|&s| s <= i);
+        let n = self.tree.node_props.partition_point_le(i);
         NodeId((n - 1) as u32)
     }
 
