@@ -4,7 +4,7 @@
 //! Layout (see `formats/sgf.md`, "Model"): nodes are stored in pre-order, so a node's first child
 //! is the next node and the main line is contiguous. Only nodes that are not their parent's first
 //! child are listed in a side table, as are next-sibling links. Properties of node `i` are
-//! `props[node_props[i]..node_props[i + 1]]`; a property with one short plain value keeps that
+//! `props[starts[i]..starts[i + 1]]`; a property with one short plain value keeps that
 //! value's range inline. Values that needed no unescaping point into the shared source text; the
 //! others live in the tree's own buffer. Nothing here recurses.
 
