@@ -106,7 +106,7 @@ pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
     tie_break(bytes, guess)
 }
 
-/// Picks among `guess` and the [`CJK`] charsets: a candidate must decode without error, and
+/// Picks among `guess` and the CJK charsets: a candidate must decode without error, and
 /// replaces the guess only when its text is clearly more coherent.
 pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
     let decode = |enc: &'static Encoding| enc.decode_without_bom_handling_and_without_replacement(bytes);

@@ -27,7 +27,7 @@ pub mod codes {
     pub const SIZE_RANGE: &str = "check.size-range";
     /// An `SZ` value that is not a size at all (error).
     pub const SIZE_INVALID: &str = "check.size-invalid";
-    /// A rectangular `SZ` in a file declaring FF[1]–FF[3] (warning).
+    /// A rectangular `SZ` in a file declaring FF\[1\]–FF\[3\] (warning).
     pub const SIZE_RECT_OLD_FF: &str = "check.size-rectangle-old-ff";
     /// The game is not Go (`GM` other than 1): point and Go checks are skipped (warning).
     pub const NOT_GO: &str = "check.not-go";
@@ -39,7 +39,7 @@ pub mod codes {
     pub const POINT_OFF_BOARD: &str = "check.point-off-board";
     /// `tt` on a board larger than 19×19 is a point, not a pass (warning).
     pub const TT_NOT_PASS: &str = "check.tt-not-pass";
-    /// An FF[4] pass `[]` in a file declaring FF[1]–FF[3] (warning).
+    /// An FF\[4\] pass `[]` in a file declaring FF\[1\]–FF\[3\] (warning).
     pub const EMPTY_PASS_OLD_FF: &str = "check.empty-pass-old-ff";
     /// A point marked by two markup properties, or twice by one, in one node (warning).
     pub const MARKUP_OVERLAP: &str = "check.markup-overlap";
@@ -57,12 +57,12 @@ pub mod codes {
     pub const TWO_MOVES: &str = "check.two-moves";
     /// A property given twice in one node (error).
     pub const DUPLICATE_PROPERTY: &str = "check.duplicate-property";
-    /// A property FF[4] does not define; kept (warning).
+    /// A property FF\[4\] does not define; kept (warning).
     pub const UNKNOWN_PROPERTY: &str = "check.unknown-property";
     /// A private property kifu's own readers write to keep a legacy format's values
     /// (`XGIB…`, `XNGF…`, `XUGF…`) (info).
     pub const PRIVATE_PROPERTY: &str = "check.private-property";
-    /// An FF[1]–FF[3] property FF[4] dropped (`L`, `M`, `KI`, …) (warning).
+    /// An FF\[1\]–FF\[3\] property FF\[4\] dropped (`L`, `M`, `KI`, …) (warning).
     pub const OBSOLETE_PROPERTY: &str = "check.obsolete-property";
     /// A move annotation (`BM`, `DO`, `IT`, `TE`) in a node without a move (warning).
     pub const ANNOTATION_WITHOUT_MOVE: &str = "check.annotation-without-move";
@@ -70,7 +70,7 @@ pub mod codes {
     pub const CONFLICTING_ANNOTATIONS: &str = "check.conflicting-annotations";
     /// Setup stones in a node after moves on its path (info).
     pub const SETUP_AFTER_MOVES: &str = "check.setup-after-moves";
-    /// A value that does not have its property's FF[4] value type (error).
+    /// A value that does not have its property's FF\[4\] value type (error).
     pub const VALUE_TYPE: &str = "check.value-type";
     /// More values than the property takes (error).
     pub const VALUE_COUNT: &str = "check.value-count";
@@ -82,9 +82,9 @@ pub mod codes {
     pub const CONTROL_CHAR: &str = "check.control-char";
     /// `AP` without the `:version` part (warning).
     pub const AP_VERSION: &str = "check.ap-version";
-    /// `DT` not in FF[4]'s ISO form (`YYYY-MM-DD`, partial and comma lists allowed) (warning).
+    /// `DT` not in FF\[4\]'s ISO form (`YYYY-MM-DD`, partial and comma lists allowed) (warning).
     pub const DATE_FORMAT: &str = "check.date-format";
-    /// `RE` not in FF[4]'s form (`B+3.5`, `W+R`, `0`, `Void`, `?`) (warning).
+    /// `RE` not in FF\[4\]'s form (`B+3.5`, `W+R`, `0`, `Void`, `?`) (warning).
     pub const RESULT_FORMAT: &str = "check.result-format";
     /// A move on an occupied point (error).
     pub const MOVE_OCCUPIED: &str = "check.move-occupied";
@@ -352,7 +352,7 @@ pub(crate) struct Ctx<'t> {
     size: BoardSize,
     /// Whether the game is Go (GM[1] or no GM).
     go: bool,
-    /// Whether the root declares FF[1]–FF[3].
+    /// Whether the root declares FF\[1\]–FF\[3\].
     old_ff: bool,
 }
 

@@ -5,7 +5,7 @@
 use super::{At, Ctx, codes};
 use crate::model::{NodeId, PropKind, Property};
 
-/// Annotation pairs FF[4] forbids in one node.
+/// Annotation pairs FF\[4\] forbids in one node.
 const EXCLUSIVE: &[&[&str]] = &[&["GB", "GW", "DM", "UC"], &["BM", "DO", "IT", "TE"]];
 
 /// Walks the nodes in pre-order, carrying per node the nearest game-info node on its path and

@@ -1,4 +1,4 @@
-//! Value types: every known property's values against its FF[4] value type (Number, Real,
+//! Value types: every known property's values against its FF\[4\] value type (Number, Real,
 //! Double, Color, None, SimpleText/Text, Move, point lists and elists, composed values), the
 //! number of values, and the game-info formats of `DT` and `RE`.
 
@@ -157,13 +157,13 @@ fn check_text(cx: &mut Ctx<'_>, p: Property<'_>, i: usize, text: &str) {
     }
 }
 
-/// FF[4] Number: an optional sign and digits.
+/// FF\[4\] Number: an optional sign and digits.
 fn is_number(s: &str) -> bool {
     let d = s.strip_prefix(['+', '-']).unwrap_or(s);
     !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// FF[4] Real: a Number, optionally followed by `.` and digits.
+/// FF\[4\] Real: a Number, optionally followed by `.` and digits.
 fn is_real(s: &str) -> bool {
     match s.split_once('.') {
         None => is_number(s),
@@ -171,7 +171,7 @@ fn is_real(s: &str) -> bool {
     }
 }
 
-/// FF[4] DT: comma-separated dates; the first gives the year (`YYYY`, `YYYY-MM`,
+/// FF\[4\] DT: comma-separated dates; the first gives the year (`YYYY`, `YYYY-MM`,
 /// `YYYY-MM-DD`); later ones may shorten to `MM-DD` or `DD` (or `MM` after `YYYY-MM`).
 fn is_iso_date(s: &str) -> bool {
     let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());

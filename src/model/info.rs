@@ -3,7 +3,7 @@
 use super::tree::GameTree;
 use std::fmt;
 
-/// Who won and how, parsed from an FF[4] `RE` value.
+/// Who won and how, parsed from an FF\[4\] `RE` value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameResult {
     /// `B+…` / `W+…`.
@@ -37,7 +37,7 @@ pub enum WinKind {
 }
 
 impl GameResult {
-    /// Parses an FF[4] `RE` value (`B+R`, `W+3.5`, `B+Resign`, `0`, `Draw`, `Void`, `?`).
+    /// Parses an FF\[4\] `RE` value (`B+R`, `W+3.5`, `B+Resign`, `0`, `Draw`, `Void`, `?`).
     pub fn from_sgf(value: &str) -> Option<GameResult> {
         use super::point::Color;
         let v = value.trim();
@@ -62,7 +62,7 @@ impl GameResult {
         Some(GameResult::Win { winner, how })
     }
 
-    /// The FF[4] form: `B+R`, `W+3.5` (never `+3.50` or `+4.0`), `0`, `Void`, `?`.
+    /// The FF\[4\] form: `B+R`, `W+3.5` (never `+3.50` or `+4.0`), `0`, `Void`, `?`.
     pub fn to_sgf(&self) -> String {
         match self {
             GameResult::Draw => "0".into(),
@@ -96,7 +96,7 @@ pub fn format_real(x: f64) -> String {
 }
 
 /// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P` → `9p`,
-/// `15K` → `15k`; a trailing `*` or `?` (FF[4]'s certainty marks) is kept. `None` when the text is
+/// `15K` → `15k`; a trailing `*` or `?` (FF\[4\]'s certainty marks) is kept. `None` when the text is
 /// not a recognisable rank.
 pub fn normalize_rank(raw: &str) -> Option<String> {
     let s = raw.trim();

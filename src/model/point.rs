@@ -134,7 +134,7 @@ impl Move {
         Point::from_sgf(value).map(Move::Play)
     }
 
-    /// The FF[4] form: the point's letters, or `""` for a pass.
+    /// The FF\[4\] form: the point's letters, or `""` for a pass.
     pub fn to_sgf(self) -> Option<String> {
         match self {
             Move::Play(p) => p.to_sgf(),
@@ -161,7 +161,7 @@ pub struct BoardSize {
 }
 
 impl Default for BoardSize {
-    /// 19×19, the FF[4] default for Go.
+    /// 19×19, the FF\[4\] default for Go.
     fn default() -> Self {
         BoardSize::square(19)
     }
@@ -187,7 +187,7 @@ impl BoardSize {
         }
     }
 
-    /// The FF[4] SZ value: one number for a square, `w:h` otherwise.
+    /// The FF\[4\] SZ value: one number for a square, `w:h` otherwise.
     pub fn to_sgf(self) -> String {
         if self.is_square() { self.width.to_string() } else { format!("{}:{}", self.width, self.height) }
     }

@@ -1,9 +1,9 @@
-//! The FF[4] property table for Go: each identifier's property type and value type.
+//! The FF\[4\] property table for Go: each identifier's property type and value type.
 //!
 //! One table drives unescaping (Text vs SimpleText), composed-value splitting, placement checks
 //! and value checks. Identifiers not in the table are kept as unknown properties.
 
-/// Where a property may appear (FF[4] "property type").
+/// Where a property may appear (FF\[4\] "property type").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PropKind {
     /// Only in the root node (`SZ`, `CA`, `FF`, …).
@@ -18,7 +18,7 @@ pub enum PropKind {
     Any,
 }
 
-/// The value type of a property (FF[4] "value type"), as kifu needs to read and check it.
+/// The value type of a property (FF\[4\] "value type"), as kifu needs to read and check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
     /// No value: `KO[]`, `DO[]`.
@@ -82,7 +82,7 @@ impl ValueType {
 /// One row of the property table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PropDef {
-    /// The FF[4] identifier.
+    /// The FF\[4\] identifier.
     pub ident: &'static str,
     /// Where it may appear.
     pub kind: PropKind,
@@ -90,13 +90,13 @@ pub struct PropDef {
     pub value: ValueType,
     /// A short English description.
     pub description: &'static str,
-    /// Whether it is an FF[1]–FF[3] property that FF[4] dropped.
+    /// Whether it is an FF\[1\]–FF\[3\] property that FF\[4\] dropped.
     pub obsolete: bool,
 }
 
 macro_rules! defs {
     ($( $id:literal $kind:ident $vt:ident $old:literal $desc:literal ;)*) => {
-        /// Every property kifu knows, FF[4] Go properties first.
+        /// Every property kifu knows, FF\[4\] Go properties first.
         pub static PROPS: &[PropDef] = &[
             $( PropDef { ident: $id, kind: PropKind::$kind, value: ValueType::$vt, description: $desc, obsolete: $old }, )*
         ];

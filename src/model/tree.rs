@@ -538,7 +538,7 @@ impl<'a> Node<'a> {
         e - s
     }
 
-    /// The first property named `ident` (upper-case FF[4] identifier or the unknown identifier).
+    /// The first property named `ident` (upper-case FF\[4\] identifier or the unknown identifier).
     pub fn get(&self, ident: &str) -> Option<Property<'a>> {
         self.props().find(|p| p.ident() == ident)
     }
@@ -607,7 +607,7 @@ impl<'a> Property<'a> {
         self.tree.props[self.index as usize]
     }
 
-    /// The identifier (FF[4] upper-case form for known properties).
+    /// The identifier (FF\[4\] upper-case form for known properties).
     pub fn ident(&self) -> &'a str {
         self.tree.ident_of(self.raw().key)
     }

@@ -1,4 +1,4 @@
-//! SGF (Smart Game Format) FF[1]–FF[4]: reader and writer. Specification: `formats/sgf.md`.
+//! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: `formats/sgf.md`.
 
 mod read;
 mod write;
@@ -38,7 +38,7 @@ pub mod codes {
     pub const UNTERMINATED_VALUE: &str = "sgf.unterminated-value";
     /// A property identifier had no value and was dropped.
     pub const MISSING_VALUE: &str = "sgf.missing-value";
-    /// An FF[1]–FF[3] identifier with lower-case letters was normalised (`SiZe` → `SZ`).
+    /// An FF\[1\]–FF\[3\] identifier with lower-case letters was normalised (`SiZe` → `SZ`).
     pub const OLD_IDENTIFIER: &str = "sgf.old-identifier";
     /// No game tree was found in the input.
     pub const NO_GAME: &str = "sgf.no-game";
@@ -76,7 +76,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
 }
 
-/// Writes FF[4] SGF in the requested charset (UTF-8 by default).
+/// Writes FF\[4\] SGF in the requested charset (UTF-8 by default).
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.

@@ -1,4 +1,4 @@
-//! The SGF reader: FF[4] grammar with lenient recovery, iterative (no recursion), values
+//! The SGF reader: FF\[4\] grammar with lenient recovery, iterative (no recursion), values
 //! borrowed from the decoded text unless they need unescaping.
 
 use super::codes;
@@ -453,7 +453,7 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// Identifiers longer than two letters or with lower-case letters (FF[1]-FF[3]).
+    /// Identifiers longer than two letters or with lower-case letters (FF\[1\]-FF\[3\]).
     fn slow_ident(
         &mut self,
         tree: &mut GameTree,

@@ -1,4 +1,4 @@
-//! The SGF writer: FF[4], one readable canonical layout, escapes that always re-read.
+//! The SGF writer: FF\[4\], one readable canonical layout, escapes that always re-read.
 //!
 //! Layout: each game tree opens on a new line; the root node's properties follow `(;` on the
 //! first line; further nodes are packed onto lines of at most 80 columns, a node never split
