@@ -13,6 +13,8 @@
 //! assert!(String::from_utf8(out.bytes).unwrap().starts_with("(;FF[4]CA[UTF-8]GM[1]SZ[9]"));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod batch;
 pub mod charset;
 pub mod check;
