@@ -50,7 +50,8 @@ impl Utf8Stats {
 }
 
 /// UTF-16 without a byte-order mark: most ASCII characters have a zero high byte, so one byte
-/// parity is mostly zeros and the other almost never. Returns the byte order.
+/// parity is mostly zeros and the other almost never, starting with the first character.
+/// Returns the byte order.
 pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     let head = &bytes[..bytes.len().min(4096) & !1];
     let pairs = head.len() / 2;
@@ -62,9 +63,13 @@ pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
         even += (pair[0] == 0) as usize;
         odd += (pair[1] == 0) as usize;
     }
-    if even * 5 >= pairs * 2 && odd * 20 <= pairs {
+    // Every format kifu reads starts with an ASCII character, so the first code unit must look
+    // like one in the byte order found (a run of zero bytes inside a value must not count).
+    let ascii_first_be = head[0] == 0 && head[1] != 0 && head[1] < 0x80;
+    let ascii_first_le = head[1] == 0 && head[0] != 0 && head[0] < 0x80;
+    if ascii_first_be && even * 5 >= pairs * 2 && odd * 20 <= pairs {
         Some(encoding_rs::UTF_16BE)
-    } else if odd * 5 >= pairs * 2 && even * 20 <= pairs {
+    } else if ascii_first_le && odd * 5 >= pairs * 2 && even * 20 <= pairs {
         Some(encoding_rs::UTF_16LE)
     } else {
         None
@@ -356,5 +361,17 @@ mod tests {
         assert_eq!(tie_break(&chinese, encoding_rs::EUC_KR), encoding_rs::GBK);
         let korean = enc(encoding_rs::EUC_KR, "PB[이세돌]PW[박정환]C[바둑 is fun]");
         assert_eq!(tie_break(&korean, encoding_rs::EUC_KR), encoding_rs::EUC_KR);
+    }
+
+    #[test]
+    fn zero_bytes_inside_a_value_are_not_utf16() {
+        let mut b = b"(;FF[4]C[".to_vec();
+        for _ in 0..40 {
+            b.extend_from_slice(&[0, b'x']);
+        }
+        b.extend_from_slice(b"])");
+        assert_eq!(sniff_utf16(&b), None);
+        let le: Vec<u8> = "(;FF[4]C[x])".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(sniff_utf16(&le), Some(encoding_rs::UTF_16LE));
     }
 }

@@ -166,8 +166,14 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     };
     let title = w.root("GN").map(|t| w.single_line("GN", t)).unwrap_or_default();
     line(&title);
+    // The raw size line comes back only when the reader will still recognise the file: line 2
+    // must read as a number, unless move lines follow (then `19x` is tolerated).
+    let has_moves = tree.main_line().any(|n| n.get("B").is_some() || n.get("W").is_some());
+    let raw_ok = |raw: &str| {
+        raw.trim().parse::<u32>().is_ok() || (has_moves && raw.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    };
     match (w.root("SZ"), w.root("XNGFSZ")) {
-        (None, Some(raw)) => line(raw),
+        (None, Some(raw)) if raw_ok(raw) => line(raw),
         _ => line(&size.width.to_string()),
     }
     let white = w.player("White", "PW", "WR", "XNGFWR");
