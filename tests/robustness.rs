@@ -1,4 +1,5 @@
-//! No panic on damaged input, in any format: every fixture, mutated at random, is read by its
+//! No panic on damaged input, in any format: every fixture (and every real sample in
+//! ../shared/samples when it is there), mutated at random, is read by its
 //! own reader and by content sniffing; whatever reads is written in every format kifu writes,
 //! and what those writers produce reads back.
 
@@ -6,10 +7,14 @@ use kifu::{Format, ReadOptions, WriteOptions};
 use proptest::prelude::*;
 use std::path::Path;
 
+/// The fixtures, plus the real files of ../shared/samples when that folder is there.
 fn fixtures() -> Vec<(Format, Vec<u8>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for e in walkdir::WalkDir::new(root).into_iter().filter_map(Result::ok) {
+    let walk = walkdir::WalkDir::new(here.join("fixtures"))
+        .into_iter()
+        .chain(walkdir::WalkDir::new(here.join("../shared/samples")));
+    for e in walk.filter_map(Result::ok) {
         let p = e.path();
         if p.to_string_lossy().contains("/check/") && p.extension().is_none_or(|x| x != "sgf") {
             continue;
