@@ -3,7 +3,6 @@
 use super::ExitCode;
 use super::output::write_stdout;
 use clap::{Args, ValueEnum};
-use kifu::charset::encoding_for_label;
 use kifu::check::{GameReport, Report, StructuralVerdict, check_collection};
 use kifu::{Diagnostic, Format, ReadOptions, Severity};
 use serde_json::json;
@@ -69,30 +68,13 @@ impl FileResult {
 
 /// Runs the checks and prints the results.
 pub fn run(args: CheckArgs) -> ExitCode {
-    let from = match args.from.as_deref() {
-        Some(name) => match Format::from_name(name) {
-            Some(f) if f.can_read() => Some(f),
-            Some(f) => {
-                eprintln!("kifu: kifu cannot read {f}");
-                return ExitCode::Usage;
-            }
-            None => {
-                let names: Vec<_> = Format::all().map(|f| f.name()).collect();
-                eprintln!("kifu: unknown format '{name}' (known: {})", names.join(", "));
-                return ExitCode::Usage;
-            }
-        },
-        None => None,
+    let from = match super::args::input_format(args.from.as_deref()) {
+        Ok(f) => f,
+        Err(code) => return code,
     };
-    let encoding = match args.from_encoding.as_deref() {
-        Some(label) => match encoding_for_label(label) {
-            Some(e) => Some(e),
-            None => {
-                eprintln!("kifu: unknown charset '{label}'");
-                return ExitCode::Usage;
-            }
-        },
-        None => None,
+    let encoding = match super::args::optional(args.from_encoding.as_deref(), super::args::charset) {
+        Ok(e) => e,
+        Err(code) => return code,
     };
     let options = ReadOptions { encoding, positions: true };
     let mut worst = None;

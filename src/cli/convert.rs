@@ -4,7 +4,6 @@
 use super::ExitCode;
 use super::output::{Verbosity, print_diagnostics, write_atomically, write_stdout};
 use clap::Args;
-use kifu::charset::encoding_for_label;
 use kifu::{Format, ReadOptions, Severity, WriteOptions};
 use std::io::Read;
 use std::path::PathBuf;
@@ -59,32 +58,22 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::Usage
 }
 
-fn format_arg(name: &str) -> Result<Format, String> {
-    Format::from_name(name).ok_or_else(|| {
-        let names: Vec<_> = Format::all().map(|f| f.name()).collect();
-        format!("unknown format '{name}' (known: {})", names.join(", "))
-    })
-}
-
 /// Runs the conversion.
 pub fn run(args: ConvertArgs) -> ExitCode {
     let v = Verbosity { quiet: args.quiet, verbose: args.verbose };
-    let from = match args.from.as_deref().map(format_arg).transpose() {
-        Ok(f) => f,
-        Err(e) => return usage(&e),
+    use super::args::{charset, format, optional};
+    let parsed = (|| {
+        Ok::<_, ExitCode>((
+            optional(args.from.as_deref(), format)?,
+            optional(args.to.as_deref(), format)?,
+            optional(args.from_encoding.as_deref(), charset)?,
+            optional(args.encoding.as_deref(), charset)?,
+        ))
+    })();
+    let (from, to, from_enc, to_enc) = match parsed {
+        Ok(p) => p,
+        Err(code) => return code,
     };
-    let to = match args.to.as_deref().map(format_arg).transpose() {
-        Ok(f) => f,
-        Err(e) => return usage(&e),
-    };
-    let labels = [&args.from_encoding, &args.encoding].map(|l| l.as_deref().map(|s| (s, encoding_for_label(s))));
-    for (label, enc) in labels.iter().flatten() {
-        if enc.is_none() {
-            return usage(&format!("unknown charset '{label}'"));
-        }
-    }
-    let from_enc = labels[0].and_then(|(_, e)| e);
-    let to_enc = labels[1].and_then(|(_, e)| e);
 
     if args.batch.wanted(args.inputs.len()) {
         let common = super::batch::Common {

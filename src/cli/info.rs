@@ -3,7 +3,7 @@
 use super::ExitCode;
 use super::output::{Verbosity, print_diagnostics, write_stdout};
 use clap::Args;
-use kifu::charset::{ca_label, encoding_for_label};
+use kifu::charset::ca_label;
 use kifu::{Format, ReadOptions, ReadOutput};
 use std::path::PathBuf;
 
@@ -46,25 +46,13 @@ pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
 /// Runs `kifu info`.
 pub fn run(args: InfoArgs) -> ExitCode {
     let v = Verbosity { quiet: false, verbose: args.verbose };
-    let from = match args.from.as_deref() {
-        Some(n) => match Format::from_name(n) {
-            Some(f) => Some(f),
-            None => {
-                eprintln!("kifu: unknown format '{n}'");
-                return ExitCode::Usage;
-            }
-        },
-        None => None,
+    let from = match super::args::input_format(args.from.as_deref()) {
+        Ok(f) => f,
+        Err(code) => return code,
     };
-    let encoding = match args.from_encoding.as_deref() {
-        Some(label) => match encoding_for_label(label) {
-            Some(e) => Some(e),
-            None => {
-                eprintln!("kifu: unknown charset '{label}'");
-                return ExitCode::Usage;
-            }
-        },
-        None => None,
+    let encoding = match super::args::optional(args.from_encoding.as_deref(), super::args::charset) {
+        Ok(e) => e,
+        Err(code) => return code,
     };
     // ReadOptions grows fields (positions, …); keep the update syntax.
     #[allow(clippy::needless_update)]

@@ -1,5 +1,6 @@
 //! Command-line definitions and dispatch.
 
+mod args;
 mod batch;
 mod check;
 mod convert;

@@ -303,14 +303,9 @@ impl GameTree {
     /// Append a property with owned values to the last node.
     pub(crate) fn push_prop_owned(&mut self, ident: &str, values: &[PropValue]) {
         let key = self.key_for(ident);
-        let vals: Vec<Val> = values
-            .iter()
-            .map(|v| {
-                let (loc, len) = self.own_text(&v.text);
-                GameTree::val(loc, len, v.split)
-            })
-            .collect();
-        self.push_prop(key, &vals);
+        let prop = self.make_prop(key, values);
+        self.props.push(prop);
+        self.node_props.set_last(self.props.len() as u32);
     }
 
     fn text(&self, loc: u32, len: u32) -> &str {
