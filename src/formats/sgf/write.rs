@@ -74,7 +74,6 @@ impl Writer<'_> {
             Close,
         }
         self.push("(");
-        let mut buf = String::new();
         let mut stack = vec![Step::Node(NodeId::ROOT, false)];
         while let Some(step) = stack.pop() {
             let (id, opens_variation) = match step {
@@ -85,19 +84,34 @@ impl Writer<'_> {
                 Step::Node(id, v) => (id, v),
             };
             let node = tree.node(id);
-            buf.clear();
-            self.node(node, &mut buf);
             if opens_variation {
                 self.newline();
                 self.push("(");
-            } else if !node.is_root() {
-                let first_line = width(&buf[..buf.as_bytes().iter().position(|&c| c == b'\n').unwrap_or(buf.len())]);
+            }
+            // Written in place; a line break goes in front of it afterwards when it is needed.
+            let at = self.out.len();
+            write_node(node, self.options, self.charset, &mut self.out);
+            let written = &self.out[at..];
+            let last_break = written.as_bytes().iter().rposition(|&c| c == b'\n');
+            let first_line = match last_break {
+                None => width(written),
+                Some(_) => width(&written[..written.as_bytes().iter().position(|&c| c == b'\n').unwrap_or(0)]),
+            };
+            let tail = match last_break {
+                Some(i) => Some(width(&written[i + 1..])),
+                None => None,
+            };
+            if !opens_variation && !node.is_root() {
                 let after_root = tree.parent(id) == Some(NodeId::ROOT);
                 if after_root || self.col + first_line > WIDTH {
-                    self.newline();
+                    self.out.insert(at, '\n');
+                    self.col = 0;
                 }
             }
-            self.push(&buf);
+            self.col = match tail {
+                Some(w) => w,
+                None => self.col + first_line,
+            };
             let mut children = tree.children(id);
             if let Some(first) = children.next() {
                 match children.next() {
@@ -114,59 +128,59 @@ impl Writer<'_> {
         }
         self.push(")");
     }
+}
 
-    fn node(&self, node: Node<'_>, out: &mut String) {
-        out.push(';');
-        let root = node.is_root();
-        let (has_ff, mut missing_ca) = (root && node.get("FF").is_some(), root && node.get("CA").is_none());
-        if root && !has_ff {
-            out.push_str("FF[4]");
+/// Writes one node (`;` and its properties) at the end of `out`.
+fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut String) {
+    out.push(';');
+    let root = node.is_root();
+    let (has_ff, mut missing_ca) = (root && node.get("FF").is_some(), root && node.get("CA").is_none());
+    if root && !has_ff {
+        out.push_str("FF[4]");
+        if missing_ca {
+            let _ = write!(out, "CA[{}]", charset);
+            missing_ca = false;
+        }
+    }
+    for p in node.props() {
+        let ident = p.ident();
+        out.push_str(ident);
+        if root && ident == "FF" {
+            out.push_str("[4]");
             if missing_ca {
-                let _ = write!(out, "CA[{}]", self.charset);
+                let _ = write!(out, "CA[{}]", charset);
                 missing_ca = false;
             }
+            continue;
         }
-        for p in node.props() {
-            let ident = p.ident();
-            out.push_str(ident);
-            if root && ident == "FF" {
-                out.push_str("[4]");
-                if missing_ca {
-                    let _ = write!(out, "CA[{}]", self.charset);
-                    missing_ca = false;
-                }
-                continue;
-            }
-            if root && ident == "CA" {
-                let _ = write!(out, "[{}]", self.charset);
-                continue;
-            }
-            let vt = p.def().map(|d| d.value);
-            let composed_type = vt.is_some_and(ValueType::is_composed);
-            let expand =
-                self.options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
-            for v in p.values() {
-                if expand {
-                    if let Some((a, b)) = v.parts() {
-                        if let Some(points) = crate::model::point::expand_rect(a, Some(b)) {
-                            for pt in points {
-                                let _ = write!(out, "[{pt}]");
-                            }
-                            continue;
+        if root && ident == "CA" {
+            let _ = write!(out, "[{}]", charset);
+            continue;
+        }
+        let vt = p.def().map(|d| d.value);
+        let composed_type = vt.is_some_and(ValueType::is_composed);
+        let expand = options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
+        for v in p.values() {
+            if expand {
+                if let Some((a, b)) = v.parts() {
+                    if let Some(points) = crate::model::point::expand_rect(a, Some(b)) {
+                        for pt in points {
+                            let _ = write!(out, "[{pt}]");
                         }
+                        continue;
                     }
                 }
-                out.push('[');
-                match v.parts() {
-                    Some((a, b)) => {
-                        escape_into(out, a, true);
-                        out.push(':');
-                        escape_into(out, b, true);
-                    }
-                    None => escape_into(out, v.as_str(), composed_type),
-                }
-                out.push(']');
             }
+            out.push('[');
+            match v.parts() {
+                Some((a, b)) => {
+                    escape_into(out, a, true);
+                    out.push(':');
+                    escape_into(out, b, true);
+                }
+                None => escape_into(out, v.as_str(), composed_type),
+            }
+            out.push(']');
         }
     }
 }
