@@ -97,10 +97,7 @@ impl Writer<'_> {
                 None => width(written),
                 Some(_) => width(&written[..written.as_bytes().iter().position(|&c| c == b'\n').unwrap_or(0)]),
             };
-            let tail = match last_break {
-                Some(i) => Some(width(&written[i + 1..])),
-                None => None,
-            };
+            let tail = last_break.map(|i| width(&written[i + 1..]));
             if !opens_variation && !node.is_root() {
                 let after_root = tree.parent(id) == Some(NodeId::ROOT);
                 if after_root || self.col + first_line > WIDTH {
