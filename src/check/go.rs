@@ -87,12 +87,7 @@ fn setup(cx: &mut Ctx<'_>, node: Node<'_>, state: &mut State) {
     let mut touched: Vec<bool> = Vec::new();
     let size = state.board.size();
     for p in node.props() {
-        let stone = match p.ident() {
-            "AB" => Some(Color::Black),
-            "AW" => Some(Color::White),
-            "AE" => None,
-            _ => continue,
-        };
+        let Some(stone) = p.setup() else { continue };
         let mut useless = Vec::new();
         for v in p.values() {
             let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));

@@ -36,3 +36,11 @@ pub fn input_format(value: Option<&str>) -> Result<Option<Format>, ExitCode> {
         f => Ok(f),
     }
 }
+
+/// The input options of commands that read: `-f FORMAT` and `--from-encoding LABEL`.
+pub fn input(
+    from: Option<&str>,
+    from_encoding: Option<&str>,
+) -> Result<(Option<Format>, Option<&'static encoding_rs::Encoding>), ExitCode> {
+    Ok((input_format(from)?, optional(from_encoding, charset)?))
+}

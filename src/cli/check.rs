@@ -68,12 +68,8 @@ impl FileResult {
 
 /// Runs the checks and prints the results.
 pub fn run(args: CheckArgs) -> ExitCode {
-    let from = match super::args::input_format(args.from.as_deref()) {
-        Ok(f) => f,
-        Err(code) => return code,
-    };
-    let encoding = match super::args::optional(args.from_encoding.as_deref(), super::args::charset) {
-        Ok(e) => e,
+    let (from, encoding) = match super::args::input(args.from.as_deref(), args.from_encoding.as_deref()) {
+        Ok(parsed) => parsed,
         Err(code) => return code,
     };
     let options = ReadOptions { encoding, positions: true };

@@ -46,12 +46,8 @@ pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
 /// Runs `kifu info`.
 pub fn run(args: InfoArgs) -> ExitCode {
     let v = Verbosity { quiet: false, verbose: args.verbose };
-    let from = match super::args::input_format(args.from.as_deref()) {
-        Ok(f) => f,
-        Err(code) => return code,
-    };
-    let encoding = match super::args::optional(args.from_encoding.as_deref(), super::args::charset) {
-        Ok(e) => e,
+    let (from, encoding) = match super::args::input(args.from.as_deref(), args.from_encoding.as_deref()) {
+        Ok(parsed) => parsed,
         Err(code) => return code,
     };
     // ReadOptions grows fields (positions, …); keep the update syntax.

@@ -199,12 +199,7 @@ impl Board {
         for &id in path {
             let node = tree.node(id);
             for p in node.props() {
-                let stone = match p.ident() {
-                    "AB" => Some(Color::Black),
-                    "AW" => Some(Color::White),
-                    "AE" => None,
-                    _ => continue,
-                };
+                let Some(stone) = p.setup() else { continue };
                 for pt in p.points() {
                     board.set(pt, stone);
                 }

@@ -661,6 +661,17 @@ impl<'a> Property<'a> {
         })
     }
 
+    /// For a setup property, what it puts on its points: `Some(Some(Black))` for `AB`,
+    /// `Some(Some(White))` for `AW`, `Some(None)` for `AE` (clear); `None` for other properties.
+    pub fn setup(&self) -> Option<Option<Color>> {
+        match self.ident() {
+            "AB" => Some(Some(Color::Black)),
+            "AW" => Some(Some(Color::White)),
+            "AE" => Some(None),
+            _ => None,
+        }
+    }
+
     /// The first value read as a colour (`PL[B]`).
     pub fn color(&self) -> Option<Color> {
         self.first().and_then(Color::from_sgf)
