@@ -205,6 +205,17 @@ impl Sink {
         *n <= MAX_PER_CODE
     }
 
+    /// Moves the diagnostics of `other` into this sink, their offsets shifted by `delta` (for a
+    /// text decoded in parts and joined).
+    pub fn append_shifted(&mut self, other: Sink, delta: usize) {
+        for (off, d) in other.pending {
+            match off {
+                Some(o) => self.push_at(o + delta, d),
+                None => self.push(d),
+            }
+        }
+    }
+
     /// Whether an error-severity diagnostic has been recorded.
     pub fn has_errors(&self) -> bool {
         self.pending.iter().any(|(_, d)| d.severity == Severity::Error)

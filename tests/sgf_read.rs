@@ -283,3 +283,21 @@ fn a_move_with_two_values_keeps_both() {
     assert_eq!(t.node(NodeId::from_index(2)).get("W").unwrap().len(), 2);
     assert!(r.diagnostics.is_empty());
 }
+
+#[test]
+fn games_declaring_different_charsets_are_each_decoded_with_their_own() {
+    // An archive built by concatenating files from different servers.
+    let mut bytes = encoding_rs::GBK.encode("(;CA[GB2312]PB[柯洁]C[围棋])\n").0.into_owned();
+    bytes.extend_from_slice("(;CA[UTF-8]PB[이세돌])\n".as_bytes());
+    bytes.extend_from_slice(&encoding_rs::SHIFT_JIS.encode("(;CA[Shift_JIS]PB[井山裕太]C[申し分ない])\n").0);
+    let r = Format::SGF.read(bytes, &ReadOptions::default()).unwrap();
+    let names: Vec<_> = r.collection.games.iter().map(|g| g.info().black.unwrap()).collect();
+    assert_eq!(names, ["柯洁", "이세돌", "井山裕太"]);
+    assert_eq!(r.collection.games[2].root().value("C"), Some("申し分ない"));
+    let mixed: Vec<_> = r.diagnostics.iter().filter(|d| d.code == "charset.mixed").collect();
+    assert_eq!(mixed.len(), 1, "{:?}", r.diagnostics);
+    assert!(mixed[0].message.contains("GBK") && mixed[0].message.contains("Shift_JIS"), "{}", mixed[0].message);
+    // The same games all in UTF-8 with agreeing declarations read as one part, quietly.
+    let same = "(;CA[UTF-8]PB[柯洁])(;CA[utf-8]PB[이세돌])";
+    assert!(Format::SGF.read(same.as_bytes().to_vec(), &ReadOptions::default()).unwrap().diagnostics.is_empty());
+}

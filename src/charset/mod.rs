@@ -36,6 +36,9 @@ pub mod codes {
     pub const UNMAPPABLE: &str = "charset.unmappable";
     /// How the charset was decided (informational).
     pub const DECIDED: &str = "charset.decided";
+    /// The games of one SGF collection declare different charsets; each part was decoded with
+    /// its own.
+    pub const MIXED: &str = "charset.mixed";
 }
 
 /// How the charset of an input was decided.

@@ -3,7 +3,7 @@
 mod read;
 mod write;
 
-pub use read::{find_declared_charset, parse_text};
+pub use read::{charset_parts, declared_charsets, find_declared_charset, parse_text};
 pub use write::{normalize_header, write_text};
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
@@ -66,14 +66,56 @@ fn sniff(bytes: &[u8]) -> bool {
 /// Reads SGF bytes: charset decision (BOM, override, `CA`, detection), then the grammar.
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
-    let declared = find_declared_charset(&bytes);
-    let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
-    let charset = decoded.decision;
-    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+    let parts = charset_parts(&bytes);
+    let mixed = parts.len() > 1 && options.encoding.is_none() && encoding_rs::Encoding::for_bom(&bytes).is_none();
+    let (text, charset) = if mixed {
+        decode_parts(&bytes, &parts, &mut sink)
+    } else {
+        let declared = find_declared_charset(&bytes);
+        let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
+        (decoded.text, decoded.decision)
+    };
+    let (collection, diagnostics) = parse_text(text, sink, options.positions);
     if collection.games.is_empty() {
         return Err(ReadError { diagnostics });
     }
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+}
+
+/// Decodes a collection whose games declare different charsets part by part (each part from the
+/// game that changes the charset to the next such game), as SGF says `CA` holds per game tree.
+/// Returns the joined text and the first part's decision; a warning names every part.
+fn decode_parts(
+    bytes: &[u8],
+    parts: &[(usize, String)],
+    sink: &mut crate::diag::Sink,
+) -> (String, crate::charset::CharsetDecision) {
+    let mut text = String::with_capacity(bytes.len());
+    let mut first = None;
+    let mut names = Vec::new();
+    for (i, (start, label)) in parts.iter().enumerate() {
+        let end = parts.get(i + 1).map_or(bytes.len(), |p| p.0);
+        let mut part_sink = crate::diag::Sink::new();
+        let decoded = crate::charset::decode(&bytes[*start..end], None, Some(label), &mut part_sink);
+        sink.append_shifted(part_sink, text.len());
+        names.push(format!("{} from byte {start}", decoded.decision.name()));
+        first.get_or_insert(decoded.decision);
+        text.push_str(&decoded.text);
+    }
+    sink.push(crate::diag::Diagnostic::warning(
+        crate::charset::codes::MIXED,
+        format!(
+            "the games of this collection declare different charsets; each part was decoded with its own: {}",
+            names.join(", ")
+        ),
+    ));
+    // `parts` is never empty here; UTF-8 stands in for the impossible case.
+    let decision = first.unwrap_or(crate::charset::CharsetDecision {
+        encoding: encoding_rs::UTF_8,
+        source: crate::charset::CharsetSource::Detected,
+        reason: "no part to decode",
+    });
+    (text, decision)
 }
 
 /// Writes FF\[4\] SGF in the requested charset (UTF-8 by default).

@@ -13,18 +13,46 @@ use std::sync::Arc;
 /// Finds the charset an SGF file declares: the first `CA[...]` property on the raw bytes (the
 /// value is ASCII in every charset SGF files use). UTF-16 files are recognised by their BOM.
 pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
-    let finder = memchr::memmem::Finder::new(b"CA[");
-    for at in finder.find_iter(bytes) {
+    declared_charsets(bytes).next().map(|(_, label)| label)
+}
+
+/// Every `CA[...]` on the raw bytes, with its byte offset, in order.
+pub fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> + '_ {
+    memchr::memmem::find_iter(bytes, b"CA[").filter_map(move |at| {
         // Must be a whole identifier: not preceded by another letter.
         if at > 0 && bytes[at - 1].is_ascii_alphabetic() {
-            continue;
+            return None;
         }
         let rest = &bytes[at + 3..];
         let end = memchr::memchr(b']', &rest[..rest.len().min(64)])?;
         let label = std::str::from_utf8(&rest[..end]).ok()?.trim();
-        return (!label.is_empty()).then(|| label.to_string());
+        (!label.is_empty()).then(|| (at, label.to_string()))
+    })
+}
+
+/// Where a collection must be cut so that each part is decoded with the charset its games
+/// declare: for each `CA` whose charset differs from the one before, the last `(;` before it.
+/// Returns the parts as (start, label); a single part when every game agrees.
+pub fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
+    let mut parts: Vec<(usize, String)> = Vec::new();
+    let mut current: Option<&'static encoding_rs::Encoding> = None;
+    for (at, label) in declared_charsets(bytes) {
+        let Some(enc) = crate::charset::encoding_for_label(&label) else { continue };
+        match current {
+            None => parts.push((0, label)),
+            Some(c) if c == enc => continue,
+            Some(_) => {
+                let from = parts.last().map_or(0, |p| p.0);
+                match memchr::memmem::rfind(&bytes[from..at], b"(;") {
+                    Some(k) if from + k > from => parts.push((from + k, label)),
+                    // No game start between the two declarations: one game, keep the first.
+                    _ => continue,
+                }
+            }
+        }
+        current = Some(enc);
     }
-    None
+    parts
 }
 
 fn ws(i: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -655,6 +683,17 @@ mod tests {
         assert_eq!(unescape("\\龍\\", false, false), ("龍".into(), None));
         assert_eq!(unescape("end\\", false, false), ("end".into(), None));
         assert_eq!(unescape("a\n\rb\r", false, false), ("a\nb\n".into(), None));
+    }
+
+    #[test]
+    fn collections_are_cut_where_the_declared_charset_changes() {
+        let b = b"(;CA[GB2312]C[a])(;CA[gbk]C[b])\n(;CA[UTF-8]C[c])(;CA[x-unknown])(;CA[Shift_JIS]C[d])";
+        let parts = charset_parts(b);
+        let starts: Vec<usize> = parts.iter().map(|p| p.0).collect();
+        assert_eq!(starts, [0, 32, 64]);
+        assert_eq!(parts[2].1, "Shift_JIS");
+        assert_eq!(charset_parts(b"(;CA[UTF-8]C[x]CA[utf8])").len(), 1);
+        assert!(charset_parts(b"(;C[x])").is_empty());
     }
 
     #[test]
