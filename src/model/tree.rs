@@ -672,6 +672,13 @@ impl<'a> Property<'a> {
         }
     }
 
+    /// The value of a property stored with one plain (not composed) value, without going through
+    /// the value iterator (the writer's fast path).
+    pub(crate) fn single_plain(&self) -> Option<&'a str> {
+        let p = self.raw();
+        (p.len != MULTI).then(|| self.tree.text(p.loc, p.len as u32))
+    }
+
     /// The first value read as a colour (`PL[B]`).
     pub fn color(&self) -> Option<Color> {
         self.first().and_then(Color::from_sgf)

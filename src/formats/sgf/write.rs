@@ -92,10 +92,10 @@ impl Writer<'_> {
             let at = self.out.len();
             write_node(node, self.options, self.charset, &mut self.out);
             let written = &self.out[at..];
-            let last_break = written.as_bytes().iter().rposition(|&c| c == b'\n');
+            let last_break = memchr::memrchr(b'\n', written.as_bytes());
             let first_line = match last_break {
                 None => width(written),
-                Some(_) => width(&written[..written.as_bytes().iter().position(|&c| c == b'\n').unwrap_or(0)]),
+                Some(_) => width(&written[..memchr::memchr(b'\n', written.as_bytes()).unwrap_or(0)]),
             };
             let tail = last_break.map(|i| width(&written[i + 1..]));
             if !opens_variation && !node.is_root() {
@@ -142,6 +142,17 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
     for p in node.props() {
         let ident = p.ident();
         out.push_str(ident);
+        // Fast path: one plain value with nothing to escape (moves, numbers, most text).
+        if !root {
+            if let Some(v) = p.single_plain() {
+                if !v.bytes().any(|c| c == b'\\' || c == b']' || c == b':') {
+                    out.push('[');
+                    out.push_str(v);
+                    out.push(']');
+                    continue;
+                }
+            }
+        }
         if root && ident == "FF" {
             out.push_str("[4]");
             if missing_ca {
