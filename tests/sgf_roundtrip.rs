@@ -250,3 +250,18 @@ mod random {
         }
     }
 }
+
+#[test]
+fn compressed_lists_are_kept_unless_expansion_is_asked_for() {
+    let read = read_sgf("(;SZ[9]AB[aa:bb][ee]TR[cc:cd]LB[aa:x])");
+    let kept = write_sgf(&read.collection);
+    assert!(kept.contains("AB[aa:bb][ee]TR[cc:cd]LB[aa:x]"), "{kept}");
+    let options = WriteOptions { expand_point_lists: true, ..WriteOptions::default() };
+    let out = String::from_utf8(Format::SGF.write(&read.collection, &options).unwrap().bytes).unwrap();
+    // Row by row, in the same order every time; labels are not point lists.
+    assert!(out.contains("AB[aa][ba][ab][bb][ee]TR[cc][cd]LB[aa:x]"), "{out}");
+    let again = read_sgf(&out);
+    let a = kifu::go::Board::replay_main_line(&read.collection.games[0]).board;
+    let b = kifu::go::Board::replay_main_line(&again.collection.games[0]).board;
+    assert_eq!(a, b);
+}
