@@ -536,3 +536,22 @@ fn shared_samples_convert_without_failures() {
     assert!(compared > 0 || charsets.is_empty(), "EXPECTED.tsv has charsets for the samples kifu reads");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn json_files_of_other_kinds_are_ignored_not_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    put(&src, "package.json", r#"{"name": "not-a-game", "version": "1.0.0"}"#);
+    put(&src, "game.sgf", game(1, 10));
+    let (code, _) = run(&["-q", "-r", "src", "-O", "json", "-t", "json"], dir.path());
+    assert_eq!(code, 0);
+    put(&src, "kifu.json", std::fs::read(dir.path().join("json/game.json")).unwrap());
+    let (code, _) = run(&["-q", "-r", "src", "-O", "out", "--report", "r.ndjson"], dir.path());
+    assert_eq!(code, 0);
+    let records = report(&dir.path().join("r.ndjson"));
+    let inputs: Vec<&str> =
+        records.iter().filter(|r| r["type"] == "file").map(|r| r["input"].as_str().unwrap()).collect();
+    assert_eq!(inputs.len(), 2, "{inputs:?}");
+    assert!(inputs.iter().all(|i| !i.ends_with("package.json")), "{inputs:?}");
+    assert_eq!(records.last().unwrap()["ignored"], 1);
+}

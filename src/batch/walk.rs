@@ -40,9 +40,12 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
 }
 
 /// The format of a file in a walked folder, or `None` when it is not a game record: its
-/// extension names a readable format, or its first 64 KiB are recognised.
+/// extension names a readable format, or its first 64 KiB are recognised. An extension other
+/// kinds of files share (`.json`) counts only when the content is recognised too, so a
+/// `package.json` is ignored rather than failed.
 fn recognise(path: &Path) -> Option<Format> {
-    if let Some(f) = Format::from_path(path).filter(|f| f.can_read()) {
+    let by_name = Format::from_path(path).filter(|f| f.can_read());
+    if let Some(f) = by_name.filter(|f| !f.spec().shared_extension) {
         return Some(f);
     }
     let mut head = Vec::with_capacity(4096);

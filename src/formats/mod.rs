@@ -133,6 +133,9 @@ pub struct FormatSpec {
     pub read: Option<ReadFn>,
     /// The writer, if kifu can write the format.
     pub write: Option<WriteFn>,
+    /// Whether the extension is common to files of other kinds (`.json`): a folder walk takes
+    /// such a file only when its content is recognised as this format.
+    pub shared_extension: bool,
 }
 
 /// A format: a handle on its registry entry.

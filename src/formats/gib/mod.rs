@@ -98,6 +98,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
     sniff,
     read: Some(read),
     write: Some(write),
+    shared_extension: false,
 };
 
 fn sniff(bytes: &[u8]) -> bool {

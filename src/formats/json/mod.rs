@@ -57,6 +57,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
     sniff: sniff_json,
     read: Some(read_json),
     write: Some(write_json),
+    shared_extension: true,
 };
 
 /// The registry entry of the NDJSON form (one game per line).
@@ -68,6 +69,7 @@ pub static NDJSON_FORMAT: FormatSpec = FormatSpec {
     sniff: sniff_ndjson,
     read: Some(read_ndjson),
     write: Some(write_ndjson),
+    shared_extension: true,
 };
 
 /// Where `"games"` and `"nodes"` first appear in a head that carries the kifu marker.

@@ -61,6 +61,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
     sniff,
     read: Some(read),
     write: Some(write),
+    shared_extension: false,
 };
 
 /// Whether `line` is an NGF move line: `PM`, two counter letters, `B`/`W`, four letters.

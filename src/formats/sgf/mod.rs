@@ -55,6 +55,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
     sniff,
     read: Some(read),
     write: Some(write),
+    shared_extension: false,
 };
 
 /// A game tree opens the input. (Files with prose before the game are recognised by

@@ -85,6 +85,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
     sniff,
     read: Some(read),
     write: Some(write),
+    shared_extension: false,
 };
 
 fn sniff(bytes: &[u8]) -> bool {
