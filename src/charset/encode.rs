@@ -88,14 +88,6 @@ pub fn encode_output(
     if lossy { Ok((bytes, diags)) } else { Err(diags) }
 }
 
-/// Report for unmappable characters, used by writers that only count them.
-pub fn unmappable_diagnostic(enc: &'static Encoding, count: usize) -> Diagnostic {
-    Diagnostic::warning(
-        codes::UNMAPPABLE,
-        format!("{count} character(s) cannot be written in {}; written as '?'", ca_label(enc)),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

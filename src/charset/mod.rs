@@ -17,7 +17,7 @@ mod encode;
 mod labels;
 
 pub use detect::{Utf8Stats, coherence, detect_legacy, sniff_utf16, suspicious_utf8, tie_break};
-pub use encode::{Unmappable, encode, encode_listing, encode_output, unmappable_diagnostic};
+pub use encode::{Unmappable, encode, encode_listing, encode_output};
 pub use labels::{ALIASES, ca_label, encoding_for_label};
 
 use crate::diag::{Diagnostic, Sink};
