@@ -19,6 +19,7 @@ pub mod batch;
 pub mod charset;
 pub mod check;
 pub mod diag;
+pub mod diagram;
 pub mod formats;
 pub mod go;
 pub mod model;

@@ -17,8 +17,27 @@ pub use plan::{Job, Plan, plan};
 pub use report::{CharsetRecord, DiagRecord, MergeRecord, Record, Report, Stage, Status, Summary};
 pub use run::execute;
 
-use crate::formats::{Format, ReadOptions, WriteOptions};
+use crate::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
+use crate::model::Collection;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Makes each input's output in place of a format's writer (`kifu diagram` draws pictures
+/// through it); everything else of a batch run (walk, plan, safety, report) stays the same.
+pub trait Produce: Send + Sync {
+    /// The output's name in the report's `to` field (`svg`, `png` …).
+    fn name(&self) -> &'static str;
+    /// The extension of the output files.
+    fn extension(&self) -> &'static str;
+    /// The output of one input's games (one part with `--split`).
+    fn produce(&self, games: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError>;
+}
+
+impl std::fmt::Debug for dyn Produce {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Produce({})", self.name())
+    }
+}
 
 /// Diagnostic codes of batch runs (stage `batch` in the report).
 pub mod codes {
@@ -101,6 +120,8 @@ pub struct BatchOptions {
     pub collect: Collect,
     /// Worker threads; 0 = one per core.
     pub jobs: usize,
+    /// Makes the outputs instead of `to`'s writer (name and extension included).
+    pub produce: Option<Arc<dyn Produce>>,
 }
 
 impl BatchOptions {
@@ -121,6 +142,20 @@ impl BatchOptions {
             dry_run: false,
             collect: Collect::PerFile,
             jobs: 0,
+            produce: None,
+        }
+    }
+
+    /// The output's name: the producer's, else the format's.
+    pub fn output_name(&self) -> &'static str {
+        self.produce.as_ref().map_or(self.to.name(), |p| p.name())
+    }
+
+    /// Writes `games` with the producer, else with `to`'s writer.
+    pub fn write(&self, games: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+        match &self.produce {
+            Some(p) => p.produce(games, options),
+            None => self.to.write(games, options),
         }
     }
 }

@@ -106,7 +106,7 @@ fn alternative(natural: &Path, input: &Path, taken: &HashSet<PathBuf>) -> PathBu
 /// Finds the inputs under `inputs` and plans their outputs.
 pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchError> {
     let to = options.to;
-    if !to.can_write() {
+    if options.produce.is_none() && !to.can_write() {
         return Err(BatchError::CannotWrite(to.name()));
     }
     let merge = match &options.collect {
@@ -136,7 +136,10 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     found.sort_by(|a, b| a.input.cmp(&b.input));
     found.dedup_by(|a, b| a.input == b.input);
 
-    let ext = to.extensions().first().copied().unwrap_or(to.name());
+    let ext = match &options.produce {
+        Some(p) => p.extension(),
+        None => to.extensions().first().copied().unwrap_or(to.name()),
+    };
     let input_keys: HashSet<FileKey> =
         found.iter().filter(|f| matches!(f.verdict, Verdict::Convert(_))).filter_map(|f| file_key(&f.input)).collect();
     let mut jobs: Vec<Job> = found

@@ -148,9 +148,8 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 
 /// Converts one input to its output(s).
 fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) -> Record {
-    let to = options.to;
     let shown = |p: &PathBuf| p.display().to_string();
-    let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), to.name());
+    let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), options.output_name());
     record.from = job.format.map(Format::name);
     record.add(Stage::Batch, &job.notes);
     if let Some(d) = &job.skip {
@@ -207,7 +206,7 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) ->
     };
     let mut skipped = 0;
     for (path, part) in &parts {
-        let written = match to.write(part, &write_options) {
+        let written = match options.write(part, &write_options) {
             Ok(w) => w,
             Err(e) => {
                 let diags = match e {
@@ -257,15 +256,15 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
     }
     let mut m = MergeRecord {
         output: path.display().to_string(),
-        to: options.to.name(),
+        to: options.output_name(),
         inputs,
         games: games.len(),
         status: Status::Ok,
         diagnostics: Vec::new(),
     };
     let collection = Collection::new(games);
-    let mut scratch = Record::new(String::new(), None, options.to.name());
-    match options.to.write(&collection, &options.write) {
+    let mut scratch = Record::new(String::new(), None, options.output_name());
+    match options.write(&collection, &options.write) {
         Ok(w) => {
             scratch.add(Stage::Write, &w.diagnostics);
             match put(path, &w.bytes, options, &mut scratch) {
@@ -330,7 +329,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .par_iter()
                 .map(|job| {
                     let shown = job.output.as_ref().map(|p| p.display().to_string());
-                    let mut r = Record::new(job.input.display().to_string(), shown, options.to.name());
+                    let mut r = Record::new(job.input.display().to_string(), shown, options.output_name());
                     r.from = job.format.map(Format::name);
                     r.add(Stage::Batch, &job.notes);
                     let part = if let Some(d) = &job.skip {

@@ -149,6 +149,16 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
 
 /// Runs a batch conversion.
 pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
+    run_with(inputs, args, common, None)
+}
+
+/// Runs a batch whose outputs `produce` makes (diagrams), or `common.to`'s writer when `None`.
+pub fn run_with(
+    inputs: &[PathBuf],
+    args: &BatchArgs,
+    common: Common,
+    produce: Option<std::sync::Arc<dyn batch::Produce>>,
+) -> ExitCode {
     let v = common.verbosity;
     if common.single_output {
         return usage("-o names one output file; with several inputs give -O DIR (or --merge FILE)");
@@ -157,7 +167,7 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
         return usage("a batch conversion reads files and folders, not standard input");
     }
     let to = common.to.unwrap_or(Format::SGF);
-    if !to.can_write() {
+    if produce.is_none() && !to.can_write() {
         return usage(&format!("kifu cannot write {to}"));
     }
     let (include, exclude) = match (globs(&args.include), globs(&args.exclude)) {
@@ -186,6 +196,7 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
         _ => Collect::PerFile,
     };
     options.jobs = args.jobs.unwrap_or(0);
+    options.produce = produce;
 
     let start = Instant::now();
     let plan = match batch::plan(inputs, &options) {

@@ -4,6 +4,7 @@ mod args;
 mod batch;
 mod check;
 mod convert;
+mod diagram;
 mod exit;
 mod formats_cmd;
 mod info;
@@ -43,6 +44,9 @@ enum Command {
     /// size, points, property placement, value types, Go rules on every variation).
     #[command(after_help = check::EXIT_CODES)]
     Check(check::CheckArgs),
+    /// Draw a position of a record, or the whole game as numbered figures, as SVG, PNG or text.
+    #[command(after_help = diagram::AFTER_HELP)]
+    Diagram(Box<diagram::DiagramArgs>),
     /// List the formats kifu knows, with what it can read and write.
     Formats,
     /// One line per game: format, charset and how it was decided, players, result, moves.
@@ -62,6 +66,7 @@ pub fn run() -> i32 {
     let code = match cli.command {
         Command::Convert(args) => convert::run(args),
         Command::Check(args) => check::run(args),
+        Command::Diagram(args) => diagram::run(*args),
         Command::Formats => formats_cmd::run(),
         Command::Info(args) => info::run(args),
     };
