@@ -66,8 +66,9 @@ pub fn render(scene: &Scene, options: &Options) -> String {
         }
         h.trim_end().to_string()
     };
+    let mut board: Vec<String> = Vec::new();
     if sides.top {
-        let _ = writeln!(out, "{header}");
+        board.push(header.clone());
     }
     let mut on_stones: Vec<(String, String)> = Vec::new();
     let mut last = None;
@@ -114,10 +115,19 @@ pub fn render(scene: &Scene, options: &Options) -> String {
             line.push(' ');
             line.push_str(&label);
         }
-        let _ = writeln!(out, "{}", line.trim_end());
+        board.push(line.trim_end().to_string());
     }
     if sides.bottom {
-        let _ = writeln!(out, "{header}");
+        board.push(header);
+    }
+    // Without row labels, the padding before the first column is not needed.
+    let indent = if sides.left {
+        0
+    } else {
+        board.iter().filter(|l| !l.is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0)
+    };
+    for l in &board {
+        let _ = writeln!(out, "{}", l.get(indent..).unwrap_or(""));
     }
     if let Some((k, c)) = scene.first {
         if scene.alternate {
