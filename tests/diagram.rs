@@ -6,7 +6,6 @@
 
 mod common;
 
-use assert_cmd::Command;
 use kifu::diagram::{self, Kind, NodePath, Options, Rect, Sides, Style, Target};
 use kifu::{Format, ReadOptions};
 use std::path::{Path, PathBuf};
@@ -268,8 +267,8 @@ fn every_shared_sample_draws() {
     }
 }
 
-fn kifu() -> Command {
-    Command::cargo_bin("kifu").unwrap()
+fn kifu() -> assert_cmd::Command {
+    assert_cmd::cargo::cargo_bin_cmd!("kifu")
 }
 
 #[test]
@@ -375,4 +374,27 @@ fn cli_batch_draws_one_picture_per_record_through_the_batch_engine() {
     assert!(report.contains("diagram.cannot-draw"), "{report}");
     // The same run again refuses to replace the pictures without --force.
     kifu().args(["diagram", "-r", "--move", "3", "-t", "png", "-O"]).arg(&out).arg(&input).assert().code(1);
+}
+
+#[test]
+fn png_reports_characters_no_font_draws() {
+    // DejaVu (embedded) has no CJK; system fonts are tried next. Either some font draws the
+    // comment, or the PNG says which characters are missing.
+    let sgf = "(;SZ[5];B[cc]C[囲碁 and Go])";
+    let read = Format::SGF.read(sgf.as_bytes().to_vec(), &ReadOptions::default()).unwrap();
+    let options = Options { comments: true, ..Options::default() };
+    let scene = diagram::scene(&read.collection.games[0], &options).unwrap();
+    let png = diagram::render(&scene, Kind::Png, &options).unwrap();
+    decode_png(&png.bytes);
+    match png.diagnostics.as_slice() {
+        [] => {}
+        [d] => {
+            assert_eq!(d.code, "diagram.missing-glyph");
+            assert!(d.message.contains("(囲碁)"), "{}", d.message);
+        }
+        more => panic!("{more:?}"),
+    }
+    // Latin text never needs a system font.
+    let plain = diagram::render(&scene, Kind::Svg, &options).unwrap();
+    assert!(plain.diagnostics.is_empty());
 }

@@ -1,7 +1,7 @@
 //! A Unicode text board for terminals and e-mail: `●` black, `○` white, `·` empty, `+` star
 //! point, move numbers in place, marks on empty points as `△ □ ◯ × ▪` or their label. What one
-//! character cannot show (marks on stones, the last move, who played the first numbered move)
-//! is written under the board.
+//! character cannot show (marks on stones, dimmed points, arrows and lines, the last move, who
+//! played the first numbered move) is written under the board.
 
 use super::Options;
 use super::layout::{self, hoshi};
@@ -149,6 +149,22 @@ pub fn render(scene: &Scene, options: &Options) -> String {
     if !on_stones.is_empty() {
         let list: Vec<String> = on_stones.into_iter().map(|(n, l)| format!("{n}: {l}")).collect();
         let _ = writeln!(out, "Marks on stones: {}", list.join("; "));
+    }
+    let at = |p: Point| layout::point_label(p, size, options.labels);
+    let dim: Vec<String> = points().filter(|&p| scene.cell(p).dim && !scene.cell(p).hidden).map(at).collect();
+    if !dim.is_empty() {
+        let _ = writeln!(out, "Dimmed: {}", dim.join(" "));
+    }
+    for (head, name, sign) in [(true, "Arrows", "→"), (false, "Lines", "–")] {
+        let list: Vec<String> = scene
+            .arrows
+            .iter()
+            .filter(|a| a.head == head && v.contains(a.from) && v.contains(a.to))
+            .map(|a| format!("{}{sign}{}", at(a.from), at(a.to)))
+            .collect();
+        if !list.is_empty() {
+            let _ = writeln!(out, "{name}: {}", list.join(" "));
+        }
     }
     if let Some((c, p)) = last {
         let _ = writeln!(out, "Last move: {} {}", stone(c), layout::point_label(p, size, options.labels));
