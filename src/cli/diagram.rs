@@ -349,8 +349,12 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         }
     }
     for (path, out) in &outputs {
+        // What the record holds is reported against the input; missing glyphs against the PNG.
         let shown = path.as_ref().map_or_else(|| out_name.clone(), |p| p.display().to_string());
-        print_diagnostics(&shown, &out.diagnostics, v);
+        let (glyphs, rest): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            out.diagnostics.iter().cloned().partition(|d| d.code == diagram::codes::MISSING_GLYPH);
+        print_diagnostics(&name, &rest, v);
+        print_diagnostics(&shown, &glyphs, v);
         warned |= out.diagnostics.iter().any(|d| d.severity >= Severity::Warning);
         if let Err(code) = put(path.as_deref(), &out.bytes, args.force) {
             return code;

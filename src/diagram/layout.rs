@@ -188,7 +188,8 @@ mod tests {
         assert_eq!(column_label(18, Labels::Go), "T");
         assert_eq!(column_label(24, Labels::Go), "Z");
         assert_eq!(column_label(25, Labels::Go), "AA");
-        assert_eq!(column_label(51, Labels::Go), "BC");
+        assert_eq!(column_label(49, Labels::Go), "AZ");
+        assert_eq!(column_label(51, Labels::Go), "BB");
         assert_eq!(column_label(30, Labels::Sgf), "E");
         assert_eq!(row_label(0, BoardSize::square(19), Labels::Go), "19");
         assert_eq!(point_label(Point::new(3, 15), BoardSize::square(19), Labels::Go), "D4");

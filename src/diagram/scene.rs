@@ -6,6 +6,7 @@ use super::numbering::{Drawn, Numbering};
 use super::{Options, codes};
 use crate::diag::Diagnostic;
 use crate::go::Board;
+use crate::model::point::expand_rect;
 use crate::model::{BoardSize, Color, GameTree, Move, NodeId, Point};
 
 /// A mark drawn on a point (SGF markup, or kifu's own marker for "x at ▲" notes).
@@ -151,19 +152,31 @@ impl Scene {
 /// Moves `first..=last` to number (1-based, inclusive).
 pub type Span = (u32, u32);
 
-/// The board points of a point-list property on a node, with a diagnostic for those off the
-/// board.
+/// The board points of a point-list property on a node, with one diagnostic for each value
+/// that reaches off the board.
 fn points_of(tree: &GameTree, id: NodeId, ident: &str, size: BoardSize, diags: &mut Vec<Diagnostic>) -> Vec<Point> {
     let node = tree.node(id);
     let mut out = Vec::new();
     for prop in node.props().filter(|p| p.ident() == ident) {
-        for p in prop.points() {
-            if p.is_on(size) {
-                out.push(p);
-            } else {
+        for v in prop.values() {
+            let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
+            let Some(points) = expand_rect(a, b) else {
+                diags.push(Diagnostic::warning(
+                    codes::BAD_MARKUP,
+                    format!("{ident}[{}] is not a point or a rectangle; not drawn", v.as_str()),
+                ));
+                continue;
+            };
+            let before = out.len();
+            let mut off = 0;
+            for p in points {
+                if p.is_on(size) { out.push(p) } else { off += 1 }
+            }
+            if off > 0 {
+                let what = if out.len() == before { "not drawn" } else { "the part off the board is not drawn" };
                 diags.push(Diagnostic::warning(
                     codes::OFF_BOARD,
-                    format!("{ident}[{p}] lies off the {size} board; not drawn"),
+                    format!("{ident}[{}] reaches off the {size} board; {what}", v.as_str()),
                 ));
             }
         }
@@ -202,6 +215,7 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
                 }
             }
         }
+        let before = diags.len();
         if node.get("VW").is_some() {
             let pts = points_of(tree, id, "VW", size, &mut diags);
             view = (!pts.is_empty()).then_some(pts);
@@ -210,12 +224,14 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
             dim = points_of(tree, id, "DD", size, &mut diags);
         }
         end = id;
+        let here = moves + u32::from(mv.is_some());
+        locate(&mut diags[before..], here);
         if let Some((color, m)) = mv {
             moves += 1;
             if let Err(problem) = board.play(color, m) {
                 diags.push(Diagnostic::warning(
                     codes::ILLEGAL_MOVE,
-                    format!("move {moves} ({color} {}): {problem}; drawn as played, not replayed", show_move(m)),
+                    format!("move {moves} ({color} {}): {problem}; skipped on the board", show_move(m)),
                 ));
             }
             if let Some(n) = &mut numbering {
@@ -269,7 +285,9 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
         }
     }
     if options.markup {
+        let before = diags.len();
         add_markup(&mut scene, tree, end, &mut diags);
+        locate(&mut diags[before..], moves);
     }
     for p in dim {
         if let Some(c) = scene.cell_mut(p) {
@@ -277,7 +295,7 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
         }
     }
     if let Some(n) = &numbering {
-        scene.notes = name_referenced_stones(&mut scene, n);
+        scene.notes = name_referenced_stones(&mut scene, n, &mut diags);
     }
     if let Some(pts) = &view {
         for c in scene.cells.iter_mut() {
@@ -304,6 +322,16 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
     }
     scene.diagnostics = diags;
     scene
+}
+
+/// Says at which move (of the line drawn) a diagnostic's node is.
+fn locate(diags: &mut [Diagnostic], moves: u32) {
+    for d in diags {
+        d.message = match moves {
+            0 => format!("before move 1: {}", d.message),
+            n => format!("at move {n}: {}", d.message),
+        };
+    }
 }
 
 fn push_comment(out: &mut Vec<String>, prefix: &str, text: &str) {
@@ -408,7 +436,7 @@ fn put_mark(scene: &mut Scene, p: Point, mark: Mark, ident: &str, diags: &mut Ve
 
 /// Marks the unnumbered stones the notes refer to (▲ when there is one and its point has no
 /// mark; letters otherwise) and returns the notes.
-fn name_referenced_stones(scene: &mut Scene, n: &Numbering) -> Vec<String> {
+fn name_referenced_stones(scene: &mut Scene, n: &Numbering, diags: &mut Vec<Diagnostic>) -> Vec<String> {
     let stones = n.referenced_stones();
     let free = |s: &Scene, p: Point| s.cell(p).mark.is_none();
     if let [p] = stones.as_slice() {
@@ -432,7 +460,14 @@ fn name_referenced_stones(scene: &mut Scene, n: &Numbering) -> Vec<String> {
             _ => letters.next().unwrap_or_else(|| p.to_string()),
         };
         if let Some(c) = scene.cell_mut(p) {
-            c.mark = Some(Mark::Label(name.clone()));
+            if let Some(old) = c.mark.replace(Mark::Label(name.clone())) {
+                if !matches!(old, Mark::Label(_)) {
+                    diags.push(Diagnostic::warning(
+                        codes::MARK_CONFLICT,
+                        format!("{p}: its {} mark gives way to the letter {name} the notes refer to", old.class()),
+                    ));
+                }
+            }
         }
         names.push((p, name));
     }
