@@ -1,7 +1,7 @@
 //! Board diagrams: any position of any record as SVG, PNG or text, and whole games as numbered
 //! figures the way books print them.
 //!
-//! [`scene`] picks a node ([`Target`]) and works out what is drawn ([`Scene`]); [`figures`]
+//! [`scene()`] picks a node ([`Target`]) and works out what is drawn ([`Scene`]); [`figures`]
 //! cuts a game into numbered figures; [`render`] draws a scene as SVG (CSS classes, real text),
 //! PNG (the same SVG rasterised by resvg with an embedded DejaVu Sans, so no system font is
 //! needed) or a Unicode text board. The options and the node-path syntax are specified in
