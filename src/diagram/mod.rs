@@ -312,30 +312,31 @@ pub fn figures(tree: &GameTree, per: u32, options: &Options) -> Result<Vec<Scene
 
 /// Draws `scene` as `kind`. The diagnostics are the scene's, plus the PNG's missing glyphs.
 pub fn render(scene: &Scene, kind: Kind, options: &Options) -> Result<WriteOutput, DiagramError> {
-    let mut diagnostics: Vec<Diagnostic> = scene.diagnostics.clone();
-    let bytes = match kind {
-        Kind::Svg => svg::render(scene, options).into_bytes(),
-        Kind::Text => text::render(scene, options).into_bytes(),
-        Kind::Png => {
-            let svg = svg::render(scene, options);
-            let (bytes, missing) = png::render(&svg, options).map_err(DiagramError::Png)?;
-            diagnostics.extend(missing);
-            bytes
-        }
-    };
-    Ok(WriteOutput { bytes, diagnostics })
+    let text = || text::render(scene, options);
+    output(kind, options, scene.diagnostics.clone(), || svg::render(scene, options), text)
 }
 
 /// Draws several scenes (figures) as one page: SVG and PNG stack them; text separates them by a
 /// blank line.
 pub fn render_page(scenes: &[Scene], kind: Kind, options: &Options) -> Result<WriteOutput, DiagramError> {
-    let mut diagnostics: Vec<Diagnostic> = scenes.iter().flat_map(|s| s.diagnostics.iter().cloned()).collect();
+    let diagnostics = scenes.iter().flat_map(|s| s.diagnostics.iter().cloned()).collect();
+    let text = || scenes.iter().map(|s| text::render(s, options)).collect::<Vec<_>>().join("\n");
+    output(kind, options, diagnostics, || svg::render_page(scenes, options), text)
+}
+
+/// The bytes of `kind`: the SVG, its PNG, or the text.
+fn output(
+    kind: Kind,
+    options: &Options,
+    mut diagnostics: Vec<Diagnostic>,
+    svg: impl FnOnce() -> String,
+    text: impl FnOnce() -> String,
+) -> Result<WriteOutput, DiagramError> {
     let bytes = match kind {
-        Kind::Text => scenes.iter().map(|s| text::render(s, options)).collect::<Vec<_>>().join("\n").into_bytes(),
-        Kind::Svg => svg::render_page(scenes, options).into_bytes(),
+        Kind::Svg => svg().into_bytes(),
+        Kind::Text => text().into_bytes(),
         Kind::Png => {
-            let svg = svg::render_page(scenes, options);
-            let (bytes, missing) = png::render(&svg, options).map_err(DiagramError::Png)?;
+            let (bytes, missing) = png::render(&svg(), options).map_err(DiagramError::Png)?;
             diagnostics.extend(missing);
             bytes
         }
