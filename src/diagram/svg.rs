@@ -138,10 +138,24 @@ fn text_lines(scene: &Scene, width: f64) -> Vec<(bool, String)> {
     if let Some(c) = &scene.caption {
         out.push((true, c.clone()));
     }
-    if !scene.notes.is_empty() {
-        for l in wrap(&scene.notes.join("; "), width, NOTE_SIZE) {
-            out.push((false, l));
+    // Notes break between notes ("73 at 61;" stays whole) unless one alone is too long.
+    let mut line = String::new();
+    for (i, note) in scene.notes.iter().enumerate() {
+        let item = if i + 1 < scene.notes.len() { format!("{note};") } else { note.clone() };
+        let candidate = if line.is_empty() { item.clone() } else { format!("{line} {item}") };
+        if text_width(&candidate, NOTE_SIZE) <= width {
+            line = candidate;
+            continue;
         }
+        if !line.is_empty() {
+            out.push((false, std::mem::take(&mut line)));
+        }
+        let mut parts = wrap(&item, width, NOTE_SIZE);
+        line = parts.pop().unwrap_or_default();
+        out.extend(parts.into_iter().map(|p| (false, p)));
+    }
+    if !line.is_empty() {
+        out.push((false, line));
     }
     for c in &scene.comments {
         for l in wrap(c, width, NOTE_SIZE) {
