@@ -398,3 +398,24 @@ fn png_reports_characters_no_font_draws() {
     let plain = diagram::render(&scene, Kind::Svg, &options).unwrap();
     assert!(plain.diagnostics.is_empty());
 }
+
+#[test]
+fn long_games_get_small_numbers_and_ranges_read_both_ways() {
+    // 1,200 moves on 52x52 (no captures: every move on a new point).
+    let mut sgf = String::from("(;SZ[52]");
+    let letters: Vec<char> = ('a'..='z').chain('A'..='Z').collect();
+    for i in 0..1200usize {
+        let (x, y) = (letters[i % 52], letters[i / 52]);
+        sgf.push_str(&format!(";{}[{x}{y}]", if i % 2 == 0 { "B" } else { "W" }));
+    }
+    sgf.push(')');
+    let read = Format::SGF.read(sgf.into_bytes(), &ReadOptions::default()).unwrap();
+    let options = Options { numbers: Some((1, 1200)), ..Options::default() };
+    let scene = diagram::scene(&read.collection.games[0], &options).unwrap();
+    let svg = String::from_utf8(diagram::render(&scene, Kind::Svg, &options).unwrap().bytes).unwrap();
+    assert_eq!(svg.matches(r#"class="on-black tiny""#).count() + svg.matches(r#"class="on-white tiny""#).count(), 201);
+    assert!(svg.contains(">1200</text>"));
+    parse_svg(&svg);
+    assert_eq!(Rect::parse("cc-ff").unwrap(), Rect::parse("ff:cc").unwrap());
+    assert!(Rect::parse("c3:f6").is_err());
+}

@@ -17,6 +17,9 @@ const COORD: f64 = 0.72 * S;
 pub fn frame(scene: &mut Scene, options: &Options) -> Result<(), String> {
     let size = scene.size;
     if let Some(r) = options.range {
+        if r.left > r.right || r.top > r.bottom {
+            return Err(format!("the range {r:?} has its corners the wrong way round"));
+        }
         if r.right >= size.width || r.bottom >= size.height {
             return Err(format!(
                 "the range {}:{} goes beyond the {size} board",

@@ -87,10 +87,10 @@ impl Rect {
         Rect { left: 0, top: 0, right: size.width - 1, bottom: size.height - 1 }
     }
 
-    /// Reads `cc:ff` (two SGF points, any two opposite corners) or a single point `dd`.
+    /// Reads `cc:ff` (two SGF points, any two opposite corners; `cc-ff` also) or a single point.
     pub fn parse(text: &str) -> Result<Rect, String> {
         let bad = || format!("'{text}' is not a range of SGF points such as cc:ff");
-        let (a, b) = text.split_once(':').unwrap_or((text, text));
+        let (a, b) = text.split_once([':', '-']).unwrap_or((text, text));
         let a = Point::from_sgf(a.trim()).ok_or_else(bad)?;
         let b = Point::from_sgf(b.trim()).ok_or_else(bad)?;
         Ok(Rect { left: a.x.min(b.x), top: a.y.min(b.y), right: a.x.max(b.x), bottom: a.y.max(b.y) })

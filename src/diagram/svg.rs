@@ -37,6 +37,7 @@ text{{font-family:{FONTS};text-anchor:middle}}\
 .coordinates text{{fill:#303030;font-size:{coord}px}}\
 .numbers text{{font-size:{num}px}}\
 .numbers text.small{{font-size:{small}px}}\
+.numbers text.tiny{{font-size:{tiny}px}}\
 .on-black{{fill:#ffffff;stroke:#ffffff}}\
 .on-white{{fill:#000000;stroke:#000000}}\
 .on-empty{{fill:{mark_on_empty};stroke:{mark_on_empty}}}\
@@ -52,6 +53,7 @@ text{{font-family:{FONTS};text-anchor:middle}}\
         coord = 0.4 * S,
         num = 0.52 * S,
         small = 0.42 * S,
+        tiny = 0.32 * S,
         label = 0.5 * S,
         caption = 0.5 * S,
     )
@@ -270,7 +272,11 @@ fn body(scene: &Scene, options: &Options) -> (String, f64, f64) {
         let c = scene.cell(*p);
         if let (Some(k), Some(_)) = (c.number, c.stone) {
             let text = k.to_string();
-            let (small, size) = if text.len() > 2 { (" small", 0.42 * S) } else { ("", 0.52 * S) };
+            let (small, size) = match text.len() {
+                0..=2 => ("", 0.52 * S),
+                3 => (" small", 0.42 * S),
+                _ => (" tiny", 0.32 * S),
+            };
             let _ = write!(
                 out,
                 r#"<text class="{}{small}" x="{}" y="{}">{text}</text>"#,
