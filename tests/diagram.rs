@@ -419,3 +419,35 @@ fn long_games_get_small_numbers_and_ranges_read_both_ways() {
     assert_eq!(Rect::parse("cc-ff").unwrap(), Rect::parse("ff:cc").unwrap());
     assert!(Rect::parse("c3:f6").is_err());
 }
+
+#[test]
+fn the_batch_engine_takes_any_producer() {
+    struct Count;
+    impl kifu::batch::Produce for Count {
+        fn name(&self) -> &'static str {
+            "count"
+        }
+        fn extension(&self) -> &'static str {
+            "n"
+        }
+        fn produce(
+            &self,
+            games: &kifu::Collection,
+            _: &kifu::WriteOptions,
+        ) -> Result<kifu::WriteOutput, kifu::WriteError> {
+            Ok(kifu::WriteOutput { bytes: games.games.len().to_string().into_bytes(), diagnostics: Vec::new() })
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(fixture("collection.sgf"), input.join("two.sgf")).unwrap();
+    let mut options = kifu::batch::BatchOptions::new(Format::SGF);
+    options.recursive = true;
+    options.out_dir = Some(dir.path().join("out"));
+    options.produce = Some(std::sync::Arc::new(Count));
+    let plan = kifu::batch::plan(std::slice::from_ref(&input), &options).unwrap();
+    let report = kifu::batch::execute(plan, &options, &|_| {}).unwrap();
+    assert_eq!(report.records[0].to, "count");
+    assert_eq!(std::fs::read_to_string(dir.path().join("out/two.n")).unwrap(), "2");
+}
