@@ -34,7 +34,8 @@ pub fn read(path: Option<&Path>) -> Result<Input, Unreadable> {
         Some(p) => {
             let name = p.display().to_string();
             if p.is_dir() {
-                let message = "is a folder; give -r to convert the files under it".to_string();
+                let message =
+                    "is a folder; name files, or convert the files under it with `kifu convert -r`".to_string();
                 return Err(Unreadable { code: ExitCode::Usage, message });
             }
             match std::fs::read(p) {

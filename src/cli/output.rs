@@ -41,25 +41,36 @@ pub enum ColorChoice {
     Never,
 }
 
-static COLOR: OnceLock<bool> = OnceLock::new();
+/// Whether standard error and standard output get colour, decided once.
+static COLOR: OnceLock<(bool, bool)> = OnceLock::new();
 
-/// Decides once whether standard error gets colour.
+/// Decides once whether standard error and standard output get colour.
 pub fn set_color(choice: ColorChoice) {
-    let on = match choice {
+    let on = |terminal: bool| match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
             let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
-            !no_color && !dumb && io::stderr().is_terminal()
+            !no_color && !dumb && terminal
         }
     };
-    let _ = COLOR.set(on);
+    let _ = COLOR.set((on(io::stderr().is_terminal()), on(io::stdout().is_terminal())));
 }
 
-/// The severity word, coloured when colour is on (error red, warning yellow, info cyan).
+/// The severity word, coloured for standard error when colour is on (error red, warning
+/// yellow, info cyan).
 fn paint(severity: Severity, word: &str) -> String {
-    if !COLOR.get().copied().unwrap_or(false) {
+    paint_if(COLOR.get().is_some_and(|c| c.0), severity, word)
+}
+
+/// The same for standard output (`check` prints its findings there).
+fn paint_stdout(severity: Severity, word: &str) -> String {
+    paint_if(COLOR.get().is_some_and(|c| c.1), severity, word)
+}
+
+fn paint_if(on: bool, severity: Severity, word: &str) -> String {
+    if !on {
         return word.to_string();
     }
     let color = match severity {
@@ -74,6 +85,11 @@ fn paint(severity: Severity, word: &str) -> String {
 /// One diagnostic line (no newline), coloured when colour is on.
 pub fn diag_line(name: &str, d: &Diagnostic) -> String {
     render(name, d, paint)
+}
+
+/// One diagnostic line for standard output (no newline), coloured when colour is on there.
+pub fn stdout_diag_line(name: &str, d: &Diagnostic) -> String {
+    render(name, d, paint_stdout)
 }
 
 /// Prints the diagnostics of `name` that `v` shows to stderr, one per line.
