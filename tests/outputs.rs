@@ -644,3 +644,20 @@ fn version_names_the_commit_when_built_from_git() {
         _ => eprintln!("note: no git checkout here; the version alone is printed"),
     }
 }
+
+#[test]
+fn diagnostics_about_a_move_name_it_in_convert_check_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("bracket.sgf");
+    std::fs::write(&game, "(;GM[1]SZ[19];B[pd];W[dp]C[a ] b];B[qq])").unwrap();
+    let named = "move 2 (W D4, SGF dp): ']' inside a text value is not escaped";
+    kifu()
+        .args(["convert", s(&game)])
+        .assert()
+        .success()
+        .stderr(contains(format!("bracket.sgf:1:30: error[sgf.unescaped-bracket]: {named}")));
+    kifu().args(["check", s(&game)]).assert().code(1).stdout(contains(named));
+    let out = kifu().args(["convert", s(&game), "-O", s(&dir.path().join("out")), "--report", "-"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(named), "the report names the move");
+}

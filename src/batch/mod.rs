@@ -8,6 +8,7 @@
 
 pub mod glob;
 mod input;
+mod moves;
 pub mod output;
 mod plan;
 pub mod report;
@@ -16,6 +17,7 @@ mod walk;
 
 pub use glob::{Glob, GlobError};
 pub use input::{FORMAT_MISMATCH, detect_format};
+pub use moves::name_moves;
 pub use output::{OutputError, OutputPolicy, Written, write_output};
 pub use plan::{Job, Plan, plan};
 pub use report::{CharsetRecord, DiagRecord, MergeRecord, Record, Report, Stage, Status, Summary};

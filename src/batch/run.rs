@@ -5,7 +5,7 @@ use super::plan::{FileKey, Job, Plan, file_key};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, Existing, codes};
 use crate::diag::Diagnostic;
-use crate::formats::{Format, WriteOptions};
+use crate::formats::{Format, ReadOptions, WriteOptions};
 use crate::model::Collection;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
@@ -45,6 +45,25 @@ fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The read diagnostics with the moves they are about named (`move 37 (B Q16, SGF pd): …`).
+/// Node positions cost time, so a file is read again with them only when it has positioned
+/// diagnostics (damaged files, the rare case).
+fn moves_named(job: &Job, format: Format, options: &BatchOptions, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if options.read.positions || diags.iter().all(|d| d.position.is_none()) {
+        return diags;
+    }
+    let again = read_regular(&job.input)
+        .ok()
+        .and_then(|bytes| format.read(bytes, &ReadOptions { positions: true, ..options.read.clone() }).ok());
+    match again {
+        Some(mut read) if read.diagnostics.len() == diags.len() => {
+            super::name_moves(&read.collection, &mut read.diagnostics);
+            read.diagnostics
+        }
+        _ => diags,
+    }
+}
+
 /// Reads one input; fills `record` (format, charset, games, read diagnostics). Returns the games
 /// and the charset decision (which the JSON writer records).
 fn read_input(
@@ -74,7 +93,7 @@ fn read_input(
         Ok(read) => {
             record.charset = read.charset.map(Into::into);
             record.games = read.collection.games.len();
-            record.add(Stage::Read, &read.diagnostics);
+            record.add(Stage::Read, &moves_named(job, format, options, read.diagnostics));
             Some((read.collection, read.charset))
         }
         Err(e) => {

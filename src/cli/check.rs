@@ -140,7 +140,10 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
         Ok(read) => {
             let mut diags = mismatch.into_iter().collect::<Vec<_>>();
             diags.extend(read.diagnostics);
-            let report = check_collection(&read.collection, &diags);
+            let mut report = check_collection(&read.collection, &diags);
+            for g in &mut report.games {
+                kifu::batch::name_moves(&read.collection, &mut g.diagnostics);
+            }
             FileResult { name, format: Some(format), report: Some(report), fatal: Vec::new(), unreadable: None }
         }
         Err(e) => FileResult {

@@ -52,6 +52,9 @@ pub struct ConvertArgs {
     batch: Box<super::batch::BatchArgs>,
 }
 
+/// Inputs up to this size are read with node positions, so diagnostics name their move.
+const NAMED_MOVES_UP_TO: usize = 16 << 20;
+
 fn usage(msg: &str) -> ExitCode {
     eprintln!("kifu: {msg}");
     ExitCode::Usage
@@ -127,8 +130,13 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
 
-    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, ..ReadOptions::default() }) {
-        Ok(r) => r,
+    // Node positions let diagnostics name their move; recorded for inputs of ordinary size.
+    let positions = bytes.len() <= NAMED_MOVES_UP_TO;
+    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, positions }) {
+        Ok(mut r) => {
+            kifu::batch::name_moves(&r.collection, &mut r.diagnostics);
+            r
+        }
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);
             return ExitCode::DataErr;
