@@ -661,3 +661,36 @@ fn diagnostics_about_a_move_name_it_in_convert_check_and_the_report() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains(named), "the report names the move");
 }
+
+/// Runs `kifu ARGS` on a pseudo-terminal (util-linux `script`), typing `typed` then Ctrl-D;
+/// returns what the terminal showed, or `None` when `script` is not installed.
+fn on_a_terminal(args: &str, env: &[(&str, &str)], typed: &str) -> Option<String> {
+    if !have("script") {
+        eprintln!("note: `script` is not installed; the terminal behaviour is not tested");
+        return None;
+    }
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &format!("'{}' {args}", s(&bin())), "/dev/null"])
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    std::io::Write::write_all(&mut stdin, format!("{typed}\n").as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    std::io::Write::write_all(&mut stdin, b"\x04").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(stdin);
+    Some(String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned())
+}
+
+#[test]
+fn on_a_terminal_convert_says_it_reads_standard_input_and_colours_by_severity() {
+    let Some(shown) = on_a_terminal("convert", &[("NO_COLOR", "")], "(;GM[1];B[pd]") else { return };
+    assert!(shown.contains("kifu: reading a game record from standard input (end it with Ctrl-D"), "{shown:?}");
+    assert!(shown.contains("\x1b[1m\x1b[31merror\x1b[0m[sgf.missing-close]"), "{shown:?}");
+    let Some(shown) = on_a_terminal("convert", &[("NO_COLOR", "1")], "(;GM[1];B[pd]") else { return };
+    assert!(shown.contains("error[sgf.missing-close]") && !shown.contains("\x1b[31m"), "{shown:?}");
+}
