@@ -337,7 +337,10 @@ fn exit_130_interrupted_and_no_temporary_file_left() {
             .unwrap();
         std::thread::sleep(Duration::from_millis(300));
         signal(&child, sig);
-        assert_eq!(child.wait().unwrap().code(), Some(130));
+        let stdin = child.stdin.take(); // kept open until the process has ended
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(out.status.code(), Some(130), "{sig}: {}", String::from_utf8_lossy(&out.stderr));
     }
     // A batch run interrupted while writing (or just after): no temporary file is left.
     let dir = tempfile::tempdir().unwrap();
