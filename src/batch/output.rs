@@ -212,19 +212,26 @@ fn existing(path: &Path, meta: &Metadata, bytes: &[u8], policy: &OutputPolicy) -
     }
 }
 
-/// A path where nothing exists yet.
+/// A path where nothing exists yet. The folder is looked at only when the temporary file
+/// cannot be created (one failed open instead of a `stat` per file in a batch run).
 fn create(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
     let dir = parent_folder(path);
-    if !dir.is_dir() {
-        if !policy.create_dirs {
-            return Err(OutputError::NoFolder(dir.to_path_buf()));
-        }
-        if !policy.dry_run {
-            fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
-        }
+    let missing = |dir: &Path| if policy.create_dirs { None } else { Some(OutputError::NoFolder(dir.to_path_buf())) };
+    if policy.dry_run {
+        return match missing(dir) {
+            Some(e) if !dir.is_dir() => Err(e),
+            _ => Ok(Written::Created),
+        };
     }
-    if !policy.dry_run {
-        atomic(path, bytes, None)?;
+    match atomic(path, bytes, None) {
+        Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound && !dir.is_dir() => {
+            if let Some(e) = missing(dir) {
+                return Err(e);
+            }
+            fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
+            atomic(path, bytes, None)?;
+        }
+        r => r?,
     }
     Ok(Written::Created)
 }
