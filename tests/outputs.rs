@@ -697,3 +697,21 @@ fn on_a_terminal_convert_says_it_reads_standard_input_and_colours_by_severity() 
     let Some(shown) = on_a_terminal("convert", &[("NO_COLOR", "1")], "(;GM[1];B[pd]") else { return };
     assert!(shown.contains("error[sgf.missing-close]") && !shown.contains("\x1b[31m"), "{shown:?}");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_is_whatever_standard_output_is() {
+    let (dir, game) = with_game();
+    // a pipe
+    kifu().args(["convert", s(&game), "-o", "/dev/stdout"]).assert().success().stdout(CONVERTED);
+    // a file the shell opened, for writing and for appending
+    let file = dir.path().join("shell.txt");
+    let script = format!(
+        "'{k}' convert '{g}' -o /dev/stdout > '{f}' && '{k}' convert '{g}' -o /dev/fd/1 >> '{f}'",
+        k = s(&bin()),
+        g = s(&game),
+        f = s(&file)
+    );
+    assert!(std::process::Command::new("sh").args(["-c", &script]).status().unwrap().success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CONVERTED.repeat(2));
+}

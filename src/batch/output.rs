@@ -164,19 +164,48 @@ pub fn write_output(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => create(path, bytes, policy),
         Err(e) => Err(OutputError::Create(path.to_path_buf(), e)),
-        Ok(m) if m.file_type().is_symlink() => match fs::canonicalize(path) {
-            Ok(target) => match fs::metadata(&target) {
-                Ok(t) if t.is_file() => existing(&target, &t, bytes, policy).map_err(|e| match e {
-                    OutputError::Exists(t) => OutputError::LinkTargetExists(path.to_path_buf(), t),
-                    e => e,
-                }),
-                _ => write_output(&target, bytes, policy),
-            },
-            Err(_) => Err(OutputError::DanglingLink(path.to_path_buf())),
-        },
+        Ok(m) if m.file_type().is_symlink() => linked(path, bytes, policy),
         Ok(m) if m.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
         Ok(m) if m.is_file() => existing(path, &m, bytes, policy),
         Ok(m) if is_block_device(&m) => Err(OutputError::BlockDevice(path.to_path_buf())),
+        Ok(_) => through(path, bytes, policy),
+    }
+}
+
+/// Whether `path` names an open file descriptor (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`,
+/// directly or through links): the file the caller already opened for us, written through.
+fn is_descriptor(path: &Path) -> bool {
+    let mut cur = path.to_path_buf();
+    for _ in 0..8 {
+        let s = cur.to_string_lossy();
+        if s.starts_with("/dev/fd/") || s.starts_with("/proc/self/fd/") || s.starts_with("/proc/thread-self/fd/") {
+            return true;
+        }
+        match fs::read_link(&cur) {
+            Ok(next) => cur = if next.is_absolute() { next } else { parent_folder(&cur).join(next) },
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// A symbolic link: an open descriptor or a special file is written through; a regular file is
+/// its target, compared and replaced there (never the link); a dangling link is refused.
+fn linked(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
+    if is_descriptor(path) {
+        return through(path, bytes, policy);
+    }
+    match fs::metadata(path) {
+        Err(_) => Err(OutputError::DanglingLink(path.to_path_buf())),
+        Ok(t) if t.is_file() => {
+            let target = fs::canonicalize(path).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+            existing(&target, &t, bytes, policy).map_err(|e| match e {
+                OutputError::Exists(t) => OutputError::LinkTargetExists(path.to_path_buf(), t),
+                e => e,
+            })
+        }
+        Ok(t) if t.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
+        Ok(t) if is_block_device(&t) => Err(OutputError::BlockDevice(path.to_path_buf())),
         Ok(_) => through(path, bytes, policy),
     }
 }
@@ -236,12 +265,13 @@ fn create(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, O
     Ok(Written::Created)
 }
 
-/// A character device, FIFO or socket: opened and written, never replaced.
+/// A character device, FIFO, socket or open descriptor: opened and written, never replaced. It
+/// is opened for appending, so `-o /dev/stdout` after a shell's `>>` adds to the file.
 fn through(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
     if policy.dry_run {
         return Ok(Written::Through);
     }
-    let mut file = fs::OpenOptions::new().write(true).open(path).map_err(|e| OutputError::Create(path.into(), e))?;
+    let mut file = fs::OpenOptions::new().append(true).open(path).map_err(|e| OutputError::Create(path.into(), e))?;
     file.write_all(bytes).and_then(|()| file.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
     Ok(Written::Through)
 }
