@@ -93,7 +93,17 @@ fn dev_full_is_a_clear_io_error_in_every_command() {
         .code(74)
         .stderr(contains("cannot write /dev/full").and(contains("No space left")));
     let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-    for args in [vec!["info", s(&game)], vec!["formats"], vec!["check", s(&game)], vec!["convert", s(&game)]] {
+    let all = [
+        vec!["info", s(&game)],
+        vec!["formats"],
+        vec!["formats", "--json"],
+        vec!["check", s(&game)],
+        vec!["convert", s(&game)],
+        vec!["completions", "bash"],
+        vec!["man"],
+        vec!["--help"],
+    ];
+    for args in all {
         let out = std::process::Command::new(bin()).args(&args).stdout(full()).output().unwrap();
         assert_eq!(out.status.code(), Some(74), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
@@ -497,6 +507,20 @@ fn exit_2_usage() {
 #[test]
 fn exit_3_strict_and_check_warnings() {
     kifu().args(["convert", "--strict", "-"]).write_stdin("(;GM[1];B[pd]").assert().code(3);
+    // a batch run: repaired inputs are written, and --strict turns them into 3
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cut.sgf"), "(;GM[1];B[pd]").unwrap();
+    let batch = |strict: bool| {
+        let mut c = kifu();
+        c.current_dir(dir.path()).args(["convert", "cut.sgf", "-O", "out", "--force"]);
+        if strict {
+            c.arg("--strict");
+        }
+        c.assert()
+    };
+    batch(false).code(0).stderr(contains("1 repaired with errors"));
+    batch(true).code(3);
+    assert!(dir.path().join("out/cut.sgf").exists());
     kifu().args(["check", &manifest().join("fixtures/check/warnings.sgf").display().to_string()]).assert().code(3);
 }
 

@@ -80,7 +80,8 @@ pub fn run() -> i32 {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { ExitCode::Usage } else { ExitCode::Ok };
-            if e.print().is_err() {
+            if let Err(io) = e.print() {
+                eprintln!("kifu: cannot write standard output: {io}");
                 return ExitCode::IoErr as i32;
             }
             return code as i32;
