@@ -479,6 +479,37 @@ fn exit_0_success_with_repairs_reported() {
         .stderr(contains("error[sgf.missing-close]"));
     kifu().args(["check", &manifest().join("fixtures/check/clean.sgf").display().to_string()]).assert().code(0);
     kifu().args(["formats"]).assert().code(0);
+    let out = kifu().args(["formats", "--json"]).output().unwrap();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let sgf = lines.iter().find(|l| l["name"] == "sgf").expect("sgf listed");
+    assert_eq!((sgf["read"].as_bool(), sgf["write"].as_bool()), (Some(true), Some(true)));
+}
+
+#[test]
+fn quiet_and_verbose_mean_the_same_in_every_command() {
+    let cut = "(;GM[1]C[a ] b];B[pd]";
+    for cmd in ["convert", "info"] {
+        let run = |flag: Option<&str>| {
+            let mut c = kifu();
+            c.arg(cmd);
+            if let Some(f) = flag {
+                c.arg(f);
+            }
+            let out = c.arg("-").write_stdin(cut).output().unwrap();
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        };
+        let (quiet, normal, verbose) = (run(Some("-q")), run(None), run(Some("-v")));
+        assert!(quiet.contains("error[sgf.unescaped-bracket]") && !quiet.contains("warning["), "{cmd} -q: {quiet}");
+        assert!(normal.contains("error[") && !normal.contains("info["), "{cmd}: {normal}");
+        assert!(verbose.contains("info[charset.decided]"), "{cmd} -v: {verbose}");
+    }
+    let check = |flag: &str| {
+        let out = kifu().args(["check", flag, "-"]).write_stdin("(;GM[1]SZ[9];B[jj])").output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(check("-v").contains("error[check.point-off-board]"));
+    assert!(check("-q").contains("error[check.point-off-board]"));
 }
 
 #[test]

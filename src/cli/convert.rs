@@ -168,8 +168,14 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     print_diagnostics(&out_name, &written.diagnostics, v);
     let result = match &output {
         Some(p) => {
+            // Temporary files of killed runs, beside a file output (not in /dev for /dev/null).
             let dir = kifu::batch::output::parent_folder(p);
-            let removed = kifu::batch::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir]));
+            let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
+            let removed = if file {
+                kifu::batch::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir]))
+            } else {
+                0
+            };
             if removed > 0 && !v.quiet {
                 eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
             }

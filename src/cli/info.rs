@@ -25,10 +25,10 @@ pub struct InfoArgs {
     /// komi, handicap, size, date, moves, variations).
     #[arg(long)]
     json: bool,
-    /// Print errors only (of files that cannot be read).
+    /// Print errors only.
     #[arg(short, long)]
     quiet: bool,
-    /// Also print the readers' warnings and notes.
+    /// Also print informational notes (the charset decision).
     #[arg(short, long)]
     verbose: bool,
 }
@@ -119,9 +119,7 @@ pub fn run(args: InfoArgs) -> ExitCode {
                 if let Some(decision) = read.charset {
                     print_diagnostics(&name, &[decision.note()], v);
                 }
-                // Repairs are shown by `-v` only: info is a listing, check is for problems.
-                let listing = Verbosity { quiet: v.quiet || !v.verbose, ..v };
-                print_diagnostics(&name, &read.diagnostics, listing);
+                print_diagnostics(&name, &read.diagnostics, v);
                 let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
                 if let Err(code) = print_stdout(text.as_bytes()) {
                     return code;
