@@ -608,6 +608,8 @@ fn exit_73_an_output_cannot_be_created() {
         .assert()
         .code(73)
         .stderr(contains("is a folder"));
+    kifu().args(["convert", s(&game), "-O", s(&out)]).assert().code(73).stderr(contains("is not a folder"));
+    kifu().args(["convert", s(&game), "-O", "/dev/null"]).assert().code(73);
 }
 
 #[cfg(target_os = "linux")]

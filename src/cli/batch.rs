@@ -227,6 +227,10 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
     if inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-") {
         return usage("a batch conversion reads files and folders, not standard input");
     }
+    if let Some(dir) = args.output_dir.as_deref().filter(|d| d.exists() && !d.is_dir()) {
+        eprintln!("kifu: the output folder {} is not a folder", dir.display());
+        return ExitCode::CantCreate;
+    }
     let to = common.to.unwrap_or(Format::SGF);
     if !to.can_write() {
         return usage(&format!("kifu cannot write {to}"));
