@@ -406,6 +406,19 @@ mod tests {
         assert!(matches!(e, OutputError::DanglingLink(_)));
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn descriptors_are_told_through_their_links() {
+        assert!(is_descriptor(Path::new("/dev/stdout")));
+        assert!(is_descriptor(Path::new("/dev/fd/2")));
+        assert!(is_descriptor(Path::new("/proc/self/fd/1")));
+        assert!(!is_descriptor(Path::new("/dev/null")));
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/stderr", dir.path().join("err")).unwrap();
+        assert!(is_descriptor(&dir.path().join("err")));
+        assert!(!is_descriptor(&dir.path().join("missing")));
+    }
+
     #[test]
     fn stale_temp_files_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
