@@ -327,6 +327,29 @@ fn a_single_convert_removes_temporary_files_of_dead_runs() {
     assert_eq!(names_in(dir.path()), ["game.sgf", "out.sgf"]);
 }
 
+/// Waits until `child` catches SIGINT and SIGTERM (its handler is installed), reading
+/// `/proc/PID/status`; elsewhere waits a moment.
+#[cfg(unix)]
+fn wait_for_handlers(child: &std::process::Child) {
+    let status = PathBuf::from(format!("/proc/{}/status", child.id()));
+    if !status.exists() {
+        std::thread::sleep(Duration::from_millis(500));
+        return;
+    }
+    let wanted = (1u64 << (libc::SIGINT - 1)) | (1u64 << (libc::SIGTERM - 1));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        let caught = std::fs::read_to_string(&status).ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("SigCgt:"))?;
+            u64::from_str_radix(line.trim_start_matches("SigCgt:").trim(), 16).ok()
+        });
+        if caught.is_some_and(|c| c & wanted == wanted) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[cfg(unix)]
 fn signal(child: &std::process::Child, sig: i32) {
     let pid = i32::try_from(child.id()).unwrap();
@@ -345,7 +368,7 @@ fn exit_130_interrupted_and_no_temporary_file_left() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(300));
+        wait_for_handlers(&child);
         signal(&child, sig);
         let stdin = child.stdin.take(); // kept open until the process has ended
         let out = child.wait_with_output().unwrap();
@@ -366,7 +389,8 @@ fn exit_130_interrupted_and_no_temporary_file_left() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    wait_for_handlers(&child);
+    std::thread::sleep(Duration::from_millis(200));
     signal(&child, libc::SIGINT);
     let code = child.wait().unwrap().code();
     assert!(matches!(code, Some(130 | 0)), "{code:?}");
