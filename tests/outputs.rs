@@ -627,6 +627,17 @@ fn exit_73_an_output_cannot_be_created() {
         .stderr(contains("exists and differs").and(contains("--force")));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "(;GM[1]C[mine])");
     kifu().args(["convert", s(&game), "-o", s(&game), "--force"]).assert().code(73);
+    #[cfg(unix)]
+    {
+        let hard = dir.path().join("hard.sgf");
+        std::fs::hard_link(&game, &hard).unwrap();
+        kifu()
+            .args(["convert", s(&game), "-o", s(&hard), "--force"])
+            .assert()
+            .code(73)
+            .stderr(contains("is the input"));
+        assert_eq!(std::fs::read_to_string(&game).unwrap(), GAME);
+    }
     kifu()
         .args(["convert", s(&game), "-o", s(dir.path()), "--force"])
         .assert()

@@ -148,6 +148,23 @@ pub fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
     removed
 }
 
+/// Whether `a` and `b` name one existing file (by device and inode on Unix, so links, hard
+/// links and `..` do not hide it; by canonical path elsewhere).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
 /// The folder `path` is in (`.` for a bare name).
 pub fn parent_folder(path: &Path) -> &Path {
     match path.parent() {
@@ -404,6 +421,19 @@ mod tests {
         std::os::unix::fs::symlink("nowhere.sgf", dir.path().join("dangling.sgf")).unwrap();
         let e = write_output(&dir.path().join("dangling.sgf"), b"x", &force).unwrap_err();
         assert!(matches!(e, OutputError::DanglingLink(_)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_same_file_is_told_through_hard_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.sgf");
+        fs::write(&a, "x").unwrap();
+        fs::hard_link(&a, dir.path().join("b.sgf")).unwrap();
+        assert!(same_file(&a, &dir.path().join("b.sgf")));
+        assert!(same_file(&a, &dir.path().join("../").join(dir.path().file_name().unwrap()).join("a.sgf")));
+        fs::write(dir.path().join("c.sgf"), "x").unwrap();
+        assert!(!same_file(&a, &dir.path().join("c.sgf")) && !same_file(&a, &dir.path().join("none")));
     }
 
     #[cfg(target_os = "linux")]

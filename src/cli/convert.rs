@@ -121,11 +121,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         return usage(&format!("kifu cannot write {to}"));
     }
     if let (Some(i), Some(o)) = (&input, &output) {
-        if let (Ok(a), Ok(b)) = (std::fs::canonicalize(i), std::fs::canonicalize(o)) {
-            if a == b {
-                eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
-                return ExitCode::CantCreate;
-            }
+        if kifu::batch::output::same_file(i, o) {
+            eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
+            return ExitCode::CantCreate;
         }
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
