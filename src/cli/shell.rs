@@ -39,9 +39,10 @@ pub fn completions(args: &CompletionsArgs) -> ExitCode {
     }
 }
 
-/// The man page of `cmd`, named `name` (`kifu`, `kifu-convert`).
-fn page(cmd: clap::Command, name: String) -> Vec<u8> {
-    let cmd = cmd.name(name).bin_name("kifu");
+/// The man page of `cmd`, named `name` (`kifu`, `kifu-convert`), invoked as `bin`
+/// (`kifu convert`).
+fn page(cmd: clap::Command, name: String, bin: String) -> Vec<u8> {
+    let cmd = cmd.name(name).bin_name(bin);
     let mut roff = Vec::new();
     // Rendering into memory cannot fail.
     let _ = clap_mangen::Man::new(cmd).render(&mut roff);
@@ -51,10 +52,10 @@ fn page(cmd: clap::Command, name: String) -> Vec<u8> {
 /// Every page: `kifu` and one per command (completions and man included).
 fn pages() -> Vec<(String, Vec<u8>)> {
     let root = super::command();
-    let mut out = vec![("kifu".to_string(), page(root.clone(), "kifu".to_string()))];
+    let mut out = vec![("kifu".to_string(), page(root.clone(), "kifu".to_string(), "kifu".to_string()))];
     for sub in root.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("kifu-{}", sub.get_name());
-        out.push((name.clone(), page(sub.clone(), name)));
+        out.push((name.clone(), page(sub.clone(), name, format!("kifu {}", sub.get_name()))));
     }
     out
 }
