@@ -102,6 +102,34 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// One diagnostic as kifu prints it, in every command: `FILE:LINE:COL: severity[code]: message`,
+/// or `FILE: severity[code]: message` when it has no place. `paint` wraps the severity word
+/// (for colour on a terminal; pass [`plain`] otherwise).
+pub fn render(file: &str, d: &Diagnostic, paint: impl Fn(Severity, &str) -> String) -> String {
+    let severity = paint(d.severity, d.severity.as_str());
+    match d.position {
+        Some(p) => format!("{file}:{p}: {severity}[{}]: {}", d.code, d.message),
+        None => format!("{file}: {severity}[{}]: {}", d.code, d.message),
+    }
+}
+
+/// The severity word as it is, for [`render`] without colour.
+pub fn plain(_: Severity, word: &str) -> String {
+    word.to_string()
+}
+
+/// The board coordinate players read for the point at column `x`, row `y` (0-based from the
+/// top-left) on a board `height` rows high: columns `A`–`Z` without `I`, rows counted from the
+/// bottom (`Q16`). Boards wider than 25 columns have no letters for the rest: `(x+1)-row` then.
+pub fn board_coordinate(x: u8, y: u8, height: u8) -> String {
+    let row = u32::from(height).saturating_sub(u32::from(y));
+    let letters: Vec<char> = ('A'..='Z').filter(|&c| c != 'I').collect();
+    match letters.get(usize::from(x)) {
+        Some(c) => format!("{c}{row}"),
+        None => format!("{}-{row}", u32::from(x) + 1),
+    }
+}
+
 /// Maps byte offsets of a text to line and column, built once per input and only when needed.
 #[derive(Debug)]
 pub struct LineIndex<'a> {
@@ -280,6 +308,25 @@ mod tests {
                 assert_eq!(p, idx.position(*o), "{text:?} at {o}");
             }
         }
+    }
+
+    #[test]
+    fn one_shape_with_and_without_a_place() {
+        let d = Diagnostic::error("sgf.x", "bad").at(Position { line: 2, column: 5, offset: 9 });
+        assert_eq!(render("a.sgf", &d, plain), "a.sgf:2:5: error[sgf.x]: bad");
+        let d = Diagnostic::info("batch.y", "note");
+        assert_eq!(render("a.sgf", &d, plain), "a.sgf: info[batch.y]: note");
+        let red = |_: Severity, w: &str| format!("<{w}>");
+        assert_eq!(render("a", &d, red), "a: <info>[batch.y]: note");
+    }
+
+    #[test]
+    fn board_coordinates_skip_i_and_count_rows_from_the_bottom() {
+        assert_eq!(board_coordinate(15, 3, 19), "Q16"); // SGF pd
+        assert_eq!(board_coordinate(8, 0, 19), "J19"); // SGF ia: no I column
+        assert_eq!(board_coordinate(0, 18, 19), "A1");
+        assert_eq!(board_coordinate(24, 0, 25), "Z25");
+        assert_eq!(board_coordinate(30, 0, 52), "31-52");
     }
 
     #[test]

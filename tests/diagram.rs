@@ -284,8 +284,18 @@ fn cli_writes_stdout_files_and_refuses_to_clobber() {
         .stdout(want);
     kifu().arg("diagram").arg(fixture("ko.sgf")).arg("-o").arg(&out).assert().success();
     assert!(std::fs::read_to_string(&out).unwrap().starts_with("<svg"));
-    kifu().arg("diagram").arg(fixture("ko.sgf")).arg("-o").arg(&out).assert().code(73);
-    kifu().arg("diagram").arg(fixture("ko.sgf")).arg("-o").arg(&out).arg("--force").assert().success();
+    // The same picture again leaves the file as it is; another one needs --force.
+    kifu().arg("diagram").arg(fixture("ko.sgf")).arg("-o").arg(&out).assert().success();
+    kifu().arg("diagram").arg(fixture("ko.sgf")).args(["--style", "print", "-o"]).arg(&out).assert().code(73);
+    kifu()
+        .arg("diagram")
+        .arg(fixture("ko.sgf"))
+        .args(["--style", "print", "-o"])
+        .arg(&out)
+        .arg("--force")
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&out).unwrap().contains("style-print"));
     let png = dir.path().join("ko.png");
     kifu().arg("diagram").arg(fixture("ko.sgf")).args(["--width", "90", "-o"]).arg(&png).assert().success();
     assert_eq!(decode_png(&std::fs::read(&png).unwrap()).0, 90);
@@ -372,8 +382,16 @@ fn cli_batch_draws_one_picture_per_record_through_the_batch_engine() {
     let report = std::fs::read_to_string(report).unwrap();
     assert!(report.contains("\"to\":\"png\""), "{report}");
     assert!(report.contains("diagram.cannot-draw"), "{report}");
-    // The same run again refuses to replace the pictures without --force.
-    kifu().args(["diagram", "-r", "--move", "3", "-t", "png", "-O"]).arg(&out).arg(&input).assert().code(1);
+    // Other pictures over these are refused without --force.
+    let again = kifu()
+        .args(["diagram", "-r", "--move", "3", "-t", "png", "--width", "65", "--report", "-", "-O"])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(1);
+    let report = String::from_utf8(again.get_output().stdout.clone()).unwrap();
+    assert!(report.contains("batch.output-exists"), "{report}");
+    assert_eq!(decode_png(&std::fs::read(out.join("ko.png")).unwrap()).0, 64);
 }
 
 #[test]

@@ -2,12 +2,11 @@
 //! folders go through the batch engine with a diagram producer.
 
 use super::ExitCode;
-use super::output::{Verbosity, print_diagnostics, write_atomically, write_stdout};
+use super::output::{Verbosity, print_diagnostics, print_stdout, write_file};
 use clap::Args;
 use kifu::diagram::{self, Kind, Labels, NodePath, Options, Rect, Sides, Style, Target};
 use kifu::formats::{WriteError, WriteOptions, WriteOutput};
-use kifu::{Collection, Diagnostic, Format, ReadOptions, Severity};
-use std::io::Read;
+use kifu::{Collection, Diagnostic, ReadOptions, Severity};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -194,18 +193,8 @@ impl kifu::batch::Produce for Producer {
 /// Writes `bytes` to `path` (or stdout), as `kifu convert` does.
 fn put(path: Option<&Path>, bytes: &[u8], force: bool) -> Result<(), ExitCode> {
     match path {
-        Some(p) => write_atomically(p, bytes, force).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                eprintln!("kifu: {} exists; use --force to replace it", p.display());
-            } else {
-                eprintln!("kifu: cannot write {}: {e}", p.display());
-            }
-            ExitCode::CantCreate
-        }),
-        None => write_stdout(bytes).map_err(|e| {
-            eprintln!("kifu: cannot write standard output: {e}");
-            ExitCode::IoErr
-        }),
+        Some(p) => write_file(p, bytes, force).map(|_| ()),
+        None => print_stdout(bytes),
     }
 }
 
@@ -230,7 +219,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         Ok(o) => o,
         Err(msg) => return usage(&msg),
     };
-    let output = args.output.clone().filter(|p| p.as_os_str() != "-");
+    let output = args.output.clone().filter(|p| !super::input::is_stdin(p));
     let kind = match (&args.to, &output) {
         (Some(t), _) => match Kind::from_name(t) {
             Some(k) => k,
@@ -259,30 +248,20 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         return super::batch::run_with(&args.inputs, &args.batch, common, Some(producer));
     }
 
-    let input = args.inputs.first().filter(|p| p.as_os_str() != "-");
-    let name = input.map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string());
-    let bytes = match input {
-        Some(p) => match std::fs::read(p) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("kifu: cannot read {name}: {e}");
-                return ExitCode::NoInput;
-            }
-        },
-        None => {
-            let mut b = Vec::new();
-            if let Err(e) = std::io::stdin().lock().read_to_end(&mut b) {
-                eprintln!("kifu: cannot read standard input: {e}");
-                return ExitCode::NoInput;
-            }
-            b
+    let read_in = match super::input::read(args.inputs.first().map(PathBuf::as_path)) {
+        Ok(i) => i,
+        Err(e) => {
+            let shown = args.inputs.first().map_or_else(|| "standard input".to_string(), |p| p.display().to_string());
+            eprintln!("kifu: {shown}: {}", e.message);
+            return e.code;
         }
     };
-    let Some(format) = from.or_else(|| input.and_then(|p| Format::from_path(p))).or_else(|| Format::sniff(&bytes))
-    else {
+    let (name, bytes, input) = (read_in.name, read_in.bytes, read_in.path);
+    let Some((format, mismatch)) = kifu::batch::detect_format(from, input.as_deref(), &bytes) else {
         eprintln!("kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT");
         return ExitCode::DataErr;
     };
+    print_diagnostics(&name, mismatch.as_slice(), v);
     let read = match format.read(bytes, &read_options) {
         Ok(r) => r,
         Err(e) => {
@@ -304,7 +283,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
     }
 
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
-    let mut warned = read.diagnostics.iter().any(|d| d.severity >= Severity::Warning);
+    let mut warned = mismatch.iter().chain(&read.diagnostics).any(|d| d.severity >= Severity::Warning);
     let mut outputs: Vec<(Option<PathBuf>, WriteOutput)> = Vec::new();
     let drawn = match args.figures {
         Some(per) => diagram::figures(game, per, &opts).and_then(|scenes| {
@@ -336,14 +315,20 @@ pub fn run(args: DiagramArgs) -> ExitCode {
             _ => usage(&format!("{name}: {e}")),
         };
     }
-    if let Some(i) = input.and_then(|i| std::fs::canonicalize(i).ok()) {
-        if outputs.iter().any(|(p, _)| p.as_ref().and_then(|p| std::fs::canonicalize(p).ok()) == Some(i.clone())) {
+    if let Some(i) = &input {
+        if outputs.iter().any(|(p, _)| p.as_ref().is_some_and(|p| kifu::batch::output::same_file(i, p))) {
             eprintln!("kifu: the output is the input {name}; refusing to overwrite it");
             return ExitCode::CantCreate;
         }
     }
+    // Figures are several files: refuse before writing any when one would be refused (a file
+    // holding other bytes without --force; one holding these bytes is left as it is).
     if !args.force {
-        if let Some(p) = outputs.iter().filter_map(|(p, _)| p.as_ref()).find(|p| p.exists()) {
+        let differs = |p: &Path, bytes: &[u8]| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file()) && std::fs::read(p).is_ok_and(|old| old != bytes)
+        };
+        if let Some((Some(p), _)) = outputs.iter().find(|(p, out)| p.as_deref().is_some_and(|p| differs(p, &out.bytes)))
+        {
             eprintln!("kifu: {} exists; use --force to replace it", p.display());
             return ExitCode::CantCreate;
         }
