@@ -262,8 +262,13 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         return ExitCode::DataErr;
     };
     print_diagnostics(&name, mismatch.as_slice(), v);
-    let read = match format.read(bytes, &read_options) {
-        Ok(r) => r,
+    // Node positions let diagnostics give their line and column (inputs of ordinary size).
+    let positions = bytes.len() <= 16 << 20;
+    let read = match format.read(bytes, &ReadOptions { positions, ..read_options }) {
+        Ok(mut r) => {
+            kifu::batch::name_moves(&r.collection, &mut r.diagnostics);
+            r
+        }
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);
             return ExitCode::DataErr;

@@ -4,7 +4,7 @@
 
 use super::numbering::{Drawn, Numbering};
 use super::{Options, codes};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, LineIndex};
 use crate::go::Board;
 use crate::model::point::expand_rect;
 use crate::model::{BoardSize, Color, GameTree, Move, NodeId, Point};
@@ -196,6 +196,8 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
     let mut moves = 0u32;
     let mut end = line.first().copied().unwrap_or(NodeId::ROOT);
     let mut numbered_nodes = Vec::new();
+    // (diagnostic index, node) for placing diagnostics at their node.
+    let mut nodes: Vec<(usize, NodeId)> = Vec::new();
     for &id in line {
         let node = tree.node(id);
         let mv = node.mv_on(size);
@@ -226,9 +228,11 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
         end = id;
         let here = moves + u32::from(mv.is_some());
         locate(&mut diags[before..], here);
+        nodes.extend((before..diags.len()).map(|i| (i, id)));
         if let Some((color, m)) = mv {
             moves += 1;
             if let Err(problem) = board.play(color, m) {
+                nodes.push((diags.len(), id));
                 diags.push(Diagnostic::warning(
                     codes::ILLEGAL_MOVE,
                     format!("move {moves} ({color} {}): {problem}; skipped on the board", show_move(m)),
@@ -288,6 +292,7 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
         let before = diags.len();
         add_markup(&mut scene, tree, end, &mut diags);
         locate(&mut diags[before..], moves);
+        nodes.extend((before..diags.len()).map(|i| (i, end)));
     }
     for p in dim {
         if let Some(c) = scene.cell_mut(p) {
@@ -320,8 +325,23 @@ pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Opt
             push_comment(&mut scene.comments, "", c);
         }
     }
+    place(&mut diags, &nodes, tree);
     scene.diagnostics = diags;
     scene
+}
+
+/// Gives each diagnostic the line and column of its node, when the reader recorded positions
+/// (`ReadOptions::positions`).
+fn place(diags: &mut [Diagnostic], nodes: &[(usize, NodeId)], tree: &GameTree) {
+    if nodes.is_empty() || tree.node_offset(NodeId::ROOT).is_none() {
+        return;
+    }
+    let index = LineIndex::new(tree.source());
+    for &(i, id) in nodes {
+        if let (Some(d), Some(offset)) = (diags.get_mut(i), tree.node_offset(id)) {
+            d.position = Some(index.position(offset));
+        }
+    }
 }
 
 /// Says at which move (of the line drawn) a diagnostic's node is.
