@@ -475,13 +475,9 @@ fn cli_strict_fails_on_warnings_and_never_overwrites_the_input() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("bad.sgf");
     std::fs::write(&input, "(;SZ[5];B[cc];W[cc])").unwrap();
-    kifu()
-        .arg("diagram")
-        .arg(&input)
-        .args(["-t", "text", "--strict"])
-        .assert()
-        .code(3)
-        .stderr(predicates::str::contains("bad.sgf:1:14: warning[diagram.illegal-move]: move 2 (W cc): the point is occupied"));
+    kifu().arg("diagram").arg(&input).args(["-t", "text", "--strict"]).assert().code(3).stderr(
+        predicates::str::contains("bad.sgf:1:14: warning[diagram.illegal-move]: move 2 (W cc): the point is occupied"),
+    );
     kifu().arg("diagram").arg(&input).args(["--force", "-o"]).arg(&input).assert().code(73);
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "(;SZ[5];B[cc];W[cc])");
 }

@@ -15,7 +15,9 @@
 //! assert!(String::from_utf8(svg.bytes).unwrap().contains(r#"class="stone black""#));
 //! ```
 
+mod compose;
 mod layout;
+mod markup;
 mod numbering;
 mod png;
 pub mod scene;
@@ -272,7 +274,7 @@ pub fn scene(tree: &GameTree, options: &Options) -> Result<Scene, DiagramError> 
         }
         None => None,
     };
-    let mut s = scene::build(tree, &line, span, options);
+    let mut s = compose::build(tree, &line, span, options);
     layout::frame(&mut s, options).map_err(DiagramError::Select)?;
     Ok(s)
 }
@@ -303,7 +305,7 @@ pub fn figures(tree: &GameTree, per: u32, options: &Options) -> Result<Vec<Scene
             Some((a, b)) => format!("Figure {} ({a}\u{2013}{b})", k + 1),
             None => format!("Figure {}", k + 1),
         });
-        let mut s = scene::build(tree, &line, span, &o);
+        let mut s = compose::build(tree, &line, span, &o);
         layout::frame(&mut s, &o).map_err(DiagramError::Select)?;
         out.push(s);
     }
