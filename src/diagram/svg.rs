@@ -135,10 +135,10 @@ fn wrap(text: &str, width: f64, size: f64) -> Vec<String> {
 }
 
 /// The lines under the board: caption, notes, comments.
-fn text_lines(scene: &Scene, width: f64) -> Vec<(bool, String)> {
+fn text_lines(scene: &Scene, width: f64) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     if let Some(c) = &scene.caption {
-        out.push((true, c.clone()));
+        out.push(("caption", c.clone()));
     }
     // Notes break between notes ("73 at 61;" stays whole) unless one alone is too long.
     let mut line = String::new();
@@ -150,18 +150,18 @@ fn text_lines(scene: &Scene, width: f64) -> Vec<(bool, String)> {
             continue;
         }
         if !line.is_empty() {
-            out.push((false, std::mem::take(&mut line)));
+            out.push(("note", std::mem::take(&mut line)));
         }
         let mut parts = wrap(&item, width, NOTE_SIZE);
         line = parts.pop().unwrap_or_default();
-        out.extend(parts.into_iter().map(|p| (false, p)));
+        out.extend(parts.into_iter().map(|p| ("note", p)));
     }
     if !line.is_empty() {
-        out.push((false, line));
+        out.push(("note", line));
     }
     for c in &scene.comments {
         for l in wrap(c, width, NOTE_SIZE) {
-            out.push((false, l));
+            out.push(("comment", l));
         }
     }
     out
@@ -410,11 +410,10 @@ fn body(scene: &Scene, options: &Options) -> (String, f64, f64) {
     if !lines.is_empty() {
         out.push_str("<g class=\"notes\">");
         height += 0.15 * S;
-        for (caption, text) in lines {
+        for (class, text) in lines {
             height += NOTE_LINE;
-            let class = if caption { r#" class="caption""# } else { "" };
-            let _ =
-                write!(out, r#"<text{class} x="{}" y="{}">{}</text>"#, n(0.3 * S), n(height - 0.17 * S), esc(&text));
+            let (x, y) = (n(0.3 * S), n(height - 0.17 * S));
+            let _ = write!(out, r#"<text class="{class}" x="{x}" y="{y}">{}</text>"#, esc(&text));
         }
         height += 0.25 * S;
         out.push_str("</g>\n");
