@@ -90,6 +90,9 @@ pub enum WriteError {
     /// format cannot hold).
     #[error("{}", .0.first().map_or_else(|| "cannot write".to_string(), |d| d.message.clone()))]
     Invalid(Vec<Diagnostic>),
+    /// The output could not be written ([`Collection::write_to`]).
+    #[error("cannot write the output: {0}")]
+    Io(std::sync::Arc<std::io::Error>),
 }
 
 /// Encodes a writer's text in the requested charset: characters the charset cannot hold are
@@ -162,8 +165,18 @@ impl fmt::Display for Format {
 }
 
 impl Format {
-    /// SGF.
+    /// SGF (FF\[4\], also reading FF\[1\]–FF\[3\]): `.sgf`.
     pub const SGF: Format = Format(&sgf::FORMAT);
+    /// GIB, Tygem's format: `.gib`.
+    pub const GIB: Format = Format(&gib::FORMAT);
+    /// NGF, WBaduk / Cyberoro / Yugen no Ma: `.ngf`.
+    pub const NGF: Format = Format(&ngf::FORMAT);
+    /// UGF/UGI, Pandanet: `.ugf`, `.ugi`.
+    pub const UGF: Format = Format(&ugf::FORMAT);
+    /// kifu's JSON, all games in one document: `.json`.
+    pub const JSON: Format = Format(&json::FORMAT);
+    /// kifu's JSON, one game per line: `.ndjson`, `.jsonl`.
+    pub const NDJSON: Format = Format(&json::NDJSON_FORMAT);
 
     /// All formats in registry order.
     pub fn all() -> impl Iterator<Item = Format> {
@@ -221,6 +234,30 @@ impl Format {
         })
     }
 
+    /// The format of a file, from its path and its first bytes (as much of the file as is at
+    /// hand; 64 KiB is plenty). A known extension decides, except a shared one (`.json`), which
+    /// only counts when the content agrees (kifu's JSON document or lines); otherwise the
+    /// content decides, as [`Format::sniff`]. `None` when neither tells.
+    ///
+    /// ```
+    /// use kifu::Format;
+    /// assert_eq!(Format::guess("game.GIB", b""), Some(Format::GIB));
+    /// assert_eq!(Format::guess("download", b"(;GM[1]SZ[19])"), Some(Format::SGF));
+    /// assert_eq!(Format::guess("games.json", b"{\"format\":\"kifu\",\"version\":1,\"nodes\":[{}]}\n"), Some(Format::NDJSON));
+    /// assert_eq!(Format::guess("notes.txt", b"hello"), None);
+    /// ```
+    pub fn guess(path: impl AsRef<std::path::Path>, bytes: &[u8]) -> Option<Format> {
+        let by_name = Format::from_path(path.as_ref());
+        match by_name {
+            Some(f) if f.0.shared_extension => match Format::sniff(bytes) {
+                Some(s) if s.0.shared_extension => Some(s),
+                _ => Some(f),
+            },
+            Some(f) => Some(f),
+            None => Format::sniff(bytes),
+        }
+    }
+
     /// The first format whose signature matches the start of `bytes`; failing that, SGF when a
     /// game tree `(;` appears in the first 4 KiB (SGF files with prose before the game).
     /// UTF-16 input (with a byte-order mark, or recognised by its zero bytes) is transcoded
@@ -265,6 +302,27 @@ impl Format {
     }
 }
 
+/// The error of parsing a [`Format`] from a name that no format has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format {0:?} (known: sgf, gib, ngf, ugf, ugi, json, ndjson)")]
+pub struct UnknownFormat(pub String);
+
+impl std::str::FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// A format by name or alias, case-insensitive ([`Format::from_name`]).
+    ///
+    /// ```
+    /// let f: kifu::Format = "gib".parse().unwrap();
+    /// assert_eq!(f, kifu::Format::GIB);
+    /// assert_eq!("UGI".parse::<kifu::Format>(), Ok(kifu::Format::UGF));
+    /// assert!("doc".parse::<kifu::Format>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::from_name(s).ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
 /// Appends, for every lossy code (`<format>.lossy…`) reported more than once, an info with the
 /// count, so the extent of a loss reads at a glance after the item-by-item list.
 fn summarize_losses(diags: &mut Vec<Diagnostic>) {
@@ -298,6 +356,25 @@ mod tests {
         assert_eq!(Format::from_path(std::path::Path::new("a/b.sgf")), Some(Format::SGF));
         assert_eq!(Format::sniff(b"\xEF\xBB\xBF  (;FF[4])"), Some(Format::SGF));
         assert_eq!(Format::sniff(b"hello"), None);
+    }
+
+    #[test]
+    fn every_format_has_a_constant_a_name_and_a_guess() {
+        let consts = [Format::SGF, Format::GIB, Format::NGF, Format::UGF, Format::JSON, Format::NDJSON];
+        assert_eq!(consts.to_vec(), Format::all().collect::<Vec<_>>());
+        for f in consts {
+            assert_eq!(f.to_string().parse::<Format>(), Ok(f));
+            assert_eq!(Format::guess(format!("x.{}", f.extensions()[0]), b""), Some(f));
+        }
+        assert_eq!("nope".parse::<Format>(), Err(UnknownFormat("nope".into())));
+        let line = b"{\"format\":\"kifu\",\"version\":1,\"nodes\":[{}]}\n";
+        // A shared extension yields to the content; a proper one wins over it.
+        assert_eq!(Format::guess("a.json", line), Some(Format::NDJSON));
+        assert_eq!(Format::guess("a.jsonl", b"{\"format\":\"kifu\",\"games\":[]}"), Some(Format::JSON));
+        assert_eq!(Format::guess("a.json", b"(;GM[1])"), Some(Format::JSON));
+        assert_eq!(Format::guess("a.gib", b"(;GM[1])"), Some(Format::GIB));
+        assert_eq!(Format::guess("", b"\\HS\n\\[GIBOKIND=Global\\]\n"), Some(Format::GIB));
+        assert_eq!(Format::guess("a.txt", b"nothing"), None);
     }
 
     #[test]
