@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+mod entry;
 pub mod batch;
 pub mod charset;
 pub mod check;
@@ -23,22 +24,8 @@ pub mod formats;
 pub mod go;
 pub mod model;
 
+pub use entry::{read, read_bytes, read_path, read_path_with};
 pub use diag::{Diagnostic, Position, Severity};
 pub use formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 pub use model::{Collection, GameTree};
 
-/// Reads `bytes` as `format`, or as the format sniffed from the content when `format` is `None`.
-pub fn read(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-    let format = match format.or_else(|| Format::sniff(&bytes)) {
-        Some(f) => f,
-        None => {
-            return Err(ReadError {
-                diagnostics: vec![Diagnostic::error(
-                    "format.unknown",
-                    "cannot tell the input's format from its content",
-                )],
-            });
-        }
-    };
-    format.read(bytes, options)
-}
