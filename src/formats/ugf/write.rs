@@ -206,9 +206,7 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
     for &id in main {
         let node = tree.node(id);
         let Some((colour, mv)) = node.mv_on(size) else { continue };
-        if let Move::Play(p) = mv
-            && !p.is_on(size)
-        {
+        if let Some(p) = mv.point().filter(|p| !p.is_on(size)) {
             diags.push(Diagnostic::warning(
                 codes::LOSSY_MOVE,
                 format!("move {p} of node {} is off the board; written as a pass", id.index()),
