@@ -6,17 +6,21 @@
 //! [`Node::mv`], [`GameTree::board_size`]) sit on top.
 
 mod builder;
+mod edit;
 pub mod info;
 pub mod point;
 pub mod props;
 mod starts;
 pub(crate) mod tree;
+mod typed;
+mod walk;
 
 pub use builder::TreeBuilder;
 pub use info::{GameInfo, GameResult, WinKind};
 pub use point::{BoardSize, Color, Move, Point};
 pub use props::{PropDef, PropKind, ValueType};
 pub use tree::{GameTree, Node, NodeId, PropValue, Property, Value};
+pub use typed::{Double, Typed};
 
 /// The games of one input: an SGF collection, or a single game from a legacy format.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -151,6 +151,16 @@ impl Move {
     }
 }
 
+impl fmt::Display for Move {
+    /// The point's SGF letters, or `pass`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Play(p) => p.fmt(f),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
 /// Board dimensions: columns (`width`) and rows (`height`), 1..=52 each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BoardSize {

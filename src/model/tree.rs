@@ -116,6 +116,19 @@ impl<T: Into<String>> From<T> for PropValue {
     }
 }
 
+impl From<&PropValue> for PropValue {
+    fn from(v: &PropValue) -> Self {
+        v.clone()
+    }
+}
+
+impl From<Value<'_>> for PropValue {
+    /// An owned copy of a value, composed parts kept.
+    fn from(v: Value<'_>) -> Self {
+        v.to_owned_value()
+    }
+}
+
 impl Default for GameTree {
     fn default() -> Self {
         GameTree::new()
@@ -413,10 +426,21 @@ impl GameTree {
     }
 
     /// Replace the values of the first `ident` property of `node`, or append the property when
-    /// the node has none. Costs time linear in the tree's size when the node is not the last.
-    pub fn set_prop(&mut self, node: NodeId, ident: &str, values: &[PropValue]) {
+    /// the node has none. Values are anything that converts into a [`PropValue`] (`&str`,
+    /// `String`, a [`Value`] of another property, …), as for [`TreeBuilder::set_prop`]. Costs
+    /// time linear in the tree's size when the node is not the last.
+    ///
+    /// [`TreeBuilder::set_prop`]: super::TreeBuilder::set_prop
+    ///
+    /// ```
+    /// let mut game = kifu::read(&b"(;PB[Honinbo Shusaku];B[pd])"[..]).unwrap().collection.games.remove(0);
+    /// game.set_prop(kifu::model::NodeId::ROOT, "PB", ["Kuwahara Shusaku"]);
+    /// assert_eq!(game.root().value("PB"), Some("Kuwahara Shusaku"));
+    /// ```
+    pub fn set_prop<V: Into<PropValue>>(&mut self, node: NodeId, ident: &str, values: impl IntoIterator<Item = V>) {
+        let values: Vec<PropValue> = values.into_iter().map(Into::into).collect();
         let key = self.key_for(ident);
-        let new = self.make_prop(key, values);
+        let new = self.make_prop(key, &values);
         let (start, end) = self.prop_range(node);
         if let Some(i) = (start..end).find(|&i| self.props[i].key == key) {
             self.props[i] = new;
@@ -432,10 +456,17 @@ impl GameTree {
     }
 
     /// Insert a property at position `index` among the properties of `node` (clamped to the
-    /// end). Costs time linear in the tree's size.
-    pub fn insert_prop(&mut self, node: NodeId, index: usize, ident: &str, values: &[PropValue]) {
+    /// end). Values as for [`GameTree::set_prop`]. Costs time linear in the tree's size.
+    pub fn insert_prop<V: Into<PropValue>>(
+        &mut self,
+        node: NodeId,
+        index: usize,
+        ident: &str,
+        values: impl IntoIterator<Item = V>,
+    ) {
+        let values: Vec<PropValue> = values.into_iter().map(Into::into).collect();
         let key = self.key_for(ident);
-        let new = self.make_prop(key, values);
+        let new = self.make_prop(key, &values);
         let (start, end) = self.prop_range(node);
         let at = (start + index).min(end);
         self.props.insert(at, new);
@@ -600,6 +631,11 @@ pub struct Property<'a> {
 impl<'a> Property<'a> {
     fn raw(&self) -> Prop {
         self.tree.props[self.index as usize]
+    }
+
+    /// The tree the property belongs to.
+    pub fn tree(&self) -> &'a GameTree {
+        self.tree
     }
 
     /// The identifier (FF\[4\] upper-case form for known properties).
@@ -837,7 +873,7 @@ mod tests {
     #[test]
     fn typed_point_and_colour_views() {
         let mut t = sample();
-        t.set_prop(NodeId(3), "PL", &["W".into()]);
+        t.set_prop(NodeId(3), "PL", ["W"]);
         let n = t.node(NodeId(3));
         let pts: Vec<String> = n.get("AB").unwrap().points().map(|p| p.to_sgf().unwrap()).collect();
         assert_eq!(pts, ["aa", "ba", "ab", "bb", "cc"]);
@@ -847,8 +883,8 @@ mod tests {
     #[test]
     fn set_and_remove_props_keep_other_nodes() {
         let mut t = sample();
-        t.set_prop(NodeId(0), "CA", &["UTF-8".into()]);
-        t.set_prop(NodeId(0), "SZ", &["9".into()]);
+        t.set_prop(NodeId(0), "CA", ["UTF-8"]);
+        t.set_prop(NodeId(0), "SZ", ["9"]);
         assert_eq!(t.root().props().map(|p| p.ident()).collect::<Vec<_>>(), ["SZ", "CA"]);
         assert_eq!(t.board_size(), BoardSize::square(9));
         assert_eq!(t.node(NodeId(1)).value("B"), Some("pd"));
@@ -862,9 +898,9 @@ mod tests {
         let a = sample();
         let mut b = sample();
         assert_eq!(a, b);
-        b.set_prop(NodeId(1), "B", &["pd".into()]); // same text, now in the own buffer
+        b.set_prop(NodeId(1), "B", ["pd"]); // same text, now in the own buffer
         assert_eq!(a, b);
-        b.set_prop(NodeId(1), "B", &["dd".into()]);
+        b.set_prop(NodeId(1), "B", ["dd"]);
         assert_ne!(a, b);
     }
 }
