@@ -15,17 +15,18 @@
 
 #![warn(missing_docs)]
 
-mod entry;
 pub mod batch;
 pub mod charset;
 pub mod check;
 pub mod diag;
+mod entry;
 pub mod formats;
 pub mod go;
 pub mod model;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
-pub use entry::{read, read_bytes, read_path, read_path_with};
 pub use diag::{Diagnostic, Position, Severity};
+pub use entry::{read, read_bytes, read_path, read_path_with};
 pub use formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 pub use model::{Collection, GameTree};
-

@@ -4,10 +4,13 @@ use std::fmt;
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Color {
     /// Black (`B`).
+    #[cfg_attr(feature = "serde", serde(rename = "B"))]
     Black,
     /// White (`W`).
+    #[cfg_attr(feature = "serde", serde(rename = "W"))]
     White,
 }
 
@@ -46,6 +49,7 @@ impl fmt::Display for Color {
 
 /// An intersection, 0-based, origin at the top-left corner: `x` is the column, `y` the row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Point {
     /// Column, 0 = leftmost.
     pub x: u8,
@@ -163,6 +167,7 @@ impl fmt::Display for Move {
 
 /// Board dimensions: columns (`width`) and rows (`height`), 1..=52 each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoardSize {
     /// Number of columns.
     pub width: u8,
