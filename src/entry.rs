@@ -69,7 +69,10 @@ pub fn read_bytes(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions)
     match format.or_else(|| Format::sniff(&bytes)) {
         Some(f) => f.read(bytes, options),
         None => Err(ReadError {
-            diagnostics: vec![Diagnostic::error(codes::UNKNOWN_FORMAT, "cannot tell the input's format from its content")],
+            diagnostics: vec![Diagnostic::error(
+                codes::UNKNOWN_FORMAT,
+                "cannot tell the input's format from its content",
+            )],
         }),
     }
 }

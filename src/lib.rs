@@ -25,6 +25,8 @@ pub mod go;
 pub mod model;
 #[cfg(feature = "serde")]
 mod serde_impls;
+#[cfg(not(doctest))]
+pub mod spec;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use entry::{read, read_bytes, read_path, read_path_with};

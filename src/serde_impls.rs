@@ -1,5 +1,5 @@
 //! serde support (feature `serde`): [`Collection`] and [`GameTree`] serialize in kifu's JSON
-//! shape (`formats/json.md`) by running the JSON writer, and deserialize by running the JSON
+//! shape ([`formats/json.md`](crate::spec::json)) by running the JSON writer, and deserialize by running the JSON
 //! reader, so there is one definition of the shape, not two. A collection is a document
 //! (`{"format": "kifu", "version": 1, "games": [...]}`); a game is one NDJSON line's object.
 //!

@@ -7,7 +7,7 @@
 //! before any grammar sees it, so multi-byte characters whose trail byte is `\` or `]`
 //! (Shift_JIS, Big5) never break a value. Writing encodes UTF-8 by default, or a legacy charset
 //! on request, reporting characters the target cannot hold. Specification:
-//! `formats/charsets.md`.
+//! [`formats/charsets.md`](crate::spec::charsets).
 //!
 //! Files: `labels.rs` (alias table, written names), `detect.rs` (UTF-8 damage, UTF-16 without
 //! BOM, chardetng, script-coherence tie-break), `encode.rs` (writing), this file (the decision).
@@ -206,7 +206,7 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
 ///
 /// `override_enc` is the user's choice; `declared` the label the file itself carries (found on
 /// the raw bytes by the format's reader). The decision order is documented in
-/// `formats/charsets.md`: BOM, override, UTF-16 pattern, declaration (checked against the
+/// [`formats/charsets.md`](crate::spec::charsets): BOM, override, UTF-16 pattern, declaration (checked against the
 /// bytes), then valid UTF-8, damaged UTF-8, and chardetng with the script-coherence tie-break.
 /// Diagnostics go to `sink`, placed at offsets of the decoded text: `charset.mismatch` /
 /// `charset.unknown-label` when the declaration was not used, `charset.invalid-bytes` at each

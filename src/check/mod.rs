@@ -3,7 +3,7 @@
 //! The reader's diagnostics give the structural verdict (parsed cleanly, or recovered and what
 //! was repaired); the checks here judge what the properties mean: board size, points, where
 //! properties sit, value types and the Go rules. Every finding is a [`Diagnostic`] with a
-//! stable `check.*` code (listed in [`codes`], documented in `formats/checks.md`) and, when the
+//! stable `check.*` code (listed in [`codes`], documented in [`formats/checks.md`](crate::spec::checks)) and, when the
 //! reader recorded positions, the line and column of the node, property or value concerned.
 //! Nothing here recurses: trees are walked in pre-order with per-node state.
 
@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, LineIndex, MAX_PER_CODE, Position, Severity};
 use crate::model::{BoardSize, Collection, GameTree, NodeId, Property};
 use std::collections::HashMap;
 
-/// Diagnostic codes of the checks (documented in `formats/checks.md`).
+/// Diagnostic codes of the checks (documented in [`formats/checks.md`](crate::spec::checks)).
 pub mod codes {
     /// The root has no `SZ`: the board is 19×19 (info).
     pub const SIZE_DEFAULT: &str = "check.size-default";

@@ -1,7 +1,7 @@
 //! The game tree: a compact arena of nodes in pre-order, properties in document order, and values
 //! as ranges into one text buffer.
 //!
-//! Layout (see `formats/sgf.md`, "Model"): nodes are stored in pre-order, so a node's first child
+//! Layout (see [`formats/sgf.md`](crate::spec::sgf), "Model"): nodes are stored in pre-order, so a node's first child
 //! is the next node and the main line is contiguous. Only nodes that are not their parent's first
 //! child are listed in a side table, as are next-sibling links. Properties of node `i` are
 //! `props[starts[i]..starts[i + 1]]`; a property with one short plain value keeps that

@@ -1,4 +1,4 @@
-//! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: `formats/gib.md`.
+//! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: [`formats/gib.md`](crate::spec::gib).
 
 mod fields;
 mod header;
@@ -21,7 +21,7 @@ pub const PROP_GAME_LINE: &str = "XGIBGS";
 /// Root property holding the free text after `&4` on the `INI` line.
 pub const PROP_INI_TEXT: &str = "XGIBINI";
 
-/// Diagnostic codes of the GIB reader and writer (documented in `formats/gib.md`).
+/// Diagnostic codes of the GIB reader and writer (documented in [`formats/gib.md`](crate::spec::gib)).
 pub mod codes {
     /// Text before `\HS` was skipped.
     pub const TEXT_BEFORE: &str = "gib.text-before";

@@ -1,5 +1,5 @@
 //! kifu's JSON form of the game tree, as one document (`json`) or one game per line (`ndjson`).
-//! Specification: `formats/json.md`; JSON Schema: `formats/json.schema.json`.
+//! Specification: [`formats/json.md`](crate::spec::json); JSON Schema: `formats/json.schema.json`.
 //!
 //! Both directions work without recursion, so variations nested 10,000 deep are read and
 //! written like a flat main line.
@@ -20,7 +20,7 @@ pub const VERSION: u32 = 1;
 /// The value of the `format` field that marks kifu's JSON.
 pub const MARKER: &str = "kifu";
 
-/// Diagnostic codes of the JSON and NDJSON readers and writers (documented in `formats/json.md`).
+/// Diagnostic codes of the JSON and NDJSON readers and writers (documented in [`formats/json.md`](crate::spec::json)).
 pub mod codes {
     /// The input is not well-formed JSON (position of the first problem); for NDJSON, the line
     /// was skipped.

@@ -1,5 +1,5 @@
 //! NGF (WBaduk / Cyberoro, Nihon Ki-in Yugen no Ma, and the Chinese "GI" variant): reader and
-//! writer. Specification: `formats/ngf.md`.
+//! writer. Specification: [`formats/ngf.md`](crate::spec::ngf).
 
 mod fields;
 mod read;
@@ -13,7 +13,7 @@ pub use write::write_text;
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
 
-/// Diagnostic codes of the NGF reader and writer (documented in `formats/ngf.md`).
+/// Diagnostic codes of the NGF reader and writer (documented in [`formats/ngf.md`](crate::spec::ngf)).
 pub mod codes {
     /// Nothing NGF-like was found (no board-size line and no move line).
     pub const NO_GAME: &str = "ngf.no-game";

@@ -31,7 +31,7 @@ fn find_any(text: &str, words: &[&str]) -> Option<usize> {
     words.iter().filter_map(|w| text.find(w)).min()
 }
 
-/// Parses an NGF result line (see `formats/ngf.md`, "Result"). The part after `>>` (a score
+/// Parses an NGF result line (see [`formats/ngf.md`](crate::spec::ngf), "Result"). The part after `>>` (a score
 /// breakdown such as `White(66):Black(89)`) is ignored.
 pub fn parse_result(text: &str) -> ParsedResult {
     let text = text.trim();

@@ -1,4 +1,4 @@
-//! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: `formats/sgf.md`.
+//! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: [`formats/sgf.md`](crate::spec::sgf).
 
 mod read;
 mod write;
@@ -9,7 +9,7 @@ pub use write::{normalize_header, write_text};
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
 
-/// Diagnostic codes of the SGF reader and writer (documented in `formats/sgf.md`).
+/// Diagnostic codes of the SGF reader and writer (documented in [`formats/sgf.md`](crate::spec::sgf)).
 pub mod codes {
     /// Text before the first game tree was skipped.
     pub const TEXT_BEFORE: &str = "sgf.text-before";

@@ -1,5 +1,5 @@
 //! UGF/UGI (Pandanet IGS "Panda-eGG", Nihon Ki-in, review files): reader and writer.
-//! Specification: `formats/ugf.md`.
+//! Specification: [`formats/ugf.md`](crate::spec::ugf).
 
 mod header;
 mod read;
@@ -24,7 +24,7 @@ pub const PROP_PLAYER: &str = "XUGFPLAYER";
 /// Private property on the root: the lines of a `[Comment]` section, joined by newlines.
 pub const PROP_COMMENT: &str = "XUGFCOMMENT";
 
-/// Diagnostic codes of the UGF reader and writer (documented in `formats/ugf.md`).
+/// Diagnostic codes of the UGF reader and writer (documented in [`formats/ugf.md`](crate::spec::ugf)).
 pub mod codes {
     /// The file is encrypted (`Crypt` other than `0,PLAIN…`); it cannot be read.
     pub const ENCRYPTED: &str = "ugf.encrypted";
