@@ -6,6 +6,12 @@
 use std::fmt;
 
 /// How serious a diagnostic is.
+///
+/// ```
+/// use kifu::Severity;
+/// assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
+/// assert_eq!(Severity::Warning.to_string(), "warning");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// Something the user may want to know; nothing is wrong with the data.
@@ -35,6 +41,13 @@ impl fmt::Display for Severity {
 
 /// A place in the input text: 1-based line and column (in characters), and the byte offset into
 /// the decoded text.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1]\n;B[pd]C[a]b])"[..]).unwrap();
+/// let d = read.diagnostics.iter().find(|d| d.code == "sgf.unescaped-bracket").unwrap();
+/// let at = d.position.unwrap();
+/// assert_eq!((at.line, at.column), (2, 10));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Position {
     /// 1-based line number.
@@ -52,6 +65,13 @@ impl fmt::Display for Position {
 }
 
 /// One finding: severity, stable code (e.g. `sgf.unescaped-bracket`), message and position.
+///
+/// ```
+/// use kifu::{Diagnostic, Severity};
+/// let d = Diagnostic::warning("gib.lossy-comment", "node 3: the comment is not written");
+/// assert_eq!(d.severity, Severity::Warning);
+/// assert_eq!(d.to_string(), "warning[gib.lossy-comment]: node 3: the comment is not written");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// How serious it is.
@@ -103,6 +123,12 @@ impl fmt::Display for Diagnostic {
 }
 
 /// Maps byte offsets of a text to line and column, built once per input and only when needed.
+///
+/// ```
+/// let lines = kifu::diag::LineIndex::new("(;GM[1]\r\n;B[pd])");
+/// let at = lines.position(10);
+/// assert_eq!((at.line, at.column), (2, 2));
+/// ```
 #[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,

@@ -42,6 +42,14 @@ pub mod codes {
 }
 
 /// How the charset of an input was decided.
+///
+/// ```
+/// use kifu::charset::CharsetSource;
+/// let declared = kifu::read(&b"(;CA[UTF-8]PB[x])"[..]).unwrap().charset.unwrap();
+/// assert_eq!(declared.source, CharsetSource::Declared);
+/// let bom = kifu::read(&b"\xEF\xBB\xBF(;PB[x])"[..]).unwrap().charset.unwrap();
+/// assert_eq!(bom.source, CharsetSource::Bom);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CharsetSource {
     /// A byte-order mark.
@@ -73,6 +81,13 @@ impl fmt::Display for CharsetSource {
 }
 
 /// Which charset an input was decoded with, and why.
+///
+/// ```
+/// let read = kifu::read_path("fixtures/gib/korean-euc-kr.gib").unwrap();
+/// let decision = read.charset.unwrap();
+/// assert_eq!(decision.name(), "EUC-KR");
+/// println!("{} ({}: {})", decision.name(), decision.source, decision.reason);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CharsetDecision {
     /// The charset used.

@@ -21,6 +21,14 @@ pub static REGISTRY: &[&FormatSpec] =
     &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
 
 /// Options for reading.
+///
+/// ```
+/// use kifu::{Format, ReadOptions};
+/// let bytes = b"(;PB[\xC0\xCC])".to_vec(); // EUC-KR, no CA
+/// let options = ReadOptions { encoding: kifu::charset::encoding_for_label("euc-kr"), ..ReadOptions::default() };
+/// let read = Format::SGF.read(bytes, &options).unwrap();
+/// assert_eq!(read.collection.games[0].info().black.as_deref(), Some("이"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
     /// Decode with this charset whatever the file declares (a BOM still wins).
@@ -31,6 +39,14 @@ pub struct ReadOptions {
 }
 
 /// Options for writing.
+///
+/// ```
+/// use kifu::{Format, WriteOptions};
+/// let read = kifu::read(&b"(;PB[Honinbo Dosaku])"[..]).unwrap();
+/// let options = WriteOptions { encoding: kifu::charset::encoding_for_label("shift_jis"), ..WriteOptions::default() };
+/// let out = Format::SGF.write(&read.collection, &options).unwrap();
+/// assert!(out.bytes.starts_with(b"(;FF[4]CA[Shift_JIS]"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions {
     /// Output charset; UTF-8 when `None`.
@@ -53,6 +69,13 @@ impl WriteOptions {
 }
 
 /// What a reader returns: the games, how the input was decoded, and every diagnostic.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1]C[never closed"[..]).unwrap();
+/// assert_eq!(read.collection.games.len(), 1);
+/// assert!(read.diagnostics.iter().any(|d| d.code == "sgf.missing-close"));
+/// assert_eq!(read.charset.unwrap().name(), "UTF-8");
+/// ```
 #[derive(Clone, Debug)]
 pub struct ReadOutput {
     /// The games read.
@@ -64,6 +87,13 @@ pub struct ReadOutput {
 }
 
 /// What a writer returns: the bytes and what could not be represented.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1];B[pd](;W[dp])(;W[dd]))"[..]).unwrap();
+/// let out = kifu::Format::NGF.write(&read.collection, &kifu::WriteOptions::default()).unwrap();
+/// assert!(!out.bytes.is_empty());
+/// assert!(out.diagnostics.iter().any(|d| d.code.starts_with("ngf.lossy")), "the variation is lost");
+/// ```
 #[derive(Clone, Debug)]
 pub struct WriteOutput {
     /// The encoded output.
@@ -73,6 +103,11 @@ pub struct WriteOutput {
 }
 
 /// Reading failed: nothing usable was found. The diagnostics say why and where.
+///
+/// ```
+/// let err = kifu::Format::GIB.read(b"not a GIB file".to_vec(), &kifu::ReadOptions::default()).unwrap_err();
+/// assert!(err.diagnostics.iter().any(|d| d.severity == kifu::Severity::Error));
+/// ```
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{}", .diagnostics.iter().find(|d| d.severity == crate::diag::Severity::Error).map_or_else(|| "unreadable input".to_string(), |d| d.to_string()))]
 pub struct ReadError {
@@ -81,6 +116,12 @@ pub struct ReadError {
 }
 
 /// Writing failed.
+///
+/// ```
+/// let none = kifu::Collection::default();
+/// let err = kifu::Format::GIB.write(&none, &kifu::WriteOptions::default()).unwrap_err();
+/// assert!(matches!(err, kifu::WriteError::Invalid(_)));
+/// ```
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum WriteError {
     /// The format cannot be written.
@@ -142,6 +183,14 @@ pub struct FormatSpec {
 }
 
 /// A format: a handle on its registry entry.
+///
+/// ```
+/// use kifu::Format;
+/// let ngf: Format = "ngf".parse().unwrap();
+/// assert_eq!(ngf, Format::NGF);
+/// assert_eq!(Format::from_extension("ugi"), Some(Format::UGF));
+/// assert_eq!(Format::all().map(|f| f.to_string()).collect::<Vec<_>>(), ["sgf", "gib", "ngf", "ugf", "json", "ndjson"]);
+/// ```
 #[derive(Clone, Copy)]
 pub struct Format(&'static FormatSpec);
 
@@ -303,6 +352,11 @@ impl Format {
 }
 
 /// The error of parsing a [`Format`] from a name that no format has.
+///
+/// ```
+/// let err = "kif".parse::<kifu::Format>().unwrap_err();
+/// assert_eq!(err, kifu::formats::UnknownFormat("kif".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown format {0:?} (known: sgf, gib, ngf, ugf, ugi, json, ndjson)")]
 pub struct UnknownFormat(pub String);

@@ -28,6 +28,15 @@ const NO_SPLIT: u32 = u32::MAX;
 pub const MAX_TEXT: usize = OWN as usize - 1;
 
 /// Identifies a node within its [`GameTree`]. The root is always node 0; ids follow pre-order.
+///
+/// ```
+/// use kifu::model::NodeId;
+/// let game = kifu::read(&b"(;GM[1];B[pd];W[dp])"[..]).unwrap().collection.games.remove(0);
+/// let last = NodeId::from_index(2);
+/// assert_eq!(game.node(last).value("W"), Some("dp"));
+/// assert_eq!(game.parent(last), Some(NodeId::from_index(1)));
+/// assert_eq!(game.parent(NodeId::ROOT), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) u32);
 
@@ -61,6 +70,15 @@ pub(crate) struct Val {
 }
 
 /// One game: a tree of nodes, each holding ordered properties with decoded, unescaped values.
+///
+/// ```
+/// use kifu::model::Color;
+/// let mut game = kifu::read(&b"(;GM[1]SZ[9]PB[Shusaku];B[ee];W[cc])"[..]).unwrap().collection.games.remove(0);
+/// assert_eq!(game.board_size().width, 9);
+/// assert_eq!(game.main_line_moves(), 2);
+/// game.set_player(Color::White, "Gennan Inseki");
+/// assert_eq!(game.info().white.as_deref(), Some("Gennan Inseki"));
+/// ```
 #[derive(Clone)]
 pub struct GameTree {
     src: Arc<String>,
@@ -90,6 +108,15 @@ const NO_OFFSET: u32 = u32::MAX;
 
 /// A value handed to the tree: text, and for a composed value the byte index of the `:` that
 /// separates its two parts.
+///
+/// ```
+/// use kifu::model::{PropValue, TreeBuilder};
+/// let mut b = TreeBuilder::new();
+/// b.add_prop(b.root(), "LB", [PropValue::composed("dd", "A"), PropValue::composed("pp", "B")]);
+/// b.add_prop(b.root(), "C", ["a comment"]); // a &str converts into a PropValue
+/// let game = b.build();
+/// assert_eq!(game.root().get("LB").unwrap().labels().unwrap().len(), 2);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropValue {
     /// The whole decoded value; for a composed value, both parts joined by `:`.
@@ -529,6 +556,15 @@ impl GameTree {
 }
 
 /// A node of a [`GameTree`], borrowed.
+///
+/// ```
+/// use kifu::model::{Color, Move, Point};
+/// let game = kifu::read(&b"(;GM[1];B[pd]C[corner])"[..]).unwrap().collection.games.remove(0);
+/// let node = game.root().first_child().unwrap();
+/// assert_eq!(node.mv(), Some((Color::Black, Move::Play(Point::new(15, 3)))));
+/// assert_eq!(node.value("C"), Some("corner"));
+/// assert!(node.parent().unwrap().is_root());
+/// ```
 #[derive(Clone, Copy)]
 pub struct Node<'a> {
     tree: &'a GameTree,
@@ -622,6 +658,13 @@ impl fmt::Debug for Node<'_> {
 }
 
 /// A property of a node, borrowed: identifier and values.
+///
+/// ```
+/// let game = kifu::read(&b"(;AB[dd][pp:qq])"[..]).unwrap().collection.games.remove(0);
+/// let ab = game.root().get("AB").unwrap();
+/// assert_eq!((ab.ident(), ab.len()), ("AB", 2));
+/// assert_eq!(ab.points().count(), 5); // pp:qq is a rectangle of four
+/// ```
 #[derive(Clone, Copy)]
 pub struct Property<'a> {
     tree: &'a GameTree,
@@ -765,6 +808,13 @@ impl fmt::Debug for Property<'_> {
 }
 
 /// One property value: decoded, unescaped text; a composed value also knows its two parts.
+///
+/// ```
+/// let game = kifu::read(&b"(;AP[kifu:0.1]C[a\\]b])"[..]).unwrap().collection.games.remove(0);
+/// let ap = game.root().get("AP").unwrap().values().next().unwrap();
+/// assert_eq!(ap.parts(), Some(("kifu", "0.1")));
+/// assert_eq!(game.root().value("C"), Some("a]b")); // unescaped
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Value<'a> {
     text: &'a str,

@@ -7,6 +7,13 @@ use super::props::ValueType;
 use super::tree::{Property, Value};
 
 /// An FF\[4\] `Double`: `1` (normal) or `2` (emphasized), as in `GB[2]` "very good for Black".
+///
+/// ```
+/// use kifu::model::Double;
+/// let game = kifu::read(&b"(;GM[1];B[pd]TE[2])"[..]).unwrap().collection.games.remove(0);
+/// let te = game.root().first_child().unwrap().get("TE").unwrap();
+/// assert_eq!(te.double(), Some(Double::Emphasized));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Double {
     /// `1`.
@@ -27,6 +34,13 @@ impl Double {
 }
 
 /// A property's values read by the property's FF\[4\] value type ([`Property::typed`]).
+///
+/// ```
+/// use kifu::model::{BoardSize, Typed};
+/// let game = kifu::read(&b"(;SZ[13]HA[2]C[hello])"[..]).unwrap().collection.games.remove(0);
+/// let typed: Vec<Typed> = game.root().props().filter_map(|p| p.typed()).collect();
+/// assert_eq!(typed, [Typed::Size(BoardSize::square(13)), Typed::Number(2), Typed::Text("hello")]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Typed<'a> {
     /// No value (`KO[]`, `DO[]`, `IT[]`).
