@@ -247,6 +247,22 @@ impl Format {
         self.0.extensions
     }
 
+    /// Other names the format answers to (`ugi` for UGF).
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.0.aliases
+    }
+
+    /// One line saying what the format is (as `kifu formats` lists it).
+    pub fn description(self) -> &'static str {
+        self.0.description
+    }
+
+    /// Whether the format's extension is common to files of other kinds (`.json`), so that a
+    /// file is taken as this format only when its content says so ([`Format::guess`]).
+    pub fn has_shared_extension(self) -> bool {
+        self.0.shared_extension
+    }
+
     /// Whether kifu reads this format.
     pub fn can_read(self) -> bool {
         self.0.read.is_some()
