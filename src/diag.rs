@@ -165,7 +165,7 @@ impl<'a> LineIndex<'a> {
 
 /// The positions of sorted byte offsets of `text`, found in one pass (same rules as
 /// [`LineIndex`]: a line ends at LF, CRLF or a lone CR; columns count characters).
-pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
+pub(crate) fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(sorted.len());
     let (mut line, mut line_start, mut scanned) = (1u32, 0usize, 0usize);
@@ -197,13 +197,14 @@ pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
 /// line:column at the end (so the common, clean case pays nothing for positions).
 #[derive(Debug, Default)]
+#[doc(hidden)]
 pub struct Sink {
     pending: Vec<(Option<usize>, Diagnostic)>,
     counts: std::collections::HashMap<&'static str, usize>,
 }
 
 /// How many diagnostics of one code a single input reports before the rest are summarised.
-pub const MAX_PER_CODE: usize = 100;
+pub(crate) const MAX_PER_CODE: usize = 100;
 
 impl Sink {
     /// An empty sink.

@@ -9,11 +9,11 @@ use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, Wri
 use crate::model::Collection;
 
 /// Diagnostic codes of the entry points.
-pub mod codes {
+pub(crate) mod codes {
     /// The input could not be read (the message gives the operating system's reason).
-    pub const UNREADABLE: &str = "io.unreadable";
+    pub(crate) const UNREADABLE: &str = "io.unreadable";
     /// Neither the file name nor the content tells the input's format.
-    pub const UNKNOWN_FORMAT: &str = "format.unknown";
+    pub(crate) const UNKNOWN_FORMAT: &str = "format.unknown";
 }
 
 fn unreadable(what: &str, e: &std::io::Error) -> ReadError {

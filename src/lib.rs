@@ -26,12 +26,12 @@
 //!   [`Format`] by name ([`Format::SGF`], `"gib".parse()`, [`Format::guess`]) and
 //!   [`Format::read`] with [`ReadOptions`]. A [`ReadOutput`] holds the games, the
 //!   [charset decision](charset::CharsetDecision) and the [`Diagnostic`]s.
-//! * The model ([`model`]): [`Collection`] → [`GameTree`] → [`Node`](model::Node) →
+//! * The model ([`model`]): [`Collection`] → [`GameTree`] → [`Node`] →
 //!   [`Property`](model::Property) → [`Value`](model::Value), every property kept in order, with
-//!   typed views ([`GameTree::info`], [`Node::mv`](model::Node::mv),
+//!   typed views ([`GameTree::info`], [`Node::mv`],
 //!   [`Property::typed`](model::Property::typed)), typed setters ([`GameTree::set_player`],
 //!   [`GameTree::set_info`], …), walks without recursion ([`GameTree::lines`],
-//!   [`GameTree::leaves`], [`GameTree::node_at`]) and [`TreeBuilder`](model::TreeBuilder) for
+//!   [`GameTree::leaves`], [`GameTree::node_at`]) and [`TreeBuilder`] for
 //!   structural edits.
 //! * Writing: [`Collection::write_to`] or [`Format::write`] with [`WriteOptions`]
 //!   ([`ReadOutput::write_options`] keeps the input's charset); what a format cannot hold comes
@@ -42,22 +42,29 @@
 //! Feature `serde`: `Serialize`/`Deserialize` for [`Collection`] and [`GameTree`] in the shape of
 //! kifu's JSON ([`spec::json`]).
 
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
-pub mod batch;
+// The API: what is `pub` here and in these modules, except `#[doc(hidden)]` items, is the public
+// surface (docs/architecture.md, "API"); `unreachable_pub` keeps everything else `pub(crate)`.
 pub mod charset;
 pub mod check;
 pub mod diag;
-mod entry;
 pub mod formats;
 pub mod go;
 pub mod model;
-#[cfg(feature = "serde")]
-mod serde_impls;
 #[cfg(not(doctest))]
 pub mod spec;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use entry::{read, read_bytes, read_path, read_path_with};
-pub use formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-pub use model::{Collection, GameTree};
+pub use formats::{Format, ReadError, ReadOptions, ReadOutput, UnknownFormat, WriteError, WriteOptions, WriteOutput};
+pub use model::{BoardSize, Collection, Color, GameInfo, GameTree, Move, Node, NodeId, Point, TreeBuilder};
+
+mod entry;
+#[cfg(feature = "serde")]
+mod serde_impls;
+
+// Not API: the engine of `kifu convert -r`, public for the binary only.
+#[doc(hidden)]
+#[allow(rustdoc::broken_intra_doc_links)] // its docs are not rendered; links into it are hidden
+pub mod batch;

@@ -16,8 +16,12 @@ mod detect;
 mod encode;
 mod labels;
 
-pub use detect::{Utf8Stats, coherence, detect_legacy, sniff_utf16, suspicious_utf8, tie_break};
-pub use encode::{Unmappable, encode, encode_listing, encode_output};
+pub(crate) use detect::{Utf8Stats, coherence, detect_legacy};
+#[doc(hidden)]
+pub use detect::{sniff_utf16, suspicious_utf8};
+#[doc(hidden)]
+pub use encode::encode;
+pub(crate) use encode::encode_output;
 pub use labels::{ALIASES, ca_label, encoding_for_label};
 
 use crate::diag::{Diagnostic, Sink};
@@ -117,6 +121,7 @@ impl CharsetDecision {
 
 /// Decoded text and the decision behind it.
 #[derive(Debug)]
+#[doc(hidden)]
 pub struct Decoded {
     /// The whole input as UTF-8 text, without a byte-order mark.
     pub text: String,
@@ -126,13 +131,14 @@ pub struct Decoded {
 
 /// Statistical detection of a legacy charset (UTF-8 excluded: the caller checks it first); see
 /// [`detect_legacy`].
+#[doc(hidden)]
 pub fn detect(bytes: &[u8]) -> &'static Encoding {
     detect_legacy(bytes)
 }
 
 /// One malformed byte sequence met while decoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Damage {
+pub(crate) struct Damage {
     /// Byte offset of the U+FFFD that stands for it in the decoded text.
     pub offset: usize,
     /// The malformed bytes.
@@ -141,7 +147,7 @@ pub struct Damage {
 
 /// Decodes `bytes` with `enc` (no BOM handling), replacing each malformed sequence with U+FFFD;
 /// returns the text and where each replacement is.
-pub fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
+pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
     let mut damage = Vec::new();
     if enc == encoding_rs::UTF_8 {
         if let Ok(s) = std::str::from_utf8(bytes) {
@@ -181,6 +187,7 @@ pub fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Dama
 
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
+#[doc(hidden)]
 pub fn decode_counting(enc: &'static Encoding, bytes: &[u8]) -> (String, usize) {
     let (text, damage) = decode_marking(enc, bytes);
     (text, damage.len())
@@ -227,6 +234,7 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
 /// `charset.unknown-label` when the declaration was not used, `charset.invalid-bytes` at each
 /// U+FFFD the decoding had to put in. The decision itself is returned ([`CharsetDecision::note`]
 /// makes it a `charset.decided` info diagnostic).
+#[doc(hidden)]
 pub fn decode(
     bytes: &[u8],
     override_enc: Option<&'static Encoding>,
@@ -397,6 +405,7 @@ fn decide<'b>(
 }
 
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
+#[doc(hidden)]
 pub fn decode_owned(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,

@@ -1,6 +1,6 @@
 //! The format registry: every format kifu reads or writes, in one place.
 //!
-//! A format is one module exporting a [`FormatSpec`] and one line in [`REGISTRY`]: its name,
+//! A format is one module exporting a `FormatSpec` and one line in `REGISTRY`: its name,
 //! aliases, file extensions, content sniffing and, when supported, its reader and writer.
 //! Capabilities a format lacks are `None` ("unsupported"), never a stub.
 
@@ -17,7 +17,7 @@ pub mod ugf;
 
 /// Every format, in the order `kifu formats` lists them. Sniffing tries them in this order, so
 /// each sniffer must recognise only its own format (tested over every fixture).
-pub static REGISTRY: &[&FormatSpec] =
+pub(crate) static REGISTRY: &[&FormatSpec] =
     &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
 
 /// Options for reading.
@@ -139,7 +139,7 @@ pub enum WriteError {
 /// Encodes a writer's text in the requested charset: characters the charset cannot hold are
 /// errors naming each one, or with [`WriteOptions::lossy`] `?` and a warning each. `diagnostics`
 /// (the writer's own, e.g. lossy items) come first in the result.
-pub fn encode_output(
+pub(crate) fn encode_output(
     text: &str,
     options: &WriteOptions,
     mut diagnostics: Vec<Diagnostic>,
@@ -157,11 +157,14 @@ pub fn encode_output(
 }
 
 /// A reader: owned input bytes in, games out.
+#[doc(hidden)]
 pub type ReadFn = fn(Vec<u8>, &ReadOptions) -> Result<ReadOutput, ReadError>;
 /// A writer: games in, bytes out.
+#[doc(hidden)]
 pub type WriteFn = fn(&Collection, &WriteOptions) -> Result<WriteOutput, WriteError>;
 
-/// The registry entry of one format.
+/// The registry entry of one format (not API: use [`Format`]'s methods).
+#[doc(hidden)]
 pub struct FormatSpec {
     /// Short name used on the command line (`sgf`).
     pub name: &'static str,
@@ -232,7 +235,8 @@ impl Format {
         REGISTRY.iter().map(|s| Format(s))
     }
 
-    /// The registry entry.
+    /// The registry entry (not API: use the other methods).
+    #[doc(hidden)]
     pub fn spec(self) -> &'static FormatSpec {
         self.0
     }
@@ -409,7 +413,7 @@ fn summarize_losses(diags: &mut Vec<Diagnostic>) {
 }
 
 /// Skips a UTF-8 BOM and leading ASCII whitespace (for sniffers).
-pub fn trim_start(bytes: &[u8]) -> &[u8] {
+pub(crate) fn trim_start(bytes: &[u8]) -> &[u8] {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
     &b[start..]

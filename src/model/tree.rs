@@ -25,7 +25,7 @@ const UNKNOWN: u16 = 1 << 15;
 const NO_SPLIT: u32 = u32::MAX;
 
 /// The largest text buffer a tree can address (2 GiB).
-pub const MAX_TEXT: usize = OWN as usize - 1;
+pub(crate) const MAX_TEXT: usize = OWN as usize - 1;
 
 /// Identifies a node within its [`GameTree`]. The root is always node 0; ids follow pre-order.
 ///

@@ -22,7 +22,7 @@ const MOVE_HANDLED: &[&str] = &["B", "W", "C"];
 const MAIN_ONLY: &[&str] = &[PROP_TIME, PROP_CLOCK, PROP_PLAYER];
 
 /// Writes the first game of `collection` as UGF text with `Lang=` naming `enc`.
-pub fn write_text(
+pub(crate) fn write_text(
     collection: &Collection,
     enc: &'static encoding_rs::Encoding,
 ) -> Result<(String, Vec<Diagnostic>), WriteError> {
