@@ -6,6 +6,12 @@
 use std::fmt;
 
 /// How serious a diagnostic is.
+///
+/// ```
+/// use kifu::Severity;
+/// assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
+/// assert_eq!(Severity::Warning.to_string(), "warning");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// Something the user may want to know; nothing is wrong with the data.
@@ -35,6 +41,13 @@ impl fmt::Display for Severity {
 
 /// A place in the input text: 1-based line and column (in characters), and the byte offset into
 /// the decoded text.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1]\n;B[pd]C[a]b])"[..]).unwrap();
+/// let d = read.diagnostics.iter().find(|d| d.code == "sgf.unescaped-bracket").unwrap();
+/// let at = d.position.unwrap();
+/// assert_eq!((at.line, at.column), (2, 10));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Position {
     /// 1-based line number.
@@ -52,6 +65,13 @@ impl fmt::Display for Position {
 }
 
 /// One finding: severity, stable code (e.g. `sgf.unescaped-bracket`), message and position.
+///
+/// ```
+/// use kifu::{Diagnostic, Severity};
+/// let d = Diagnostic::warning("gib.lossy-comment", "node 3: the comment is not written");
+/// assert_eq!(d.severity, Severity::Warning);
+/// assert_eq!(d.to_string(), "warning[gib.lossy-comment]: node 3: the comment is not written");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// How serious it is.
@@ -131,6 +151,12 @@ pub fn board_coordinate(x: u8, y: u8, height: u8) -> String {
 }
 
 /// Maps byte offsets of a text to line and column, built once per input and only when needed.
+///
+/// ```
+/// let lines = kifu::diag::LineIndex::new("(;GM[1]\r\n;B[pd])");
+/// let at = lines.position(10);
+/// assert_eq!((at.line, at.column), (2, 2));
+/// ```
 #[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
@@ -167,7 +193,7 @@ impl<'a> LineIndex<'a> {
 
 /// The positions of sorted byte offsets of `text`, found in one pass (same rules as
 /// [`LineIndex`]: a line ends at LF, CRLF or a lone CR; columns count characters).
-pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
+pub(crate) fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(sorted.len());
     let (mut line, mut line_start, mut scanned) = (1u32, 0usize, 0usize);
@@ -199,13 +225,14 @@ pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
 /// line:column at the end (so the common, clean case pays nothing for positions).
 #[derive(Debug, Default)]
+#[doc(hidden)]
 pub struct Sink {
     pending: Vec<(Option<usize>, Diagnostic)>,
     counts: std::collections::HashMap<&'static str, usize>,
 }
 
 /// How many diagnostics of one code a single input reports before the rest are summarised.
-pub const MAX_PER_CODE: usize = 100;
+pub(crate) const MAX_PER_CODE: usize = 100;
 
 impl Sink {
     /// An empty sink.

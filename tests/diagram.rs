@@ -250,7 +250,7 @@ fn every_shared_sample_draws() {
     assert!(files.len() > 10);
     for (i, path) in files.iter().enumerate() {
         let bytes = std::fs::read(path).unwrap();
-        let Ok(read) = kifu::read(bytes, Format::from_path(path), &ReadOptions::default()) else { continue };
+        let Ok(read) = kifu::read_bytes(bytes, Format::from_path(path), &ReadOptions::default()) else { continue };
         for game in &read.collection.games {
             let options = Options::default();
             let scene = diagram::scene(game, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

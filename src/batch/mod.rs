@@ -4,7 +4,7 @@
 //! name collisions deterministically, refusing outputs that are inputs); [`execute`] converts
 //! them on a rayon pool and returns a [`Report`] whose records and output bytes are the same for
 //! any thread count. Nothing here prints: progress goes through a callback. The report records
-//! are specified in `formats/report.md`.
+//! are specified in [`formats/report.md`](crate::spec::report).
 
 pub mod glob;
 mod input;

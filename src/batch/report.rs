@@ -1,4 +1,4 @@
-//! Report records of a batch run (specified in `formats/report.md`), serialisable as NDJSON.
+//! Report records of a batch run (specified in [`formats/report.md`](crate::spec::report)), serialisable as NDJSON.
 
 use crate::charset::CharsetDecision;
 use crate::diag::{Diagnostic, Severity};

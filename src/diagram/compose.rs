@@ -12,7 +12,7 @@ use crate::model::{Color, GameTree, Move, NodeId, Point};
 
 /// Builds the scene of `line` (root first). With `span`, the position before move `span.0` is
 /// drawn with moves `span.0..=span.1` numbered, and the line stops after move `span.1`.
-pub fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Options) -> Scene {
+pub(super) fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Options) -> Scene {
     let size = tree.board_size();
     let mut diags = Vec::new();
     let mut board = Board::new(size);

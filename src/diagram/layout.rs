@@ -6,7 +6,7 @@ use super::{Labels, Options, Sides};
 use crate::model::{BoardSize, Point, point::coord_letter};
 
 /// Drawing units between two lines.
-pub const S: f64 = 100.0;
+pub(super) const S: f64 = 100.0;
 /// Space between the outermost lines and the board's border.
 const PAD: f64 = 0.62 * S;
 /// Extra space on a side with coordinates.
@@ -14,7 +14,7 @@ const COORD: f64 = 0.72 * S;
 
 /// Decides the drawn part of the board: `--range` first, else `--crop auto`, else the view
 /// (`VW`) or the whole board.
-pub fn frame(scene: &mut Scene, options: &Options) -> Result<(), String> {
+pub(super) fn frame(scene: &mut Scene, options: &Options) -> Result<(), String> {
     let size = scene.size;
     if let Some(r) = options.range {
         if r.left > r.right || r.top > r.bottom {
@@ -52,7 +52,7 @@ pub fn frame(scene: &mut Scene, options: &Options) -> Result<(), String> {
 }
 
 /// The column letter(s) or row number of a coordinate.
-pub fn column_label(x: u8, labels: Labels) -> String {
+pub(super) fn column_label(x: u8, labels: Labels) -> String {
     const GO: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
     match labels {
         Labels::Sgf => coord_letter(x).map_or_else(|| x.to_string(), String::from),
@@ -62,7 +62,7 @@ pub fn column_label(x: u8, labels: Labels) -> String {
 }
 
 /// The row label: numbered from 1 at the bottom (Go), or the SGF letter from the top.
-pub fn row_label(y: u8, size: BoardSize, labels: Labels) -> String {
+pub(super) fn row_label(y: u8, size: BoardSize, labels: Labels) -> String {
     match labels {
         Labels::Sgf => coord_letter(y).map_or_else(|| y.to_string(), String::from),
         Labels::Go => (size.height - y).to_string(),
@@ -70,14 +70,14 @@ pub fn row_label(y: u8, size: BoardSize, labels: Labels) -> String {
 }
 
 /// A point written the way the coordinates are (`D4`, or `dd` with SGF labels).
-pub fn point_label(p: Point, size: BoardSize, labels: Labels) -> String {
+pub(super) fn point_label(p: Point, size: BoardSize, labels: Labels) -> String {
     format!("{}{}", column_label(p.x, labels), row_label(p.y, size, labels))
 }
 
 /// Star points: corners at the 3rd line (4th on boards of 12 lines and more), the centre of
 /// odd boards, and side points on odd boards of 15 lines and more. Each axis decides alone, so
 /// rectangles get them too.
-pub fn hoshi(size: BoardSize) -> Vec<Point> {
+pub(super) fn hoshi(size: BoardSize) -> Vec<Point> {
     let axis = |n: u8| -> (Vec<u8>, Option<u8>) {
         let d = match n {
             12.. => 3,
@@ -113,7 +113,7 @@ pub fn hoshi(size: BoardSize) -> Vec<Point> {
 
 /// Where things go, in drawing units.
 #[derive(Clone, Copy, Debug)]
-pub struct Geometry {
+pub(super) struct Geometry {
     /// The drawn part of the board.
     pub view: Rect,
     /// The board.
@@ -132,7 +132,7 @@ pub struct Geometry {
 
 impl Geometry {
     /// The geometry of `scene` with coordinates on `sides`.
-    pub fn new(scene: &Scene, sides: Sides) -> Geometry {
+    pub(super) fn new(scene: &Scene, sides: Sides) -> Geometry {
         let v = scene.view;
         let extra = |on: bool| if on { COORD } else { 0.0 };
         let x0 = PAD + extra(sides.left);
@@ -143,29 +143,29 @@ impl Geometry {
     }
 
     /// x of column `c`.
-    pub fn x(&self, c: u8) -> f64 {
+    pub(super) fn x(&self, c: u8) -> f64 {
         self.x0 + f64::from(c - self.view.left) * S
     }
 
     /// y of row `r`.
-    pub fn y(&self, r: u8) -> f64 {
+    pub(super) fn y(&self, r: u8) -> f64 {
         self.y0 + f64::from(r - self.view.top) * S
     }
 
     /// The board's border rectangle: x, y, width, height.
-    pub fn board_rect(&self) -> (f64, f64, f64, f64) {
+    pub(super) fn board_rect(&self) -> (f64, f64, f64, f64) {
         let (l, t) = (self.x(self.view.left) - PAD, self.y(self.view.top) - PAD);
         let (r, b) = (self.x(self.view.right) + PAD, self.y(self.view.bottom) + PAD);
         (l, t, r - l, b - t)
     }
 
     /// Where a coordinate label goes on each side: the distance from the outermost line.
-    pub fn coord_offset(&self) -> f64 {
+    pub(super) fn coord_offset(&self) -> f64 {
         PAD + COORD * 0.45
     }
 
     /// Whether `p` is in the drawn part.
-    pub fn shows(&self, p: Point) -> bool {
+    pub(super) fn shows(&self, p: Point) -> bool {
         self.view.contains(p)
     }
 }

@@ -5,11 +5,11 @@
 //! cuts a game into numbered figures; [`render`] draws a scene as SVG (CSS classes, real text),
 //! PNG (the same SVG rasterised by resvg with an embedded DejaVu Sans, so no system font is
 //! needed) or a Unicode text board. The options and the node-path syntax are specified in
-//! `formats/diagram.md`.
+//! [`formats/diagram.md`](crate::spec::diagram).
 //!
 //! ```
 //! use kifu::diagram::{self, Kind, Options};
-//! let read = kifu::read(b"(;SZ[9];B[ee];W[gc]TR[ee])".to_vec(), None, &Default::default()).unwrap();
+//! let read = kifu::read_bytes(b"(;SZ[9];B[ee];W[gc]TR[ee])".to_vec(), None, &Default::default()).unwrap();
 //! let scene = diagram::scene(&read.collection.games[0], &Options::default()).unwrap();
 //! let svg = diagram::render(&scene, Kind::Svg, &Options::default()).unwrap();
 //! assert!(String::from_utf8(svg.bytes).unwrap().contains(r#"class="stone black""#));
@@ -32,7 +32,7 @@ use crate::diag::Diagnostic;
 use crate::formats::WriteOutput;
 use crate::model::GameTree;
 
-/// Diagnostic codes of diagrams (documented in `formats/diagram.md`).
+/// Diagnostic codes of diagrams (documented in [`formats/diagram.md`](crate::spec::diagram)).
 pub mod codes {
     /// A move the board refuses (occupied point, suicide, ko) was drawn but not replayed.
     pub const ILLEGAL_MOVE: &str = "diagram.illegal-move";

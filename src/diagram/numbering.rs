@@ -42,7 +42,7 @@ pub(crate) struct Numbering {
 
 impl Numbering {
     /// Starts from the position `stones` (row-major, `width` columns).
-    pub fn new(width: u8, stones: impl Iterator<Item = Option<Color>>) -> Numbering {
+    pub(super) fn new(width: u8, stones: impl Iterator<Item = Option<Color>>) -> Numbering {
         let drawn = stones.map(|s| s.map_or(Drawn::Empty, Drawn::Stone)).collect();
         Numbering { width, drawn, repeats: Vec::new(), first: None, colors: Vec::new() }
     }
@@ -52,7 +52,7 @@ impl Numbering {
     }
 
     /// Setup inside the numbered range: shown as unnumbered stones where the point is free.
-    pub fn setup(&mut self, p: Point, stone: Option<Color>) {
+    pub(super) fn setup(&mut self, p: Point, stone: Option<Color>) {
         let i = self.idx(p);
         if let Some(cell) = self.drawn.get_mut(i) {
             match (*cell, stone) {
@@ -64,7 +64,7 @@ impl Numbering {
     }
 
     /// Move `number` by `color`.
-    pub fn play(&mut self, number: u32, color: Color, mv: Move) {
+    pub(super) fn play(&mut self, number: u32, color: Color, mv: Move) {
         self.first.get_or_insert((number, color));
         self.colors.push((number, color));
         let p = match mv {
@@ -81,7 +81,7 @@ impl Numbering {
     }
 
     /// The unnumbered stones that notes refer to, in order of first reference.
-    pub fn referenced_stones(&self) -> Vec<Point> {
+    pub(super) fn referenced_stones(&self) -> Vec<Point> {
         let mut out = Vec::new();
         for (_, at) in &self.repeats {
             if let At::Stone(p) = at {
@@ -95,7 +95,7 @@ impl Numbering {
 
     /// The notes as text, moves played at the same place grouped: `67, 73 at 61`,
     /// `74 at ▲`, `80: pass`. `name` gives the marker of each referenced unnumbered stone.
-    pub fn notes(&self, name: impl Fn(Point) -> String) -> Vec<String> {
+    pub(super) fn notes(&self, name: impl Fn(Point) -> String) -> Vec<String> {
         let mut groups: Vec<(At, Vec<u32>)> = Vec::new();
         for &(n, at) in &self.repeats {
             match groups.iter_mut().find(|(a, _)| *a == at) {
@@ -117,7 +117,7 @@ impl Numbering {
     }
 
     /// Whether the numbered moves alternate in colour (so the first one's colour tells all).
-    pub fn alternates(&self) -> bool {
+    pub(super) fn alternates(&self) -> bool {
         self.colors.windows(2).all(|w| w[0].1 != w[1].1)
     }
 }

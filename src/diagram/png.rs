@@ -65,7 +65,7 @@ fn texts(svg: &str) -> String {
 
 /// Rasterises `svg` at `options.width` pixels wide (the SVG's own width otherwise). Returns the
 /// PNG and a diagnostic when some characters have no glyph in any font.
-pub fn render(svg: &str, options: &Options) -> Result<(Vec<u8>, Vec<Diagnostic>), String> {
+pub(super) fn render(svg: &str, options: &Options) -> Result<(Vec<u8>, Vec<Diagnostic>), String> {
     let text = texts(svg);
     let mut db = embedded();
     let mut diags = Vec::new();

@@ -442,13 +442,13 @@ fn document(inner: &str, width: f64, height: f64, options: &Options) -> String {
 }
 
 /// The SVG of one scene.
-pub fn render(scene: &Scene, options: &Options) -> String {
+pub(super) fn render(scene: &Scene, options: &Options) -> String {
     let (inner, w, h) = body(scene, options);
     document(&inner, w, h, options)
 }
 
 /// Several scenes stacked on one page, each in its own `<g class="figure">`.
-pub fn render_page(scenes: &[Scene], options: &Options) -> String {
+pub(super) fn render_page(scenes: &[Scene], options: &Options) -> String {
     let mut inner = String::new();
     let (mut width, mut height) = (0.0f64, 0.0);
     for s in scenes {

@@ -34,7 +34,7 @@ fn pad(s: &str, w: usize) -> String {
 }
 
 /// The text board of `scene`.
-pub fn render(scene: &Scene, options: &Options) -> String {
+pub(super) fn render(scene: &Scene, options: &Options) -> String {
     let v = scene.view;
     let size = scene.size;
     let sides = options.sides();
