@@ -11,6 +11,7 @@ use std::fmt;
 
 pub mod gib;
 pub mod json;
+mod legacy;
 pub mod ngf;
 pub mod sgf;
 pub mod ugf;

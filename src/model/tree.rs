@@ -409,7 +409,7 @@ impl GameTree {
 
     /// Number of moves (`B`/`W` properties) on the main line.
     pub fn main_line_moves(&self) -> usize {
-        self.main_line().filter(|n| n.get("B").is_some() || n.get("W").is_some()).count()
+        self.main_line().map(|n| n.props().filter(|p| matches!(p.ident(), "B" | "W")).count()).sum()
     }
 
     /// Replace the values of the first `ident` property of `node`, or append the property when
@@ -541,6 +541,20 @@ impl<'a> Node<'a> {
     /// The first value of the first property named `ident`.
     pub fn value(&self, ident: &str) -> Option<&'a str> {
         self.get(ident).and_then(|p| p.values().next()).map(|v| v.as_str())
+    }
+
+    /// Every value of every property named `ident`, in order: a property repeated in one node
+    /// (`AB[dp]AB[pd]`, as some programs write) reads as one list.
+    pub fn values_of(&self, ident: &str) -> impl Iterator<Item = Value<'a>> + 'a {
+        let ident = ident.to_string();
+        self.props().filter(move |p| p.ident() == ident).flat_map(|p| p.values().collect::<Vec<_>>())
+    }
+
+    /// The points of every property named `ident` (see [`Property::points`]), repeated
+    /// properties included.
+    pub fn points_of(&self, ident: &str) -> impl Iterator<Item = Point> + 'a {
+        let ident = ident.to_string();
+        self.props().filter(move |p| p.ident() == ident).flat_map(|p| p.points().collect::<Vec<_>>())
     }
 
     /// The parent node.

@@ -321,8 +321,8 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
     let _ = write!(out, ",\"moves\":{}", game.main_line_moves());
     out.push_str(",\"main_line\":[");
     let mut first = true;
-    for n in game.main_line() {
-        let Some(p) = n.props().find(|p| matches!(p.ident(), "B" | "W")) else { continue };
+    // A node may hold more than one move (`B[tt]W[tt]`): each is listed.
+    for p in game.main_line().flat_map(|n| n.props().collect::<Vec<_>>()).filter(|p| matches!(p.ident(), "B" | "W")) {
         if !first {
             out.push(',');
         }
