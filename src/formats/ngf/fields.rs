@@ -14,9 +14,12 @@ pub(crate) fn split_player(text: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// A rank starts with its number (`10k`, `9DP`, `五段`, `초단`) and holds no `.`, so the last
+/// word of a rank-less name (`GnuGo 3.5.3`, `Dariush v2.6.8.2`, `lev15`) is not taken for one.
 fn looks_like_rank(token: &str) -> bool {
     token.chars().count() <= 8
-        && token.chars().any(|c| c.is_ascii_digit() || "初一二三四五六七八九十段단級级급".contains(c))
+        && !token.contains('.')
+        && token.starts_with(|c: char| c.is_ascii_digit() || "初一二三四五六七八九十초".contains(c))
 }
 
 /// Normalises an NGF rank for SGF: `9DP`/`7단P`/`5段P` → `9p`, `5K` → `5k`, `5D*` → `5d*`,
@@ -90,5 +93,9 @@ mod tests {
         assert_eq!(split_player("Kobayashi."), ("Kobayashi.", None));
         assert_eq!(split_player("Lin H.C"), ("Lin H.C", None));
         assert_eq!(split_player("9DP"), ("", Some("9DP")));
+        assert_eq!(split_player("GnuGo 3.5.3"), ("GnuGo 3.5.3", None));
+        assert_eq!(split_player("Dariush v2.6.8.2"), ("Dariush v2.6.8.2", None));
+        assert_eq!(split_player("GnuGo v3.2 lev15"), ("GnuGo v3.2 lev15", None));
+        assert_eq!(split_player("박민수      초단"), ("박민수", Some("초단")));
     }
 }
