@@ -308,7 +308,7 @@ fn writer_sgf_to_ugf() {
         "PlayerB=黒,3d,,",
         "Hdcp=2,6.50",
         "Winner=W,C",
-        "Date=2020/01/02",
+        "Date=2020/01/02,,2020/01/02,",
         "Moves=4",
         "DD,B1,0,0",
         "PP,B1,0,0",

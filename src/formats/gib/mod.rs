@@ -7,11 +7,23 @@ mod read;
 mod result;
 mod write;
 
-pub use read::parse_text;
 pub use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-use crate::model::Collection;
+use crate::diag::{Diagnostic, Sink};
+use crate::model::{Collection, GameTree};
+
+/// Parses decoded GIB text into a game tree; `None` (with a `gib.no-game` error) when the text
+/// holds neither a header nor a game section.
+pub fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
+    let raw = read::scan(text, &mut sink);
+    if !raw.found {
+        sink.push(Diagnostic::error(codes::NO_GAME, "no GIB header (\\HS) or game section (\\GS) found"));
+        return (None, sink.finish(text));
+    }
+    let tree = map::build(&raw, &mut sink);
+    (Some(tree), sink.finish(text))
+}
 
 /// Root property holding, one value per entry, the raw `KEY=VALUE` header entries (and the
 /// unmapped sub-fields of the composite ones) that SGF has no property for.

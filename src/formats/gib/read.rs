@@ -1,8 +1,9 @@
-//! The GIB reader: decoded text → header entries and move records (then `map` → one game tree).
+//! The GIB reader: decoded text → header entries and move records (`map` then makes the game
+//! tree).
 
 use super::codes;
 use crate::diag::{Diagnostic, Sink};
-use crate::model::{Color, GameTree, Point};
+use crate::model::{Color, Point};
 
 /// One `\[KEY=VALUE\]` header entry and the byte offset of its line.
 #[derive(Clone, Debug)]
@@ -38,19 +39,7 @@ pub(super) struct Raw {
     pub(super) game_line: Option<String>,
     /// Records kept as they are (`REM 0 262`).
     pub(super) kept: Vec<String>,
-    found: bool,
-}
-
-/// Parses decoded GIB text into a game tree; `None` (with a `gib.no-game` error) when the text
-/// holds neither a header nor a game section.
-pub fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
-    let raw = scan(text, &mut sink);
-    if !raw.found {
-        sink.push(Diagnostic::error(codes::NO_GAME, "no GIB header (\\HS) or game section (\\GS) found"));
-        return (None, sink.finish(text));
-    }
-    let tree = super::map::build(&raw, &mut sink);
-    (Some(tree), sink.finish(text))
+    pub(super) found: bool,
 }
 
 /// Physical lines with the byte offset where each starts (CRLF, LF or lone CR; trailing blanks
@@ -73,7 +62,8 @@ fn lines(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn scan(text: &str, sink: &mut Sink) -> Raw {
+/// Reads the header entries and the records of decoded GIB text.
+pub(super) fn scan(text: &str, sink: &mut Sink) -> Raw {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let lines = lines(text);
     let mut raw = Raw::default();
@@ -305,7 +295,9 @@ fn record(tokens: &[&str], off: usize, sink: &mut Sink) -> Option<Record> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse_text;
     use super::*;
+    use crate::model::GameTree;
 
     fn read(text: &str) -> (GameTree, Vec<Diagnostic>) {
         let (t, d) = parse_text(text, Sink::new());

@@ -2,7 +2,7 @@
 //! main-line nodes) and `[Figure]` (`.Text` comments and `.Fig` variation diagrams).
 
 use super::codes;
-use super::read::{Geometry, Line, MoveLine, child_with, main_line, move_prop, parse_move_line};
+use super::moves::{Geometry, Line, MoveLine, child_with, main_line, move_prop, parse_move_line};
 use crate::diag::{Diagnostic, Sink};
 use crate::model::{Color, Move, NodeId, PropValue, TreeBuilder};
 
