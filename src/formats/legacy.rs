@@ -37,14 +37,6 @@ fn is_breaking(c: char) -> bool {
 /// not a rank.
 pub(crate) fn rank_to_sgf(raw: &str) -> Option<String> {
     let raw = raw.trim();
-    // `P9`, `P9段`, `p9d`: a professional rank with the P first.
-    if let Some(rest) = raw.strip_prefix(['P', 'p']).filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
-        let digits = rest.trim_end_matches(|c: char| !c.is_ascii_digit());
-        let unit = rest[digits.len()..].trim();
-        if matches!(unit, "" | "d" | "D" | "段" | "단" | "dan") || unit == "段*" {
-            return normalize_rank(&format!("{digits}p"));
-        }
-    }
     let mut chars = raw.char_indices().peekable();
     let digit = |c: char| "一二三四五六七八九".find(c).map(|i| i as u32 / 3 + 1);
     let mut value: Option<u32> = None;

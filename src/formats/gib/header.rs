@@ -8,7 +8,7 @@ use super::result;
 use crate::diag::Diagnostic;
 use crate::formats::legacy;
 use crate::model::info::format_real;
-use crate::model::{GameResult, GameTree, Node};
+use crate::model::{GameResult, GameTree, Node, WinKind};
 
 /// Header keys in the order Tygem writes them.
 const KEYS: &[&str] = &[
@@ -348,17 +348,20 @@ pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, si
         let parsed = GameResult::from_sgf(&re);
         match parsed.as_ref().and_then(result::to_code) {
             Some((code, z, lossy)) => {
-                let r = parsed?;
+                let mut r = parsed?;
                 if lossy {
-                    let shown = match &r {
-                        GameResult::Win { winner, .. } => {
-                            format!("{}+{}", winner.as_sgf(), format_real(z as f64 / 10.0))
-                        }
+                    // The margin GIB holds, in the result text too (`white 2.3 win`).
+                    if let GameResult::Win { winner, how: WinKind::Score(_) } = r {
+                        r = GameResult::Win { winner, how: WinKind::Score(z as f64 / 10.0) };
+                    }
+                    let tenths = match &r {
+                        GameResult::Win { winner, .. } => format!("{}+{:.1}", winner.as_sgf(), z as f64 / 10.0),
                         other => other.to_sgf(),
                     };
+                    let shown = if tenths == r.to_sgf() { tenths } else { format!("{} ({tenths})", r.to_sgf()) };
                     sink.push(Diagnostic::warning(
                         codes::LOSSY_RESULT,
-                        format!("root node: RE[{re}] written as {shown} (GIB margins are in tenths)"),
+                        format!("root node: RE[{re}] written as {shown}: GIB margins are in tenths"),
                     ));
                 }
                 Some((code, z, r))

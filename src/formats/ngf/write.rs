@@ -97,6 +97,9 @@ impl<'t> Writer<'t> {
             rank
         };
         let line = match (name.is_empty(), rank.is_empty()) {
+            // A space after a rank-less name with spaces: readers that take the last word for
+            // the rank (ngf2sgf) then find an empty one. kifu trims it.
+            (false, true) if name.contains(' ') => format!("{name} "),
             (_, true) => name.clone(),
             (true, false) => rank.clone(),
             (false, false) => {
@@ -338,7 +341,9 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
             None => english_result(&r),
         },
         (Some(text), None) => {
-            w.lossy(format!("RE '{text}' is not an FF[4] result; written as plain text"));
+            w.lossy(format!(
+                "RE[{text}] is not an FF[4] result: not written as a result (the result line holds the text)"
+            ));
             w.single_line("RE", text)
         }
         // No RE: keep a text that gives none either ("Progressing!", an unreadable result).
@@ -492,7 +497,7 @@ mod tests {
     fn both_moves_of_a_node_repeated_setup_and_control_characters() {
         let (out, d) = write("(;SZ[19]AB[dp]AB[pd]PB[a\0b]PW[x\ny];W[pp];B[tt]W[tt])");
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!((lines[2], lines[3], lines[5]), ("x y", "a b", "2"));
+        assert_eq!((lines[2], lines[3], lines[5]), ("x y ", "a b ", "2"));
         assert_eq!(&lines[11..], ["3", "PMABWQQQQ", "PMACBAAAA", "PMADWAAAA"]);
         assert!(!out.contains('\0'));
         assert_eq!(d, ["PB: line breaks or control characters written as spaces: a b"]);
