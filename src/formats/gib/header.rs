@@ -361,7 +361,7 @@ pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, si
                     let shown = if tenths == r.to_sgf() { tenths } else { format!("{} ({tenths})", r.to_sgf()) };
                     sink.push(Diagnostic::warning(
                         codes::LOSSY_RESULT,
-                        format!("root node: RE[{re}] written as {shown}: GIB margins are in tenths"),
+                        format!("root node: RE[{re}] written as {shown} (GIB margins are in tenths)"),
                     ));
                 }
                 Some((code, z, r))

@@ -80,7 +80,19 @@ impl<'t> Writer<'t> {
         let sgf_rank = self.root(rank_id);
         let raw = self.root(raw_id);
         let rank = match (sgf_rank, raw) {
-            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref().unwrap_or(raw) == r => self.single_line(raw_id, raw),
+            // The rank as the file spelt it, when readers take that spelling (ASCII: `9DP`,
+            // `7D*`); `五段` or `7단P` become `5D`, `7DP`.
+            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref().unwrap_or(raw) == r && raw.is_ascii() => {
+                self.single_line(raw_id, raw)
+            }
+            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref() == Some(r) => {
+                let ngf = ngf_rank(r);
+                self.sink.push(Diagnostic::info(
+                    codes::IMPLIED,
+                    format!("rank '{raw}' written as {ngf}, the form every reader takes"),
+                ));
+                ngf
+            }
             (Some(r), _) => match rank_to_sgf(r) {
                 Some(sgf) => ngf_rank(&sgf),
                 None => {
