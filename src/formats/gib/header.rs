@@ -364,6 +364,16 @@ pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, si
                         format!("root node: RE[{re}] written as {shown} (GIB margins are in tenths)"),
                     ));
                 }
+                if let GameResult::Win { winner, how: WinKind::Points } = &r {
+                    // GIB readers take ZIPSU 0 for a margin of 0; kifu reads `white win` as W+.
+                    let w = winner.as_sgf();
+                    sink.push(Diagnostic::warning(
+                        codes::LOSSY_RESULT,
+                        format!(
+                            "root node: RE[{re}] written as {w}+0 ({w}+0.0): GIB has no win without a margin (kifu reads the result text back as {w}+)"
+                        ),
+                    ));
+                }
                 Some((code, z, r))
             }
             None => {
