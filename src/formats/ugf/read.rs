@@ -129,8 +129,8 @@ pub fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagn
         b.add_prop(root, PROP_COMMENT, [joined.join("\n")]);
     }
     read_data(&data, geo, &mut b, &mut sink);
-    review::read_review_nodes(&review_nodes, geo, &mut b, &mut sink);
-    review::read_review_comments(&review_comments, &mut b, &mut sink);
+    let ids = review::read_review(&review_nodes, geo, &mut b, &mut sink);
+    review::read_review_comments(&review_comments, ids.as_ref(), &mut b, &mut sink);
     review::read_figures(&figure, geo, &mut b, &mut sink);
     let tree = b.build();
     Ok((Collection::new(vec![tree]), sink.finish(&text)))

@@ -276,63 +276,98 @@ fn hidden_nodes(tree: &GameTree, main: &[NodeId]) -> HashSet<NodeId> {
         .collect()
 }
 
+/// One step of writing `[ReviewNode]` (an explicit stack: no recursion on deep trees).
+enum Step {
+    /// Write this node (if any) at this block level, then what follows it.
+    Chain(Option<NodeId>, usize),
+    /// Open a `VARIATION,` block at this level starting with this node.
+    Variation(NodeId, usize),
+}
+
+/// `[ReviewNode]` in the block grammar (see formats/ugf.md): the main line as `NODE,1…N`, each
+/// variation in a `VARIATION,` … `VARIATIONEND,` block after the node it branches from, its
+/// ids continuing after the main line's; then `[ReviewComment]` with `.Comment,<id>` for every
+/// commented node, variations included.
 fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut String, diags: &mut Vec<Diagnostic>) {
     let hidden = hidden_nodes(tree, main);
+    // The NODE lines of a node: one per move (`B[tt]W[tt]` takes two), one for a node without.
+    let lines_of = |id: NodeId| -> Vec<(usize, usize, usize)> {
+        let moves: Vec<(Color, Move)> =
+            legacy::node_moves(tree.node(id), size).into_iter().filter_map(|(c, _, m)| Some((c, m?))).collect();
+        if moves.is_empty() {
+            return vec![(0, 0, 0)];
+        }
+        moves
+            .iter()
+            .map(|&(colour, mv)| {
+                let c = if colour == Color::Black { 1 } else { 2 };
+                match mv {
+                    Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
+                    _ => (c, size.width as usize + 1, size.height as usize + 1),
+                }
+            })
+            .collect()
+    };
+    let on_main: HashSet<NodeId> = main.iter().copied().collect();
+    let mut next_id = 1 + main.iter().filter(|id| !hidden.contains(id)).map(|&id| lines_of(id).len()).sum::<usize>();
+    let mut main_id = 0;
+    // The id of each node's last line, for the comments.
+    let mut id_of: std::collections::HashMap<NodeId, usize> = std::collections::HashMap::new();
     out.push_str("[ReviewNode]");
     out.push_str(EOL);
-    // A node's review number is its depth + 1; a node with two moves (`B[tt]W[tt]`) takes two
-    // lines, so the depth of each node's last line is kept for the comments.
-    let mut depth_of: std::collections::HashMap<NodeId, usize> = std::collections::HashMap::new();
-    let mut stack = vec![(NodeId::ROOT, 0usize)];
-    while let Some((id, depth)) = stack.pop() {
-        let shown = !hidden.contains(&id);
-        let mut child_depth = depth;
-        if shown {
-            let moves: Vec<(Color, Move)> =
-                legacy::node_moves(tree.node(id), size).into_iter().filter_map(|(c, _, m)| Some((c, m?))).collect();
-            let lines: Vec<(usize, usize, usize)> = if moves.is_empty() {
-                vec![(0, 0, 0)]
-            } else {
-                moves
-                    .iter()
-                    .map(|&(colour, mv)| {
-                        let c = if colour == Color::Black { 1 } else { 2 };
-                        match mv {
-                            Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
-                            _ => (c, size.width as usize + 1, size.height as usize + 1),
-                        }
-                    })
-                    .collect()
-            };
-            for (c, x, y) in lines {
-                child_depth += 1;
-                let _ = write!(out, "NODE,{child_depth},{c},{x},{y}{EOL}");
+    let mut steps = vec![Step::Chain(Some(NodeId::ROOT), 0)];
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Variation(first, level) => {
+                let _ = write!(out, "{}VARIATION,{EOL}", "  ".repeat(level));
+                steps.push(Step::Chain(Some(first), level));
             }
-            depth_of.insert(id, child_depth);
-        }
-        let children: Vec<NodeId> = tree.children(id).collect();
-        for &child in children.iter().rev() {
-            stack.push((child, child_depth));
+            Step::Chain(None, 0) => {}
+            Step::Chain(None, level) => {
+                let _ = write!(out, "{}VARIATIONEND,{EOL}", "  ".repeat(level));
+            }
+            Step::Chain(Some(id), level) => {
+                if !(level == 0 && hidden.contains(&id)) {
+                    for (c, x, y) in lines_of(id) {
+                        let n = if on_main.contains(&id) && level == 0 {
+                            main_id += 1;
+                            main_id
+                        } else {
+                            next_id += 1;
+                            next_id - 1
+                        };
+                        let _ = write!(out, "{}NODE,{n},{c},{x},{y}{EOL}", "  ".repeat(level));
+                        id_of.insert(id, n);
+                    }
+                }
+                let children: Vec<NodeId> = tree.children(id).collect();
+                steps.push(Step::Chain(children.first().copied(), level));
+                for &v in children.iter().skip(1).rev() {
+                    steps.push(Step::Variation(v, level + 1));
+                }
+            }
         }
     }
     out.push_str("[ReviewComment]");
     out.push_str(EOL);
-    for &id in main.iter().filter(|id| !hidden.contains(id)) {
-        if let Some(c) = tree.node(id).value("C") {
-            let _ = write!(out, ".Comment,{}{EOL}", depth_of.get(&id).copied().unwrap_or(1));
-            for l in c.split('\n') {
-                let l = legacy::one_line(l).0;
-                // A leading space protects lines the reader would take for markup.
-                let guard = if l.starts_with(['[', '.', ' ']) { " " } else { "" };
-                let _ = write!(out, "{guard}{l}{EOL}");
-            }
+    // Main line first, then the variations, in id order.
+    let mut commented: Vec<(usize, NodeId)> =
+        tree.nodes().filter(|n| n.get("C").is_some()).filter_map(|n| Some((*id_of.get(&n.id())?, n.id()))).collect();
+    commented.sort();
+    for (n, id) in commented {
+        let Some(c) = tree.node(id).value("C") else { continue };
+        let _ = write!(out, ".Comment,{n}{EOL}");
+        for l in c.split('\n') {
+            let l = legacy::one_line(l).0;
+            // A leading space protects lines the reader would take for markup.
+            let guard = if l.starts_with(['[', '.', ' ']) { " " } else { "" };
+            let _ = write!(out, "{guard}{l}{EOL}");
         }
     }
-    let on_main: HashSet<NodeId> = main.iter().copied().collect();
-    for n in tree.nodes().filter(|n| (!on_main.contains(&n.id()) || hidden.contains(&n.id())) && n.get("C").is_some()) {
+    for n in tree.nodes().filter(|n| !id_of.contains_key(&n.id()) && n.get("C").is_some()) {
         diags.push(Diagnostic::warning(
             codes::LOSSY_VARIATION_COMMENT,
-            format!("comment on node {} (a variation, or a main-line node without a move) not written", n.id().index()),
+            format!("node {}: comment on a main-line node without a move not written", n.id().index()),
         ));
     }
 }
