@@ -365,7 +365,7 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
                 }
                 expected_counter = counter + 1;
             } else {
-                expected_counter += 1;
+                expected_counter = expected_counter.saturating_add(1);
             }
             match parse_move(line, &mut r) {
                 Some(MoveLine::Pass { colour }) => moves.push((colour, None)),
