@@ -197,24 +197,17 @@ pub(super) fn scan(text: &str, sink: &mut Sink) -> Raw {
                         }
                         game_numbers += 1;
                     }
-                    first @ ("REM" | "IDX" | "DSC" | "SUR" | "WIT") => {
-                        sink.push_at(
-                            off,
-                            Diagnostic::info(
-                                codes::KEPT_RECORD,
-                                format!("{first} record '{t}' kept in {} (not converted)", super::PROP_RECORDS),
-                            ),
-                        );
-                        raw.kept.push(t.to_string());
-                    }
                     first => {
-                        sink.push_at(
-                            off,
-                            Diagnostic::warning(
-                                codes::UNKNOWN_RECORD,
-                                format!("unknown record type '{first}': '{t}' kept in {}", super::PROP_RECORDS),
-                            ),
-                        );
+                        // End-of-game and bookkeeping records of normal files are noted; another
+                        // type is a warning. Both are kept.
+                        let diag = if matches!(first, "REM" | "IDX" | "DSC" | "SUR" | "WIT") {
+                            let what = format!("{first} record '{t}' kept in {} (not converted)", super::PROP_RECORDS);
+                            Diagnostic::info(codes::KEPT_RECORD, what)
+                        } else {
+                            let what = format!("unknown record type '{first}': '{t}' kept in {}", super::PROP_RECORDS);
+                            Diagnostic::warning(codes::UNKNOWN_RECORD, what)
+                        };
+                        sink.push_at(off, diag);
                         raw.kept.push(t.to_string());
                     }
                 }
