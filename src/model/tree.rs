@@ -859,6 +859,25 @@ mod tests {
     }
 
     #[test]
+    fn repeated_properties_read_as_one_list() {
+        let mut b = crate::model::TreeBuilder::new();
+        let r = b.root();
+        b.add_prop(r, "AB", ["dp"]);
+        b.add_prop(r, "C", ["x"]);
+        b.add_prop(r, "AB", [PropValue::new("pd"), PropValue::composed("aa", "ab")]);
+        let c = b.add_child(r);
+        b.add_prop(c, "B", ["tt"]);
+        b.add_prop(c, "W", ["tt"]);
+        let t = b.build();
+        assert_eq!(t.root().values_of("AB").count(), 3);
+        let points: Vec<String> = t.root().points_of("AB").filter_map(|p| p.to_sgf()).collect();
+        assert_eq!(points, ["dp", "pd", "aa", "ab"]);
+        assert_eq!(t.root().values_of("AW").count(), 0);
+        // A node `B[tt]W[tt]` holds two moves.
+        assert_eq!(t.main_line_moves(), 2);
+    }
+
+    #[test]
     fn set_and_remove_props_keep_other_nodes() {
         let mut t = sample();
         t.set_prop(NodeId(0), "CA", &["UTF-8".into()]);
