@@ -105,6 +105,21 @@ fn values_that_would_break_lines_are_made_safe_or_refused() {
 }
 
 #[test]
+fn a_comma_in_a_copied_text_starts_no_sub_field() {
+    let (text, w) = write("(;GN[Cup]GC[great game,GNAME:Evil]PB[Kim,BLV:27];B[pd])");
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(header(&text, "GAMECOMMENT"), Some("great game,GNAME:Evil"));
+    assert!(header(&text, "GAMEINFOSUB").unwrap().ends_with(",GCMT:great game GNAME:Evil"), "{text}");
+    assert!(header(&text, "BUSERINFO").unwrap().starts_with("BID:Kim BLV:27,BLV:,"), "{text}");
+    let back = read_back(&text);
+    let r = back.root();
+    assert_eq!(
+        (r.value("GN"), r.value("GC"), r.value("PB"), r.value("BR")),
+        (Some("Cup"), Some("great game,GNAME:Evil"), Some("Kim,BLV:27"), None)
+    );
+}
+
+#[test]
 fn nothing_is_invented_and_a_second_write_is_the_same() {
     let (first, w) = write("(;GM[1]SZ[19]PB[Kim]PW[Lee]AB[dp]AB[pd]HA[2];W[qq];B[tt]W[tt])");
     // Repeated AB properties are one layout: no false warning.

@@ -260,11 +260,19 @@ fn top_default(f: &Facts, key: &str) -> Option<String> {
         "WUSERINFO" | "BUSERINFO" => {
             let (p, n, r) =
                 if key == "WUSERINFO" { ("W", &f.white, &f.white_rank) } else { ("B", &f.black, &f.black_rank) };
-            let n = n.clone().unwrap_or_default();
+            let n = in_list(&n.clone().unwrap_or_default());
             format!("{p}ID:{n},{p}LV:{},{p}NICK:{n},{p}NCD:0,{p}AID:0,{p}IMG:", level(r))
         }
         _ => String::new(),
     })
+}
+
+/// A text copied into a `KEY:VALUE,…` list (`GCMT`, `GAMETAG` names, `*USERINFO` ids): a comma
+/// would start a sub-field (`GC[x,GNAME:y]` read back as a game name), so commas become spaces.
+/// Nothing is lost: the same text is written whole in its own key (`GAMECOMMENT`,
+/// `GAMEBLACKNAME`, …), which readers prefer.
+fn in_list(text: &str) -> String {
+    text.replace(',', " ")
 }
 
 /// A generated sub-field of a composite entry, or `None` to keep the raw one.
@@ -292,9 +300,9 @@ fn sub_value(f: &Facts, entry: &str, key: &str, raw: Option<&str>) -> Option<Str
         ("GAMEINFOMAIN", "GONGJE") | ("GAMETAG", "G") => {
             f.komi10.map(|k| if f.handicap >= 2 { 0 } else { k }.to_string())
         }
-        ("GAMEINFOSUB", "GNAME") => f.name.clone(),
-        ("GAMEINFOSUB", "GPLC") => f.place.clone(),
-        ("GAMEINFOSUB", "GCMT") => f.comment.clone(),
+        ("GAMEINFOSUB", "GNAME") => f.name.as_deref().map(in_list),
+        ("GAMEINFOSUB", "GPLC") => f.place.as_deref().map(in_list),
+        ("GAMEINFOSUB", "GCMT") => f.comment.as_deref().map(in_list),
         ("GAMEINFOSUB", "GDATE") => {
             date_if_changed(raw, &|(y, m, d)| format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d)))
         }
@@ -307,7 +315,7 @@ fn sub_value(f: &Facts, entry: &str, key: &str, raw: Option<&str>) -> Option<Str
 fn sub_default(f: &Facts, entry: &str, key: &str) -> Option<String> {
     let level =
         |r: &Option<String>| r.as_deref().and_then(fields::rank_to_level).map_or(String::new(), |l| l.to_string());
-    let name = |n: &Option<String>| n.clone().unwrap_or_default();
+    let name = |n: &Option<String>| in_list(n.as_deref().unwrap_or_default());
     Some(match (entry, key) {
         ("GAMEINFOMAIN", "GTIME" | "DUM" | "GONGJE") | ("GAMETAG", "T" | "D" | "G") => return None,
         ("GAMEINFOMAIN", "GRLT") | ("GAMETAG", "W") => "255".into(),
