@@ -177,3 +177,29 @@ fn every_header_generation_names_the_players() {
     assert!(text.ends_with("SKI 0 6 \r\nREM 0 7 \r\n\\GE\r\n"), "{text}");
     assert_eq!(header(&text, "GAMEBLACKNAME"), Some("kimsu77 (4D)"));
 }
+
+#[test]
+fn the_interop_fixture_is_written_as_expected() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gib");
+    let input =
+        Format::SGF.read(std::fs::read(dir.join("writer-interop.sgf")).unwrap(), &ReadOptions::default()).unwrap();
+    let out = gib().write(&input.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(out.bytes).unwrap();
+    assert_eq!(text, std::fs::read_to_string(dir.join("writer-interop.expected.gib")).unwrap());
+    let warnings: Vec<&str> =
+        out.diagnostics.iter().filter(|d| d.severity > Severity::Info).map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "root node: RE[W+2.25] written as W+2.3 (GIB margins are in tenths)",
+            "root node: BR[NR] is not a rank GIB can hold; not written"
+        ]
+    );
+    let back = read_back(&text);
+    let r = back.root();
+    assert_eq!(
+        (r.value("PB"), r.value("BR"), r.value("PW"), r.value("WR"), r.value("RE"), r.value("DT")),
+        (Some("GNU Go 3.2 (random seed 5)"), None, Some("Zhao"), Some("9p"), Some("W+2.3"), Some("2018-04-28"))
+    );
+    assert_eq!((r.value("HA"), r.points_of("AB").count(), back.main_line_moves()), (Some("2"), 2, 4));
+}
