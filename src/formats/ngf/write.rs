@@ -161,7 +161,7 @@ fn letter(c: u8) -> char {
 }
 
 /// Writes the first game of `collection` as NGF text (LF line ends) and the lossy items.
-pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
+pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
     let Some(tree) = collection.games.first() else {
         return Err(WriteError::Invalid(vec![Diagnostic::error(codes::NO_GAME, "no game to write")]));
     };
@@ -169,7 +169,7 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     if !size.is_square() || size.width > MAX_SIDE || size.width < 2 {
         return Err(WriteError::Invalid(vec![Diagnostic::error(
             codes::LOSSY,
-            format!("NGF holds square boards up to {MAX_SIDE}x{MAX_SIDE}, not {}", size.to_sgf()),
+            format!("NGF holds square boards from 2x2 to {MAX_SIDE}x{MAX_SIDE}, not {}", size.to_sgf()),
         )]));
     }
     if tree.root().value("GM").is_some_and(|g| g.trim() != "1") {

@@ -23,7 +23,7 @@ const MOVE_HANDLED: &[&str] = &["B", "W", "C"];
 const MAIN_ONLY: &[&str] = &[PROP_TIME, PROP_CLOCK, PROP_PLAYER];
 
 /// Writes the first game of `collection` as UGF text with `Lang=` naming `enc`.
-pub fn write_text(
+pub(crate) fn write_text(
     collection: &Collection,
     enc: &'static encoding_rs::Encoding,
 ) -> Result<(String, Vec<Diagnostic>), WriteError> {
@@ -236,9 +236,7 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
         // Every move property: a node `B[tt]W[tt]` holds two moves.
         for (colour, _, mv) in legacy::node_moves(node, size) {
             let Some(mv) = mv else { continue };
-            if let Move::Play(p) = mv
-                && !p.is_on(size)
-            {
+            if let Some(p) = mv.point().filter(|p| !p.is_on(size)) {
                 diags.push(Diagnostic::warning(
                     codes::LOSSY_MOVE,
                     format!("node {}: move {p} is off the board; written as a pass", id.index()),

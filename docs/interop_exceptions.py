@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Applies formats/interop-peer-bugs.tsv (kifu's own list of peer bugs, in the interop kit's
+"""Applies docs/interop-peer-bugs.tsv (kifu's own list of peer bugs, in the interop kit's
 format) to the kifu-attributable disagreements of an interop run, and prints what is left.
 
-    python3 formats/interop_exceptions.py /tmp/interop-legacy/disagreements.jsonl
+    python3 docs/interop_exceptions.py /tmp/interop-legacy/disagreements.jsonl
 
 Uses the kit's rule reader (../shared/interop/tools/exceptions.py) as it is; kifu holds no copy.
 """
