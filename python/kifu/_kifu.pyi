@@ -1,16 +1,39 @@
 """Type stubs of kifu's extension module (re-exported by the kifu package)."""
 
 import os
-from typing import Any, BinaryIO, Iterable, Iterator, Literal, Optional, Tuple, Union
+from typing import Any, BinaryIO, Iterable, Iterator, Literal, Optional, Tuple, Union, final
+
+__all__ = [
+    "Charset",
+    "Collection",
+    "Diagnostic",
+    "Game",
+    "GameInfo",
+    "GameIterator",
+    "GameResult",
+    "KifuError",
+    "KifuWarning",
+    "Node",
+    "ReadError",
+    "WriteError",
+    "convert",
+    "iter_games",
+    "load_moves",
+    "read",
+    "read_many",
+    "_panic_for_tests",
+    "__version__",
+]
 
 __version__: str
 
-Color = Literal["B", "W"]
-Point = Tuple[int, int]
-Move = Tuple[Color, Optional[Point]]
-PathLike = Union[str, "os.PathLike[str]"]
-Source = Union[PathLike, bytes, bytearray, memoryview, BinaryIO]
+_Color = Literal["B", "W"]
+_Point = Tuple[int, int]
+_Move = Tuple[_Color, Optional[_Point]]
+_PathLike = Union[str, "os.PathLike[str]"]
+_Source = Union[_PathLike, bytes, bytearray, memoryview, BinaryIO]
 
+@final
 class Diagnostic:
     """One finding: severity, stable code, message and place in the input."""
 
@@ -33,6 +56,7 @@ class ReadError(KifuError): ...
 class WriteError(KifuError): ...
 class KifuWarning(UserWarning): ...
 
+@final
 class Charset:
     """How an input was decoded."""
 
@@ -43,11 +67,12 @@ class Charset:
     @property
     def reason(self) -> str: ...
 
+@final
 class GameResult:
     """Who won and how."""
 
     @property
-    def winner(self) -> Optional[Color]: ...
+    def winner(self) -> Optional[_Color]: ...
     @property
     def how(
         self,
@@ -57,6 +82,7 @@ class GameResult:
     @property
     def text(self) -> str: ...
 
+@final
 class GameInfo:
     """The game information; None where the game does not say."""
 
@@ -103,6 +129,7 @@ class GameInfo:
     @property
     def size(self) -> Tuple[int, int]: ...
 
+@final
 class Node:
     """A node of a game tree."""
 
@@ -113,19 +140,20 @@ class Node:
     @property
     def parent(self) -> Optional[Node]: ...
     @property
-    def move(self) -> Optional[Move]: ...
+    def move(self) -> Optional[_Move]: ...
     @property
-    def setup(self) -> dict[str, list[Point]]: ...
+    def setup(self) -> dict[str, list[_Point]]: ...
     @property
     def comment(self) -> Optional[str]: ...
     @property
     def index(self) -> int: ...
     def get_value(self, ident: str, default: Optional[str] = None) -> Optional[str]: ...
-    def __getitem__(self, ident: str) -> list[str]: ...
-    def __contains__(self, ident: object) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __getitem__(self, ident: str, /) -> list[str]: ...
+    def __contains__(self, ident: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Game:
     """One game."""
 
@@ -134,9 +162,9 @@ class Game:
     @property
     def size(self) -> Tuple[int, int]: ...
     @property
-    def moves(self) -> list[Move]: ...
+    def moves(self) -> list[_Move]: ...
     @property
-    def setup(self) -> dict[str, list[Point]]: ...
+    def setup(self) -> dict[str, list[_Point]]: ...
     @property
     def root(self) -> Node: ...
     def nodes(self) -> list[Node]: ...
@@ -156,7 +184,7 @@ class Game:
     ) -> bytes: ...
     def write(
         self,
-        path: PathLike,
+        path: _PathLike,
         format: Optional[str] = None,
         *,
         encoding: Optional[str] = None,
@@ -165,6 +193,7 @@ class Game:
         force: bool = False,
     ) -> list[Diagnostic]: ...
 
+@final
 class Collection:
     """The games of one input, its charset and diagnostics."""
 
@@ -175,7 +204,7 @@ class Collection:
     @property
     def diagnostics(self) -> list[Diagnostic]: ...
     def __len__(self) -> int: ...
-    def __getitem__(self, index: int) -> Game: ...
+    def __getitem__(self, index: int, /) -> Game: ...
     def __iter__(self) -> Iterator[Game]: ...
     def to_sgf(self) -> str: ...
     def to_json(self) -> str: ...
@@ -189,7 +218,7 @@ class Collection:
     ) -> bytes: ...
     def write(
         self,
-        path: PathLike,
+        path: _PathLike,
         format: Optional[str] = None,
         *,
         encoding: Optional[str] = None,
@@ -198,6 +227,7 @@ class Collection:
         force: bool = False,
     ) -> list[Diagnostic]: ...
 
+@final
 class GameIterator(Iterator[Game]):
     """The games of one input, one at a time."""
 
@@ -208,17 +238,17 @@ class GameIterator(Iterator[Game]):
     @property
     def diagnostics(self) -> list[Diagnostic]: ...
 
-def read(source: Source, format: Optional[str] = None, encoding: Optional[str] = None) -> Collection: ...
-def iter_games(source: Source, format: Optional[str] = None, encoding: Optional[str] = None) -> GameIterator: ...
+def read(source: _Source, format: Optional[str] = None, encoding: Optional[str] = None) -> Collection: ...
+def iter_games(source: _Source, format: Optional[str] = None, encoding: Optional[str] = None) -> GameIterator: ...
 def read_many(
-    paths: Iterable[PathLike],
+    paths: Iterable[_PathLike],
     threads: Optional[int] = None,
     *,
     format: Optional[str] = None,
     encoding: Optional[str] = None,
 ) -> list[Union[Collection, ReadError, OSError]]: ...
 def load_moves(
-    paths: Iterable[PathLike],
+    paths: Iterable[_PathLike],
     threads: Optional[int] = None,
     *,
     format: Optional[str] = None,
@@ -226,8 +256,8 @@ def load_moves(
     skip_errors: bool = False,
 ) -> list[Any]: ...
 def convert(
-    src: PathLike,
-    dst: PathLike,
+    src: _PathLike,
+    dst: _PathLike,
     to: Optional[str] = None,
     *,
     from_format: Optional[str] = None,
@@ -237,3 +267,5 @@ def convert(
     expand_lists: bool = False,
     force: bool = False,
 ) -> list[Diagnostic]: ...
+def _panic_for_tests(kind: str) -> Any:
+    """Test hook: panics in the binding (see lib.rs); not part of the API."""

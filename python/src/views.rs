@@ -216,6 +216,7 @@ impl PyCollection {
     /// `encoding` (UTF-8 by default). Lossy items issue a `KifuWarning` each; characters the charset
     /// cannot hold raise `WriteError` unless `lossy` (then `?` and a warning).
     #[pyo3(signature = (format = String::from("sgf"), *, encoding = None, lossy = false, expand_lists = false))]
+    #[pyo3(text_signature = "(self, format='sgf', *, encoding=None, lossy=False, expand_lists=False)")]
     fn to_bytes(
         &self,
         py: Python<'_>,
@@ -359,6 +360,7 @@ impl PyGame {
 
     /// The game in `format`, as `Collection.to_bytes`.
     #[pyo3(signature = (format = String::from("sgf"), *, encoding = None, lossy = false, expand_lists = false))]
+    #[pyo3(text_signature = "(self, format='sgf', *, encoding=None, lossy=False, expand_lists=False)")]
     fn to_bytes(
         &self,
         py: Python<'_>,
