@@ -74,7 +74,12 @@ fn read_source(py: Python<'_>, source: &Bound<'_, PyAny>, args: ReadArgs) -> PyR
 /// cannot be read. Repairs are not errors: they are in `Collection.diagnostics`.
 #[pyfunction]
 #[pyo3(signature = (source, format = None, encoding = None))]
-fn read(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<String>, encoding: Option<String>) -> PyResult<PyCollection> {
+fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<String>,
+    encoding: Option<String>,
+) -> PyResult<PyCollection> {
     let out = read_source(py, source, ReadArgs::new(format, encoding)?)?;
     PyCollection::new(py, out)
 }

@@ -72,7 +72,8 @@ pub struct WriteArgs {
 impl WriteArgs {
     /// The library's settings, with the charset the games were read with.
     pub fn settings(&self, source_charset: Option<CharsetDecision>) -> PyResult<WriteSettings> {
-        let encoding = self.encoding.as_deref().map(adapter::charset_named).transpose().map_err(PyValueError::new_err)?;
+        let encoding =
+            self.encoding.as_deref().map(adapter::charset_named).transpose().map_err(PyValueError::new_err)?;
         Ok(WriteSettings { encoding, lossy: self.lossy, expand_point_lists: self.expand_lists, source_charset })
     }
 }
@@ -96,7 +97,12 @@ fn encode(
 }
 
 /// The text of a UTF-8 output (SGF, JSON), issuing a `KifuWarning` for each lossy item.
-fn encode_text(py: Python<'_>, collection: &Collection, format: kifu::Format, charset: Option<CharsetDecision>) -> PyResult<String> {
+fn encode_text(
+    py: Python<'_>,
+    collection: &Collection,
+    format: kifu::Format,
+    charset: Option<CharsetDecision>,
+) -> PyResult<String> {
     let out = encode(py, collection, format, &WriteArgs::default().settings(charset)?)?;
     errors::warn_all(py, &out.diagnostics)?;
     String::from_utf8(out.bytes).map_err(|e| PyValueError::new_err(e.to_string()))

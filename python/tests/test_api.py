@@ -173,7 +173,9 @@ def peak_rss(code, path):
         "status = open('/proc/self/status').read()\n"
         "print(next(l.split()[1] for l in status.splitlines() if l.startswith('VmHWM:')))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True, cwd=path.parent
+    )
     return int(out.stdout.split()[-1]) * 1024
 
 
@@ -244,7 +246,7 @@ def test_load_moves(tmp_path):
     assert len(kifu.load_moves(files[:1] + [broken], skip_errors=True)) == len(kifu.read(files[0]).games)
 
 
-def test_numpy_missing_is_a_clear_error():
+def test_numpy_missing_is_a_clear_error(tmp_path):
     script = (
         "import sys; sys.modules['numpy'] = None\n"
         "import kifu\n"
@@ -252,7 +254,7 @@ def test_numpy_missing_is_a_clear_error():
         "assert g.moves == [('B', (0, 0))]\n"  # everything else works without NumPy
         "try:\n    g.moves_array()\nexcept ImportError as e:\n    print(e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert "need NumPy" in out.stdout and "pip install numpy" in out.stdout
 
 
