@@ -8,15 +8,22 @@ use kifu::model::{Color, GameResult, Move, NodeId, WinKind};
 use kifu::{Diagnostic, GameTree, ReadOutput};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A move as Python sees it: `("B" | "W", (x, y))`, or `(color, None)` for a pass.
-type PyMove = (&'static str, Option<(u8, u8)>);
-
-fn py_move(color: Color, mv: Move) -> PyMove {
-    (color.as_sgf(), mv.point().map(|p| (p.x, p.y)))
+/// A move as Python sees it: `("B" | "W", (x, y))`, or `(color, None)` for a pass; the colour
+/// strings are interned, so a long main line costs one tuple per move and per point.
+fn py_move<'py>(py: Python<'py>, color: Color, mv: Move) -> PyResult<Bound<'py, PyTuple>> {
+    let color = match color {
+        Color::Black => pyo3::intern!(py, "B"),
+        Color::White => pyo3::intern!(py, "W"),
+    };
+    let point = match mv.point() {
+        Some(p) => PyTuple::new(py, [p.x, p.y])?.into_any(),
+        None => py.None().into_bound(py),
+    };
+    PyTuple::new(py, [color.clone().into_any(), point])
 }
 
 /// How an input was decoded: the charset's `name` (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …),
@@ -306,10 +313,11 @@ impl PyGame {
     /// The moves of the main line: `(color, (x, y))` with color `"B"` or `"W"`, and `None`
     /// instead of the point for a pass.
     #[getter]
-    fn moves(&self) -> Vec<PyMove> {
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let tree = self.tree();
         let size = tree.board_size();
-        tree.main_line().filter_map(|n| n.mv_on(size)).map(|(c, m)| py_move(c, m)).collect()
+        let moves = tree.main_line().filter_map(|n| n.mv_on(size)).map(|(c, m)| py_move(py, c, m));
+        PyList::new(py, moves.collect::<PyResult<Vec<_>>>()?)
     }
 
     /// The root's setup stones: `{"AB": [(x, y), …], "AW": […], "AE": […]}` (handicap stones are
@@ -460,8 +468,8 @@ impl PyNode {
     /// plays no move.
     #[getter]
     #[pyo3(name = "move")]
-    fn mv(&self) -> Option<PyMove> {
-        self.get().mv().map(|(c, m)| py_move(c, m))
+    fn mv<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        self.get().mv().map(|(c, m)| py_move(py, c, m)).transpose()
     }
 
     /// The setup stones placed here: `{"AB": [(x, y), …], "AW": […], "AE": […]}`.
