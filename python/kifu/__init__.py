@@ -15,44 +15,8 @@ and every repair is reported as a :class:`Diagnostic` instead of being made sile
 Points are ``(x, y)``, 0-based from the top-left corner (``x`` the column, ``y`` the row).
 """
 
-from ._kifu import (
-    Charset,
-    Collection,
-    Diagnostic,
-    Game,
-    GameInfo,
-    GameIterator,
-    GameResult,
-    KifuError,
-    KifuWarning,
-    Node,
-    ReadError,
-    WriteError,
-    __version__,
-    convert,
-    iter_games,
-    load_moves,
-    read,
-    read_many,
-)
+from . import _kifu
+from ._kifu import *  # noqa: F403  (the names listed in _kifu.pyi's __all__)
+from ._kifu import __version__
 
-__all__ = [
-    "Charset",
-    "Collection",
-    "Diagnostic",
-    "Game",
-    "GameInfo",
-    "GameIterator",
-    "GameResult",
-    "KifuError",
-    "KifuWarning",
-    "Node",
-    "ReadError",
-    "WriteError",
-    "__version__",
-    "convert",
-    "iter_games",
-    "load_moves",
-    "read",
-    "read_many",
-]
+__all__ = [name for name in _kifu.__all__ if not name.startswith("_")] + ["__version__"]

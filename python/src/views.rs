@@ -148,9 +148,9 @@ fn write_file<'py>(
 
 /// The games of one input, how it was decoded, and everything the reader noticed.
 ///
-/// A sequence of `Game`: `len(c)`, `c[0]`, `for game in c`. `charset` is None for inputs that
-/// have none (JSON). `diagnostics` lists every repair, skipped byte and note, in input order,
-/// with the charset decision first (code `charset.decided`).
+/// A sequence of `Game`: `len(c)`, `c[0]`, `for game in c`. `charset` is how the input was
+/// decoded (None when the reader made no charset decision). `diagnostics` lists every repair,
+/// skipped byte and note, in input order, with the charset decision first (`charset.decided`).
 #[pyclass(frozen, module = "kifu", name = "Collection")]
 pub struct PyCollection {
     inner: Arc<Collection>,
@@ -180,7 +180,7 @@ impl PyCollection {
         PyList::new(py, self.games.iter().map(|g| g.clone_ref(py)))
     }
 
-    /// How the input was decoded (None for formats without a charset, such as JSON).
+    /// How the input was decoded (None when the reader made no charset decision).
     #[getter]
     fn charset(&self) -> Option<PyCharset> {
         charset_object(self.charset)

@@ -1,6 +1,6 @@
 """Throughput of kifu's Python API against sgfmill (not a test; see the README's Python section).
 
-    python python/bench.py [--corpus DIR] [--mb 100] [--threads N]
+    python benches/python.py [--corpus DIR] [--mb 100] [--threads N]
 
 1. Every SGF file of the corpus (default ../shared/corpus): kifu.read_many (all cores, then one
    thread) against sgfmill's Sgf_game.from_bytes, in the same run, over the same files.
