@@ -8,22 +8,38 @@ use kifu::model::{Color, GameResult, Move, NodeId, WinKind};
 use kifu::{Diagnostic, GameTree, ReadOutput};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A move as Python sees it: `("B" | "W", (x, y))`, or `(color, None)` for a pass; the colour
-/// strings are interned, so a long main line costs one tuple per move and per point.
+/// The number of points a move can name (SGF's 52 × 52) plus one for a pass.
+const MOVE_SLOTS: usize = 52 * 52 + 1;
+
+/// Every move as Python sees it, made once: `("B" | "W", (x, y))`, or `(color, None)` for a
+/// pass. The tuples are immutable, so a main line of any length is a list of shared objects.
+static MOVES: PyOnceLock<Vec<Py<PyTuple>>> = PyOnceLock::new();
+
 fn py_move<'py>(py: Python<'py>, color: Color, mv: Move) -> PyResult<Bound<'py, PyTuple>> {
-    let color = match color {
-        Color::Black => pyo3::intern!(py, "B"),
-        Color::White => pyo3::intern!(py, "W"),
+    let all = MOVES.get_or_try_init(py, || {
+        let mut all = Vec::with_capacity(2 * MOVE_SLOTS);
+        for color in [pyo3::intern!(py, "B"), pyo3::intern!(py, "W")] {
+            for slot in 0..MOVE_SLOTS {
+                let point = match slot {
+                    s if s == MOVE_SLOTS - 1 => py.None().into_bound(py),
+                    s => PyTuple::new(py, [s % 52, s / 52])?.into_any(),
+                };
+                all.push(PyTuple::new(py, [color.clone().into_any(), point])?.unbind());
+            }
+        }
+        Ok::<_, PyErr>(all)
+    })?;
+    let slot = match mv {
+        Move::Play(p) => usize::from(p.y) * 52 + usize::from(p.x),
+        Move::Pass => MOVE_SLOTS - 1,
     };
-    let point = match mv.point() {
-        Some(p) => PyTuple::new(py, [p.x, p.y])?.into_any(),
-        None => py.None().into_bound(py),
-    };
-    PyTuple::new(py, [color.clone().into_any(), point])
+    let index = if color == Color::Black { 0 } else { MOVE_SLOTS } + slot.min(MOVE_SLOTS - 1);
+    Ok(all[index].bind(py).clone())
 }
 
 /// How an input was decoded: the charset's `name` (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …),

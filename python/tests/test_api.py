@@ -215,6 +215,8 @@ def test_moves_array_against_the_sgf():
         for game in kifu.read(p).games:
             a = game.moves_array()
             assert a.dtype == np.int16 and a.ndim == 2 and a.shape[1] == 3
+            # game.moves (shared tuples) says the same as the array.
+            assert [[0 if c == "B" else 1, *(q or (-1, -1))] for c, q in game.moves] == a.tolist()
             text = game.to_sgf()
             if text.count("(") != 1:
                 continue  # variations: the regex below would see every branch
