@@ -4,6 +4,8 @@
 //! kifu library's (reached through `adapter`); this crate turns its values into Python objects,
 //! runs many inputs in parallel with the GIL released, and never lets a Rust panic through.
 
+#![warn(missing_docs)]
+
 mod adapter;
 mod errors;
 mod input;
