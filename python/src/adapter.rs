@@ -1,7 +1,7 @@
 //! The binding's only door into the kifu library's entry points: choosing formats and charsets,
 //! reading, writing, and writing a file safely. Everything else in the binding works on the
 //! model (`kifu::model`) and on what these functions return, so moving to newer library calls
-//! (`kifu::read_path`, `Format::guess`, `Collection::write_to`) changes this file only.
+//! changes this file only.
 
 use kifu::{Diagnostic, Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use std::io::{self, Write};
@@ -24,10 +24,12 @@ pub fn charset_named(label: &str) -> Result<&'static Encoding, String> {
     kifu::charset::encoding_for_label(label).ok_or_else(|| format!("unknown charset '{label}'"))
 }
 
-/// The input format as the command decides it: the one named, else the path's extension, else
-/// the content.
-fn input_format(format: Option<Format>, path: Option<&Path>) -> Option<Format> {
-    format.or_else(|| path.and_then(Format::from_path))
+/// The input format: the one named, else from the path and the content ([`Format::guess`]: the
+/// extension, the content for shared extensions such as `.json` and for unknown ones).
+// `kifu convert` decides with the hidden `kifu::batch::detect_format`, which also prefers the
+// content over a lying extension (with a warning); to use once the library makes that public.
+fn input_format(format: Option<Format>, path: Option<&Path>, bytes: &[u8]) -> Option<Format> {
+    format.or_else(|| path.and_then(|p| Format::guess(p, bytes)))
 }
 
 /// Reads `bytes` (from `path`, when they came from a file) as the command does: the format named,
@@ -40,7 +42,8 @@ pub fn read_bytes(
     encoding: Option<&'static Encoding>,
 ) -> Result<ReadOutput, ReadError> {
     let options = ReadOptions { encoding, ..ReadOptions::default() };
-    kifu::read(bytes, input_format(format, path), &options)
+    let format = input_format(format, path, &bytes);
+    kifu::read_bytes(bytes, format, &options)
 }
 
 /// Reads the file at `path` ([`read_bytes`]); the outer error is the file system's.
