@@ -11,6 +11,7 @@ use std::fmt;
 
 pub mod gib;
 pub mod json;
+mod legacy;
 pub mod ngf;
 pub mod sgf;
 pub mod ugf;
@@ -359,7 +360,8 @@ impl Format {
     }
 
     /// Write `collection` in this format. Lossy items are reported one by one by the writer;
-    /// when a kind of loss occurs more than once, a summary with the count follows them.
+    /// a kind of loss met more than once gets one warning with the count and the places, and
+    /// its items stay in the list as notes (see `summarize_losses`).
     pub fn write(self, collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
         match self.0.write {
             Some(write) => write(collection, options).map(|mut out| {
@@ -397,19 +399,89 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Appends, for every lossy code (`<format>.lossy…`) reported more than once, an info with the
-/// count, so the extent of a loss reads at a glance after the item-by-item list.
+/// Summarises repeated lossy items per kind: a kind is a lossy code (`<format>.lossy…`) with
+/// what was lost, the message after its place (`node 17 (move 17): property WL not written`
+/// is of kind `property WL not written`). A kind met more than once gets one warning, placed
+/// at its first item, that counts and places every item; the items stay in the list as notes
+/// (info), so a report keeps each one and the terminal shows one line per kind.
 fn summarize_losses(diags: &mut Vec<Diagnostic>) {
-    let mut counts: Vec<(&'static str, usize)> = Vec::new();
-    for d in diags.iter().filter(|d| d.code.contains(".lossy") && d.severity > crate::diag::Severity::Info) {
-        match counts.iter_mut().find(|(c, _)| *c == d.code) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((d.code, 1)),
+    use crate::diag::Severity;
+    let kinds: Vec<Option<(&'static str, String)>> = diags
+        .iter()
+        .map(|d| {
+            (d.code.contains(".lossy") && d.severity == Severity::Warning).then(|| {
+                let what = split_place(&d.message).map_or_else(|| numbers_hidden(&d.message), |(_, w)| w.to_string());
+                (d.code, what)
+            })
+        })
+        .collect();
+    // Each kind with its items' indices; only repeated kinds are summarised.
+    let mut groups: Vec<(&(&'static str, String), Vec<usize>)> = Vec::new();
+    for (i, k) in kinds.iter().enumerate() {
+        let Some(k) = k else { continue };
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, items)) => items.push(i),
+            None => groups.push((k, vec![i])),
         }
     }
-    for (code, n) in counts.into_iter().filter(|&(_, n)| n > 1) {
-        diags.push(Diagnostic::info(code, format!("{n} of these in all (each listed above)")));
+    groups.retain(|(_, items)| items.len() > 1);
+    let summaries: Vec<(usize, Diagnostic)> = groups
+        .iter()
+        .map(|((code, what), items)| {
+            let places: Vec<&str> =
+                items.iter().filter_map(|&i| split_place(&diags[i].message)).map(|(p, _)| p).collect();
+            let shown = match places.len() {
+                0 => String::new(),
+                n if n <= 8 => format!(": {}", places.join(", ")),
+                n => format!(": {}, …, {}", places[..4].join(", "), places[n - 1]),
+            };
+            let message = if places.is_empty() {
+                format!("{} ({} times in all)", diags[items[0]].message, items.len())
+            } else {
+                format!("{what} ({} times{shown})", items.len())
+            };
+            (items[0], Diagnostic::warning(code, message))
+        })
+        .collect();
+    if summaries.is_empty() {
+        return;
     }
+    let repeated: Vec<usize> = groups.iter().flat_map(|(_, items)| items.iter().copied()).collect();
+    let mut out = Vec::with_capacity(diags.len() + summaries.len());
+    for (i, d) in std::mem::take(diags).into_iter().enumerate() {
+        if let Some((_, summary)) = summaries.iter().find(|(at, _)| *at == i) {
+            out.push(summary.clone());
+        }
+        let severity = if repeated.contains(&i) { Severity::Info } else { d.severity };
+        out.push(Diagnostic { severity, ..d });
+    }
+    *diags = out;
+}
+
+/// A lossy message's place and what was lost: `node 17 (move 17): property WL not written`
+/// → (`node 17 (move 17)`, `property WL not written`).
+fn split_place(message: &str) -> Option<(&str, &str)> {
+    let (place, what) = message.split_once(": ")?;
+    (place.starts_with("node ") || place.starts_with("move ")).then_some((place, what))
+}
+
+/// A message with its numbers hidden, so items that differ only by node or move number share
+/// a kind.
+fn numbers_hidden(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut in_number = false;
+    for c in message.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Skips a UTF-8 BOM and leading ASCII whitespace (for sniffers).
@@ -452,16 +524,31 @@ mod tests {
     }
 
     #[test]
-    fn repeated_losses_get_a_count() {
+    fn repeated_losses_are_summarised_per_kind() {
+        use crate::diag::Severity;
         let mut d = vec![
-            Diagnostic::warning("x.lossy-comment", "node 1: comment"),
-            Diagnostic::warning("x.lossy-comment", "node 2: comment"),
-            Diagnostic::warning("x.lossy-markup", "node 2: markup"),
+            Diagnostic::warning("x.lossy-property", "node 17 (move 17): property WL not written"),
+            Diagnostic::warning("x.lossy-markup", "node 2 (move 2): markup TR not written"),
+            Diagnostic::warning("x.lossy-property", "node 18 (move 18): property WL not written"),
+            Diagnostic::warning("x.lossy-property", "node 19 (move 19): property BL not written"),
+            Diagnostic::warning("x.lossy", "comment at move 3 not written"),
+            Diagnostic::warning("x.lossy", "comment at move 4 not written"),
         ];
         summarize_losses(&mut d);
-        assert_eq!(d.len(), 4);
-        assert_eq!((d[3].code, d[3].severity), ("x.lossy-comment", crate::diag::Severity::Info));
-        assert!(d[3].message.starts_with("2 of these"));
+        let shown: Vec<(Severity, &str)> = d.iter().map(|d| (d.severity, d.message.as_str())).collect();
+        assert_eq!(
+            shown,
+            [
+                (Severity::Warning, "property WL not written (2 times: node 17 (move 17), node 18 (move 18))"),
+                (Severity::Info, "node 17 (move 17): property WL not written"),
+                (Severity::Warning, "node 2 (move 2): markup TR not written"),
+                (Severity::Info, "node 18 (move 18): property WL not written"),
+                (Severity::Warning, "node 19 (move 19): property BL not written"),
+                (Severity::Warning, "comment at move 3 not written (2 times in all)"),
+                (Severity::Info, "comment at move 3 not written"),
+                (Severity::Info, "comment at move 4 not written"),
+            ]
+        );
     }
 
     #[test]

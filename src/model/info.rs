@@ -108,11 +108,22 @@ pub fn format_real(x: f64) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
-/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P` → `9p`,
+/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P`/`P9`/`P9段` → `9p`,
 /// `15K` → `15k`; a trailing `*` or `?` (FF\[4\]'s certainty marks) is kept. `None` when the text is
 /// not a recognisable rank.
 pub fn normalize_rank(raw: &str) -> Option<String> {
     let s = raw.trim();
+    // `P9`, `P9段` (WBaduk, Fox): a professional rank with the P first.
+    if let Some(rest) = s.strip_prefix(['P', 'p']).filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+        let digits = rest.trim_end_matches(|c: char| !c.is_ascii_digit());
+        let (unit, mark) = match rest[digits.len()..].trim() {
+            u @ ("*" | "?") => ("", u),
+            u => (u.trim_end_matches(['*', '?']), &u[u.trim_end_matches(['*', '?']).len()..]),
+        };
+        return matches!(unit, "" | "d" | "D" | "段" | "단" | "dan")
+            .then(|| normalize_rank(&format!("{digits}p{mark}")))
+            .flatten();
+    }
     let (core, mark) = match s.strip_suffix('*').or_else(|| s.strip_suffix('?')) {
         Some(c) => (c.trim_end(), &s[s.len() - 1..]),
         None => (s, ""),
@@ -244,6 +255,8 @@ mod tests {
             ("7단P", "7p"),
             ("7D*", "7d*"),
             ("2k?", "2k?"),
+            ("P9", "9p"),
+            ("P9段", "9p"),
         ] {
             assert_eq!(normalize_rank(raw).as_deref(), Some(want), "{raw}");
         }

@@ -449,7 +449,7 @@ impl GameTree {
 
     /// Number of moves (`B`/`W` properties) on the main line.
     pub fn main_line_moves(&self) -> usize {
-        self.main_line().filter(|n| n.get("B").is_some() || n.get("W").is_some()).count()
+        self.main_line().map(|n| n.props().filter(|p| matches!(p.ident(), "B" | "W")).count()).sum()
     }
 
     /// Replace the values of the first `ident` property of `node`, or append the property when
@@ -608,6 +608,20 @@ impl<'a> Node<'a> {
     /// The first value of the first property named `ident`.
     pub fn value(&self, ident: &str) -> Option<&'a str> {
         self.get(ident).and_then(|p| p.values().next()).map(|v| v.as_str())
+    }
+
+    /// Every value of every property named `ident`, in order: a property repeated in one node
+    /// (`AB[dp]AB[pd]`, as some programs write) reads as one list.
+    pub fn values_of(&self, ident: &str) -> impl Iterator<Item = Value<'a>> + 'a {
+        let ident = ident.to_string();
+        self.props().filter(move |p| p.ident() == ident).flat_map(|p| p.values().collect::<Vec<_>>())
+    }
+
+    /// The points of every property named `ident` (see [`Property::points`]), repeated
+    /// properties included.
+    pub fn points_of(&self, ident: &str) -> impl Iterator<Item = Point> + 'a {
+        let ident = ident.to_string();
+        self.props().filter(move |p| p.ident() == ident).flat_map(|p| p.points().collect::<Vec<_>>())
     }
 
     /// The parent node.
@@ -928,6 +942,25 @@ mod tests {
         let pts: Vec<String> = n.get("AB").unwrap().points().map(|p| p.to_sgf().unwrap()).collect();
         assert_eq!(pts, ["aa", "ba", "ab", "bb", "cc"]);
         assert_eq!(n.get("PL").unwrap().color(), Some(Color::White));
+    }
+
+    #[test]
+    fn repeated_properties_read_as_one_list() {
+        let mut b = crate::model::TreeBuilder::new();
+        let r = b.root();
+        b.add_prop(r, "AB", ["dp"]);
+        b.add_prop(r, "C", ["x"]);
+        b.add_prop(r, "AB", [PropValue::new("pd"), PropValue::composed("aa", "ab")]);
+        let c = b.add_child(r);
+        b.add_prop(c, "B", ["tt"]);
+        b.add_prop(c, "W", ["tt"]);
+        let t = b.build();
+        assert_eq!(t.root().values_of("AB").count(), 3);
+        let points: Vec<String> = t.root().points_of("AB").filter_map(|p| p.to_sgf()).collect();
+        assert_eq!(points, ["dp", "pd", "aa", "ab"]);
+        assert_eq!(t.root().values_of("AW").count(), 0);
+        // A node `B[tt]W[tt]` holds two moves.
+        assert_eq!(t.main_line_moves(), 2);
     }
 
     #[test]

@@ -160,16 +160,6 @@ pub(crate) fn only_date(s: &str) -> Option<Date> {
     rest_zero.then_some(date)
 }
 
-/// The date at the start of an SGF `DT` value (`2020-06-29`, also `2020-06-29,30`).
-pub(crate) fn parse_sgf_date(dt: &str) -> Option<Date> {
-    let head = dt.trim().get(..10)?;
-    let b = head.as_bytes();
-    if b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    parse_date(head)
-}
-
 /// `YYYY-MM-DD`.
 pub(crate) fn sgf_date((y, m, d): Date) -> String {
     format!("{y:04}-{m:02}-{d:02}")
@@ -229,7 +219,6 @@ mod tests {
         assert_eq!(only_date("2020- 6-29- 0- 0- 0"), Some((2020, 6, 29)));
         assert_eq!(only_date("C2020:06:29"), Some((2020, 6, 29)));
         assert_eq!(only_date("2020- 6-29-16- 2-21"), None);
-        assert_eq!(parse_sgf_date("2016-03-26"), Some((2016, 3, 26)));
         assert_eq!(sgf_date((2016, 3, 6)), "2016-03-06");
     }
 }

@@ -7,17 +7,32 @@ mod read;
 mod result;
 mod write;
 
-pub(crate) use read::parse_text;
 pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-use crate::model::Collection;
+use crate::diag::{Diagnostic, Sink};
+use crate::model::{Collection, GameTree};
+
+/// Parses decoded GIB text into a game tree; `None` (with a `gib.no-game` error) when the text
+/// holds neither a header nor a game section.
+pub(crate) fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
+    let raw = read::scan(text, &mut sink);
+    if !raw.found {
+        sink.push(Diagnostic::error(codes::NO_GAME, "no GIB header (\\HS) or game section (\\GS) found"));
+        return (None, sink.finish(text));
+    }
+    let tree = map::build(&raw, &mut sink);
+    (Some(tree), sink.finish(text))
+}
 
 /// Root property holding, one value per entry, the raw `KEY=VALUE` header entries (and the
 /// unmapped sub-fields of the composite ones) that SGF has no property for.
 pub const PROP_HEADER: &str = "XGIB";
 /// Root property holding the first line of the game section when it is not `2 1 0`.
 pub const PROP_GAME_LINE: &str = "XGIBGS";
+/// Root property holding, one value per line, the records of the game section kifu does not
+/// convert (`REM 0 262`, …), written back after the moves.
+pub const PROP_RECORDS: &str = "XGIBREC";
 /// Root property holding the free text after `&4` on the `INI` line.
 pub const PROP_INI_TEXT: &str = "XGIBINI";
 
@@ -51,6 +66,11 @@ pub mod codes {
     pub const HANDICAP: &str = "gib.handicap";
     /// A player name came from `GAME*NICK` because `GAME*NAME` is missing.
     pub const NAME_FROM_NICK: &str = "gib.name-from-nick";
+    /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there).
+    pub const NAME_FROM_USERINFO: &str = "gib.name-from-userinfo";
+    /// A record kifu keeps without converting (`REM`, `IDX`, `DSC`, `SUR`, `WIT`): kept in
+    /// `XGIBREC` and written back after the moves.
+    pub const KEPT_RECORD: &str = "gib.kept-record";
     /// A text value holds U+FFFD (an earlier lossy conversion); it was kept privately only.
     pub const DAMAGED_TEXT: &str = "gib.damaged-text";
     /// No header and no game section was found.
@@ -71,6 +91,8 @@ pub mod codes {
     pub const LOSSY_PROPERTY: &str = "gib.lossy-property";
     /// Writer: the result has no GIB code (draw, void, unknown, unreadable) or lost precision.
     pub const LOSSY_RESULT: &str = "gib.lossy-result";
+    /// Writer: a rank GIB cannot hold (`NR`, `11k+`) was left out, or its `*`/`?` mark dropped.
+    pub const LOSSY_RANK: &str = "gib.lossy-rank";
     /// Writer: komi is not a multiple of 0.1 or is unreadable.
     pub const LOSSY_KOMI: &str = "gib.lossy-komi";
     /// Writer: `TM`/`OT` cannot be written as `main-byoyomi-periods` seconds.

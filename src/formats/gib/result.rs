@@ -26,8 +26,8 @@ pub(crate) fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResu
 }
 
 /// The `GRLT` code and `ZIPSU` (margin ×10) for a result; `None` when GIB has no code for it
-/// (draw, void, unknown). The margin is rounded to tenths; the flag says whether that lost
-/// precision.
+/// (draw, void, unknown, a margin too large for `ZIPSU`). The margin is rounded to tenths; the
+/// flag says whether that lost precision.
 pub(crate) fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
     let GameResult::Win { winner, how } = result else {
         return None;
@@ -37,6 +37,10 @@ pub(crate) fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
     Some(match how {
         WinKind::Score(s) => {
             let z = (s * 10.0).round();
+            // ZIPSU is a 32-bit count of tenths: a larger margin (1e23) has no GIB form.
+            if !(0.0..=f64::from(i32::MAX)).contains(&z) {
+                return None;
+            }
             (pick(0, 1), z as i64, (z - s * 10.0).abs() > 1e-6)
         }
         WinKind::Points => (pick(0, 1), 0, false),
@@ -127,6 +131,8 @@ mod tests {
         assert_eq!(from_code(255, None), Some(None));
         assert_eq!(from_code(2, None), None);
         assert_eq!(to_code(&GameResult::Draw), None);
+        let huge = GameResult::Win { winner: Color::White, how: WinKind::Score(1e23) };
+        assert_eq!(to_code(&huge), None);
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub mod codes {
     pub const BAD_COMMENT: &str = "ngf.bad-comment";
     /// A line after the moves that is neither a move nor a comment was skipped.
     pub const SKIPPED_LINE: &str = "ngf.skipped-line";
+    /// Writer: a line NGF cannot leave empty was given its no-value form (`-` title, komi 0,
+    /// time 0, date `00000000`), which reads back as no value (informational).
+    pub const IMPLIED: &str = "ngf.implied";
     /// Writer: something in the game cannot be represented in NGF and was left out or changed.
     pub const LOSSY: &str = "ngf.lossy";
 }

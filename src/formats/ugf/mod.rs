@@ -2,6 +2,7 @@
 //! Specification: [`formats/ugf.md`](crate::spec::ugf).
 
 mod header;
+mod moves;
 mod read;
 mod review;
 mod write;

@@ -1,0 +1,64 @@
+//! What `kifu.read` accepts: a path, bytes, or a binary file object.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use std::path::PathBuf;
+
+/// An input: a file to read, or bytes already in memory (with the file name they came from,
+/// when known, for the format's extension).
+pub enum Input {
+    /// A path (`str` or `os.PathLike`).
+    Path(PathBuf),
+    /// Bytes, and the name of the file object they were read from.
+    Bytes(Vec<u8>, Option<PathBuf>),
+}
+
+impl Input {
+    /// The path named or the file object's name, for messages and the format's extension.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            Input::Path(p) => Some(p),
+            Input::Bytes(_, name) => name.as_deref(),
+        }
+    }
+}
+
+/// Reads `source` into an [`Input`]: `bytes`, `bytearray` and `memoryview` as they are, a `str`
+/// or `os.PathLike` as a path, anything with `read()` as a binary file object.
+pub fn input(source: &Bound<'_, PyAny>) -> PyResult<Input> {
+    if let Ok(b) = source.cast::<PyBytes>() {
+        return Ok(Input::Bytes(b.as_bytes().to_vec(), None));
+    }
+    if let Ok(b) = source.cast::<PyByteArray>() {
+        return Ok(Input::Bytes(b.to_vec(), None));
+    }
+    if source.cast::<PyMemoryView>().is_ok() {
+        let b = source.py().get_type::<PyBytes>().call1((source,))?;
+        return Ok(Input::Bytes(b.cast::<PyBytes>()?.as_bytes().to_vec(), None));
+    }
+    if source.cast::<PyString>().is_err() && source.hasattr("read")? {
+        let data = source.call_method0("read")?;
+        let Ok(bytes) = data.cast::<PyBytes>() else {
+            return Err(PyTypeError::new_err(
+                "kifu reads binary file objects: open the file with 'rb' (kifu decides the charset itself)",
+            ));
+        };
+        let name = source.getattr("name").ok().and_then(|n| n.extract::<PathBuf>().ok());
+        return Ok(Input::Bytes(bytes.as_bytes().to_vec(), name));
+    }
+    source.extract::<PathBuf>().map(Input::Path).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a path, bytes or a binary file object, not {}",
+            source.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string())
+        ))
+    })
+}
+
+/// The paths of an iterable of `str` / `os.PathLike`.
+pub fn paths(items: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if items.cast::<PyString>().is_ok() {
+        return Err(PyTypeError::new_err("expected an iterable of paths, not one path"));
+    }
+    items.try_iter()?.map(|p| p?.extract::<PathBuf>()).collect()
+}

@@ -1,0 +1,280 @@
+//! kifu for Python: the extension module `kifu._kifu`, re-exported by the `kifu` package.
+//!
+//! The binding has no conversion logic of its own: reading, writing, charsets and formats are the
+//! kifu library's (reached through `adapter`); this crate turns its values into Python objects,
+//! runs many inputs in parallel with the GIL released, and never lets a Rust panic through.
+
+#![warn(missing_docs)]
+
+mod adapter;
+mod errors;
+mod input;
+mod moves;
+mod parallel;
+mod views;
+
+use adapter::Encoding;
+use errors::PyDiagnostic;
+use input::Input;
+use kifu::{Format, ReadOutput};
+use pyo3::exceptions::{PyImportError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyList};
+use std::io;
+use std::path::{Path, PathBuf};
+use views::{PyCollection, PyGameIterator, WriteArgs};
+
+/// What reading one input gives: the file system's error, kifu's, or the games.
+type Outcome = io::Result<Result<ReadOutput, kifu::ReadError>>;
+
+/// How to read: the format and charset the caller named, if any.
+#[derive(Clone, Copy)]
+struct ReadArgs {
+    format: Option<Format>,
+    encoding: Option<&'static Encoding>,
+}
+
+impl ReadArgs {
+    fn new(format: Option<String>, encoding: Option<String>) -> PyResult<ReadArgs> {
+        let format = views::format_arg(format.as_deref())?;
+        let encoding = encoding.as_deref().map(adapter::charset_named).transpose().map_err(PyValueError::new_err)?;
+        Ok(ReadArgs { format, encoding })
+    }
+
+    /// Reads `input` (no GIL needed), a panic becoming a read error.
+    fn read(self, input: Input) -> Outcome {
+        parallel::guard(|| match input {
+            Input::Path(p) => adapter::read_path(&p, self.format, self.encoding),
+            Input::Bytes(b, name) => Ok(adapter::read_bytes(b, self.format, name.as_deref(), self.encoding)),
+        })
+    }
+}
+
+/// The games, or the exception to raise for `path`.
+fn raise(py: Python<'_>, outcome: Outcome, path: Option<&Path>) -> PyResult<ReadOutput> {
+    match outcome {
+        Ok(Ok(out)) => Ok(out),
+        Ok(Err(e)) => Err(errors::read_error(py, e, path)),
+        Err(e) => Err(errors::os_error(py, e, path.unwrap_or(Path::new("")))),
+    }
+}
+
+/// Reads `source` with the GIL released.
+fn read_source(py: Python<'_>, source: &Bound<'_, PyAny>, args: ReadArgs) -> PyResult<ReadOutput> {
+    let input = input::input(source)?;
+    let path = input.path().map(Path::to_path_buf);
+    let outcome = py.detach(|| args.read(input));
+    raise(py, outcome, path.as_deref())
+}
+
+/// Reads a game record: `source` is a path (`str` or `os.PathLike`), `bytes` or a binary file
+/// object. The format is `format` (`"sgf"`, `"gib"`, `"ngf"`, `"ugf"`, `"json"`, `"ndjson"`), else
+/// the file extension, else the content; the charset is `encoding` (a label such as `"cp949"`),
+/// else what the reader decides (byte-order mark, declaration, detection), as `kifu convert` does.
+///
+/// Raises `ReadError` (with `diagnostics`) when nothing is readable, `OSError` when the file
+/// cannot be read. Repairs are not errors: they are in `Collection.diagnostics`.
+#[pyfunction]
+#[pyo3(signature = (source, format = None, encoding = None))]
+fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<String>,
+    encoding: Option<String>,
+) -> PyResult<PyCollection> {
+    let out = read_source(py, source, ReadArgs::new(format, encoding)?)?;
+    PyCollection::new(py, out)
+}
+
+/// The games of `source` (as `read` takes it) one at a time. The iterator's `charset` and
+/// `diagnostics` are the input's.
+///
+/// Memory: the input is read whole, then each game is handed over as it is taken, so memory
+/// stays within what `read` needs; it will be bounded by one game once the kifu library reads
+/// collections as a stream.
+#[pyfunction]
+#[pyo3(signature = (source, format = None, encoding = None))]
+fn iter_games(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<String>,
+    encoding: Option<String>,
+) -> PyResult<PyGameIterator> {
+    Ok(PyGameIterator::new(read_source(py, source, ReadArgs::new(format, encoding)?)?))
+}
+
+/// Reads many files in parallel (`threads` threads, all cores when None) with the GIL released.
+/// Returns one item per path, in the order given: a `Collection`, or the exception that reading
+/// that file would raise (`ReadError`, `OSError`) as a value — one bad file does not stop the run.
+#[pyfunction]
+#[pyo3(signature = (paths, threads = None, *, format = None, encoding = None))]
+fn read_many<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    format: Option<String>,
+    encoding: Option<String>,
+) -> PyResult<Bound<'py, PyList>> {
+    let args = ReadArgs::new(format, encoding)?;
+    let paths = input::paths(paths)?;
+    let outcomes = parallel::map(py, threads, &paths, |p| args.read(Input::Path(p.clone())))?;
+    let items = paths.iter().zip(outcomes).map(|(path, outcome)| outcome_object(py, outcome, path));
+    PyList::new(py, items.collect::<PyResult<Vec<_>>>()?)
+}
+
+/// A `Collection`, or the exception for a file that failed, as a value.
+fn outcome_object(py: Python<'_>, outcome: Outcome, path: &Path) -> PyResult<Py<PyAny>> {
+    match raise(py, outcome, Some(path)) {
+        Ok(out) => Ok(Py::new(py, PyCollection::new(py, out)?)?.into_any()),
+        Err(e) => Ok(e.into_value(py).into_any()),
+    }
+}
+
+/// The main lines of every game of every file, read in parallel with the GIL released, as NumPy
+/// `int16` arrays of shape `(n, 3)` (see `Game.moves_array`): files in the order given, games in
+/// file order. A file that cannot be read raises its error (after all were read), unless
+/// `skip_errors`, which leaves it out.
+#[pyfunction]
+#[pyo3(signature = (paths, threads = None, *, format = None, encoding = None, skip_errors = false))]
+fn load_moves<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    format: Option<String>,
+    encoding: Option<String>,
+    skip_errors: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let args = ReadArgs::new(format, encoding)?;
+    let paths = input::paths(paths)?;
+    let numpy = import_numpy(py)?;
+    let arrays = parallel::map(py, threads, &paths, |p| {
+        let outcome = args.read(Input::Path(p.clone()));
+        outcome.map(|r| r.map(|out| out.collection.games.iter().map(moves::main_line_bytes).collect::<Vec<_>>()))
+    })?;
+    let list = PyList::empty(py);
+    for (path, games) in paths.iter().zip(arrays) {
+        let games = match games {
+            Ok(Ok(g)) => g,
+            _ if skip_errors => continue,
+            Ok(Err(e)) => return Err(errors::read_error(py, e, Some(path))),
+            Err(e) => return Err(errors::os_error(py, e, path)),
+        };
+        for bytes in games {
+            list.append(array_of(py, &numpy, &bytes)?)?;
+        }
+    }
+    Ok(list)
+}
+
+fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("numpy").map_err(|e| {
+        PyImportError::new_err(format!(
+            "kifu's moves_array() and load_moves() need NumPy, which is not installed ({e}); pip install numpy"
+        ))
+    })
+}
+
+fn array_of<'py>(py: Python<'py>, numpy: &Bound<'py, PyModule>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let buffer = PyByteArray::new(py, bytes);
+    numpy.call_method1("frombuffer", (buffer, numpy.getattr("int16")?))?.call_method1("reshape", ((-1i64, 3i64),))
+}
+
+/// A NumPy `(n, 3)` `int16` array over moves bytes (`moves::main_line_bytes`).
+fn numpy_moves<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    array_of(py, &import_numpy(py)?, bytes)
+}
+
+/// Converts the file `src` into `dst` as `kifu convert SRC -o DST` does: the input format is
+/// `from_format`, else `src`'s extension, else its content; the output format `to`, else `dst`'s
+/// extension, else SGF. `from_encoding` forces the input charset, `encoding` picks the output's
+/// (UTF-8 by default), `lossy` writes `?` for characters it lacks, `expand_lists` writes SGF point
+/// lists point by point. The output is written through a temporary file and a rename, and an
+/// existing `dst` is replaced only with `force` (else `FileExistsError`); `dst` being `src` is
+/// refused. Returns every diagnostic (the charset decision, the reader's, the writer's lossy items).
+#[pyfunction]
+#[pyo3(signature = (src, dst, to = None, *, from_format = None, from_encoding = None, encoding = None, lossy = false, expand_lists = false, force = false))]
+#[allow(clippy::too_many_arguments)]
+fn convert<'py>(
+    py: Python<'py>,
+    src: PathBuf,
+    dst: PathBuf,
+    to: Option<String>,
+    from_format: Option<String>,
+    from_encoding: Option<String>,
+    encoding: Option<String>,
+    lossy: bool,
+    expand_lists: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let args = ReadArgs::new(from_format, from_encoding)?;
+    let to = adapter::output_format(views::format_arg(to.as_deref())?, Some(&dst));
+    let write = WriteArgs { encoding, lossy, expand_lists };
+    let settings = write.settings(None)?;
+    if adapter::same_file(&src, &dst) {
+        let message = format!("the output {} is the input; refusing to overwrite it", dst.display());
+        return Err(errors::write_error(py, message, Vec::new(), Some(&dst)));
+    }
+    let outcome = py.detach(|| args.read(Input::Path(src.clone())));
+    let read = raise(py, outcome, Some(&src))?;
+    let settings = adapter::WriteSettings { source_charset: read.charset, ..settings };
+    let written = py.detach(|| adapter::write(&read.collection, to, &settings)).map_err(|e| {
+        let (message, diagnostics) = adapter::write_error_diagnostics(e);
+        errors::write_error(py, format!("{}: {message}", dst.display()), diagnostics, Some(&dst))
+    })?;
+    py.detach(|| adapter::write_file_safely(&dst, &written.bytes, force)).map_err(|e| errors::os_error(py, e, &dst))?;
+    let all = read.charset.map(|c| c.note()).into_iter().chain(read.diagnostics).chain(written.diagnostics);
+    errors::diagnostic_list(py, all)
+}
+
+/// Test hook: panics inside the binding, in the way `kind` names — `"binding"` (pyo3's own
+/// guard: `pyo3_runtime.PanicException`), `"read"` (the read guard: `ReadError` with code
+/// `internal.panic`) or `"read_many"` (one of three inputs of a parallel run panics; returns the
+/// three results). Not part of the API.
+#[pyfunction]
+fn _panic_for_tests<'py>(py: Python<'py>, kind: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let kind: String = kind.extract()?;
+    let boom = |i: usize| -> Outcome {
+        parallel::guard(|| {
+            if i == 1 {
+                panic!("deliberate panic {i}");
+            }
+            Ok(adapter::read_bytes(b"(;GM[1];B[aa])".to_vec(), None, None, None))
+        })
+    };
+    match kind.as_str() {
+        "binding" => panic!("deliberate panic in the binding"),
+        "read" => raise(py, boom(1), None).map(|_| py.None().into_bound(py)),
+        "read_many" => {
+            let outcomes = parallel::map(py, Some(2), &[0, 1, 2], |&i| boom(i))?;
+            let items = outcomes.into_iter().map(|o| outcome_object(py, o, Path::new("<test>")));
+            Ok(PyList::new(py, items.collect::<PyResult<Vec<_>>>()?)?.into_any())
+        }
+        _ => Err(PyValueError::new_err("kind: binding, read or read_many")),
+    }
+}
+
+/// kifu: read and write Go game records (SGF, GIB, NGF, UGF/UGI, JSON).
+#[pymodule]
+fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyCollection>()?;
+    m.add_class::<views::PyGame>()?;
+    m.add_class::<views::PyNode>()?;
+    m.add_class::<views::PyGameInfo>()?;
+    m.add_class::<views::PyGameResult>()?;
+    m.add_class::<views::PyCharset>()?;
+    m.add_class::<PyGameIterator>()?;
+    m.add_class::<PyDiagnostic>()?;
+    m.add("KifuError", py.get_type::<errors::KifuError>())?;
+    m.add("ReadError", py.get_type::<errors::ReadError>())?;
+    m.add("WriteError", py.get_type::<errors::WriteError>())?;
+    m.add("KifuWarning", py.get_type::<errors::KifuWarning>())?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_games, m)?)?;
+    m.add_function(wrap_pyfunction!(read_many, m)?)?;
+    m.add_function(wrap_pyfunction!(load_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,714 @@
+//! The Python classes over kifu's model: `Collection`, `Game`, `Node`, `GameInfo`, `GameResult`,
+//! `Charset`, and the game iterator. They are views: the games stay in kifu's compact storage,
+//! shared through an `Arc`, and Python objects are made only for what is looked at.
+
+use crate::adapter::{self, CharsetDecision, Collection, WriteSettings};
+use crate::errors;
+use kifu::model::{Color, GameResult, Move, NodeId, WinKind};
+use kifu::{Diagnostic, GameTree, ReadOutput};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The number of points a move can name (SGF's 52 × 52) plus one for a pass.
+const MOVE_SLOTS: usize = 52 * 52 + 1;
+
+/// Every move as Python sees it, made once: `("B" | "W", (x, y))`, or `(color, None)` for a
+/// pass. The tuples are immutable, so a main line of any length is a list of shared objects.
+static MOVES: PyOnceLock<Vec<Py<PyTuple>>> = PyOnceLock::new();
+
+fn py_move<'py>(py: Python<'py>, color: Color, mv: Move) -> PyResult<Bound<'py, PyTuple>> {
+    let all = MOVES.get_or_try_init(py, || {
+        let mut all = Vec::with_capacity(2 * MOVE_SLOTS);
+        for color in [pyo3::intern!(py, "B"), pyo3::intern!(py, "W")] {
+            for slot in 0..MOVE_SLOTS {
+                let point = match slot {
+                    s if s == MOVE_SLOTS - 1 => py.None().into_bound(py),
+                    s => PyTuple::new(py, [s % 52, s / 52])?.into_any(),
+                };
+                all.push(PyTuple::new(py, [color.clone().into_any(), point])?.unbind());
+            }
+        }
+        Ok::<_, PyErr>(all)
+    })?;
+    let slot = match mv {
+        Move::Play(p) => usize::from(p.y) * 52 + usize::from(p.x),
+        Move::Pass => MOVE_SLOTS - 1,
+    };
+    let index = if color == Color::Black { 0 } else { MOVE_SLOTS } + slot.min(MOVE_SLOTS - 1);
+    Ok(all[index].bind(py).clone())
+}
+
+/// How an input was decoded: the charset's `name` (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …),
+/// its `source` (`"bom"`, `"override"`, `"declared"` or `"detected"`) and the `reason` in a few
+/// words.
+#[pyclass(frozen, module = "kifu", name = "Charset")]
+#[derive(Clone)]
+pub struct PyCharset {
+    inner: CharsetDecision,
+}
+
+#[pymethods]
+impl PyCharset {
+    /// The charset's name (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, `UTF-16LE`, …).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    /// How it was chosen: `"bom"`, `"override"` (the `encoding` argument), `"declared"` (the
+    /// file said so) or `"detected"`.
+    #[getter]
+    fn source(&self) -> &'static str {
+        self.inner.source.as_str()
+    }
+
+    /// Why, in a few words (`declared charset`, `valid UTF-8`, …).
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.inner.reason
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Charset {} ({}: {})>", self.inner.name(), self.inner.source, self.inner.reason)
+    }
+}
+
+fn charset_object(decision: Option<CharsetDecision>) -> Option<PyCharset> {
+    decision.map(|inner| PyCharset { inner })
+}
+
+/// Output options shared by every writing method.
+#[derive(Default)]
+pub struct WriteArgs {
+    /// Output charset label.
+    pub encoding: Option<String>,
+    /// `?` for unmappable characters.
+    pub lossy: bool,
+    /// SGF: point lists written point by point.
+    pub expand_lists: bool,
+}
+
+impl WriteArgs {
+    /// The library's settings, with the charset the games were read with.
+    pub fn settings(&self, source_charset: Option<CharsetDecision>) -> PyResult<WriteSettings> {
+        let encoding =
+            self.encoding.as_deref().map(adapter::charset_named).transpose().map_err(PyValueError::new_err)?;
+        Ok(WriteSettings { encoding, lossy: self.lossy, expand_point_lists: self.expand_lists, source_charset })
+    }
+}
+
+/// A format named by the user, or a `ValueError`.
+pub fn format_arg(name: Option<&str>) -> PyResult<Option<kifu::Format>> {
+    name.map(adapter::format_named).transpose().map_err(PyValueError::new_err)
+}
+
+/// Writes `collection` as `format` with the GIL released; a failure is `kifu.WriteError`.
+fn encode(
+    py: Python<'_>,
+    collection: &Collection,
+    format: kifu::Format,
+    settings: &WriteSettings,
+) -> PyResult<kifu::WriteOutput> {
+    py.detach(|| adapter::write(collection, format, settings)).map_err(|e| {
+        let (message, diagnostics) = adapter::write_error_diagnostics(e);
+        errors::write_error(py, message, diagnostics, None)
+    })
+}
+
+/// The text of a UTF-8 output (SGF, JSON), issuing a `KifuWarning` for each lossy item.
+fn encode_text(
+    py: Python<'_>,
+    collection: &Collection,
+    format: kifu::Format,
+    charset: Option<CharsetDecision>,
+) -> PyResult<String> {
+    let out = encode(py, collection, format, &WriteArgs::default().settings(charset)?)?;
+    errors::warn_all(py, &out.diagnostics)?;
+    String::from_utf8(out.bytes).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// `to_bytes`: any format, any charset; lossy items issue `KifuWarning`s.
+fn encode_bytes(
+    py: Python<'_>,
+    collection: &Collection,
+    format: &str,
+    args: &WriteArgs,
+    charset: Option<CharsetDecision>,
+) -> PyResult<Vec<u8>> {
+    let format = adapter::format_named(format).map_err(PyValueError::new_err)?;
+    let out = encode(py, collection, format, &args.settings(charset)?)?;
+    errors::warn_all(py, &out.diagnostics)?;
+    Ok(out.bytes)
+}
+
+/// `write`: to `path` safely (temporary file and rename; never replacing a file unless `force`),
+/// returning the writer's diagnostics.
+fn write_file<'py>(
+    py: Python<'py>,
+    collection: &Collection,
+    path: PathBuf,
+    format: Option<&str>,
+    args: &WriteArgs,
+    force: bool,
+    charset: Option<CharsetDecision>,
+) -> PyResult<Bound<'py, PyList>> {
+    let format = adapter::output_format(format_arg(format)?, Some(&path));
+    let out = encode(py, collection, format, &args.settings(charset)?)?;
+    py.detach(|| adapter::write_file_safely(&path, &out.bytes, force)).map_err(|e| errors::os_error(py, e, &path))?;
+    errors::diagnostic_list(py, out.diagnostics)
+}
+
+/// The games of one input, how it was decoded, and everything the reader noticed.
+///
+/// A sequence of `Game`: `len(c)`, `c[0]`, `for game in c`. `charset` is how the input was
+/// decoded (None when the reader made no charset decision). `diagnostics` lists every repair,
+/// skipped byte and note, in input order, with the charset decision first (`charset.decided`).
+#[pyclass(frozen, module = "kifu", name = "Collection")]
+pub struct PyCollection {
+    inner: Arc<Collection>,
+    charset: Option<CharsetDecision>,
+    diagnostics: Vec<Diagnostic>,
+    games: Vec<Py<PyGame>>,
+}
+
+impl PyCollection {
+    /// Wraps what a reader returned.
+    pub fn new(py: Python<'_>, read: ReadOutput) -> PyResult<PyCollection> {
+        let inner = Arc::new(read.collection);
+        let charset = read.charset;
+        let games = (0..inner.games.len())
+            .map(|index| Py::new(py, PyGame { coll: inner.clone(), index, charset }))
+            .collect::<PyResult<_>>()?;
+        let diagnostics = charset.map(|c| c.note()).into_iter().chain(read.diagnostics).collect();
+        Ok(PyCollection { inner, charset, diagnostics, games })
+    }
+}
+
+#[pymethods]
+impl PyCollection {
+    /// The games, in input order (a new list each time).
+    #[getter]
+    fn games<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.games.iter().map(|g| g.clone_ref(py)))
+    }
+
+    /// How the input was decoded (None when the reader made no charset decision).
+    #[getter]
+    fn charset(&self) -> Option<PyCharset> {
+        charset_object(self.charset)
+    }
+
+    /// What the reader found: a list of `Diagnostic`, the charset decision first.
+    #[getter]
+    fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        errors::diagnostic_list(py, self.diagnostics.iter().cloned())
+    }
+
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<Py<PyGame>> {
+        let n = self.games.len() as isize;
+        let i = if index < 0 { index + n } else { index };
+        if (0..n).contains(&i) {
+            Ok(self.games[i as usize].clone_ref(py))
+        } else {
+            Err(PyIndexError::new_err("game index out of range"))
+        }
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.games(py)?.try_iter()?.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        let charset = self.charset.map_or_else(String::new, |c| format!(" {}", c.name()));
+        format!("<Collection of {} game(s){charset}>", self.games.len())
+    }
+
+    /// The games as FF[4] SGF text (UTF-8).
+    fn to_sgf(&self, py: Python<'_>) -> PyResult<String> {
+        encode_text(py, &self.inner, kifu::Format::SGF, self.charset)
+    }
+
+    /// The games as kifu's JSON (see the repository's formats/json.md).
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        encode_text(py, &self.inner, adapter::format_named("json").map_err(PyValueError::new_err)?, self.charset)
+    }
+
+    /// The games in `format` (`"sgf"`, `"gib"`, `"ngf"`, `"ugf"`, `"json"`, `"ndjson"`), encoded in
+    /// `encoding` (UTF-8 by default). Lossy items issue a `KifuWarning` each; characters the charset
+    /// cannot hold raise `WriteError` unless `lossy` (then `?` and a warning).
+    #[pyo3(signature = (format = String::from("sgf"), *, encoding = None, lossy = false, expand_lists = false))]
+    #[pyo3(text_signature = "(self, format='sgf', *, encoding=None, lossy=False, expand_lists=False)")]
+    fn to_bytes(
+        &self,
+        py: Python<'_>,
+        format: String,
+        encoding: Option<String>,
+        lossy: bool,
+        expand_lists: bool,
+    ) -> PyResult<Vec<u8>> {
+        encode_bytes(py, &self.inner, &format, &WriteArgs { encoding, lossy, expand_lists }, self.charset)
+    }
+
+    /// Writes the games to `path` as `kifu convert -o` does: the format named, else from the
+    /// extension, else SGF; through a temporary file and a rename; an existing file is replaced only
+    /// with `force` (else `FileExistsError`). Returns the writer's diagnostics (lossy items).
+    #[pyo3(signature = (path, format = None, *, encoding = None, lossy = false, expand_lists = false, force = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn write<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        format: Option<String>,
+        encoding: Option<String>,
+        lossy: bool,
+        expand_lists: bool,
+        force: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let args = WriteArgs { encoding, lossy, expand_lists };
+        write_file(py, &self.inner, path, format.as_deref(), &args, force, self.charset)
+    }
+}
+
+/// One game. `info` has its game information, `moves` the main line, `root` the tree's first
+/// node (walk on with `children` and `parent`). Points are `(x, y)`, 0-based from the top-left
+/// corner: `x` the column, `y` the row.
+#[pyclass(frozen, module = "kifu", name = "Game")]
+pub struct PyGame {
+    coll: Arc<Collection>,
+    index: usize,
+    charset: Option<CharsetDecision>,
+}
+
+impl PyGame {
+    /// A game on its own (read from a stream of games).
+    pub fn alone(tree: GameTree, charset: Option<CharsetDecision>) -> PyGame {
+        PyGame { coll: Arc::new(Collection::new(vec![tree])), index: 0, charset }
+    }
+
+    fn tree(&self) -> &GameTree {
+        &self.coll.games[self.index]
+    }
+
+    fn node(&self, id: NodeId) -> PyNode {
+        PyNode { coll: self.coll.clone(), game: self.index, id }
+    }
+
+    /// The game as a collection of its own, for the writers.
+    fn single(&self) -> std::borrow::Cow<'_, Collection> {
+        if self.coll.games.len() == 1 {
+            std::borrow::Cow::Borrowed(&*self.coll)
+        } else {
+            std::borrow::Cow::Owned(Collection::new(vec![self.tree().clone()]))
+        }
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game information (players, ranks, komi, result, date, …).
+    #[getter]
+    fn info(&self, py: Python<'_>) -> PyResult<PyGameInfo> {
+        PyGameInfo::of(py, self.tree())
+    }
+
+    /// The board size as `(columns, rows)` (19×19 when `SZ` is absent).
+    #[getter]
+    fn size(&self) -> (u8, u8) {
+        let s = self.tree().board_size();
+        (s.width, s.height)
+    }
+
+    /// The moves of the main line: `(color, (x, y))` with color `"B"` or `"W"`, and `None`
+    /// instead of the point for a pass.
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let tree = self.tree();
+        let size = tree.board_size();
+        let moves = tree.main_line().filter_map(|n| n.mv_on(size)).map(|(c, m)| py_move(py, c, m));
+        PyList::new(py, moves.collect::<PyResult<Vec<_>>>()?)
+    }
+
+    /// The root's setup stones: `{"AB": [(x, y), …], "AW": […], "AE": […]}` (handicap stones are
+    /// in `AB`); compressed lists are expanded.
+    #[getter]
+    fn setup<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.node(NodeId::ROOT).setup(py)
+    }
+
+    /// The first node of the tree (game information and setup live here).
+    #[getter]
+    fn root(&self) -> PyNode {
+        self.node(NodeId::ROOT)
+    }
+
+    /// Every node in pre-order (the main line first at every branch).
+    fn nodes(&self) -> Vec<PyNode> {
+        self.tree().nodes().map(|n| self.node(n.id())).collect()
+    }
+
+    /// The nodes of the main line, the root first.
+    fn main_line(&self) -> Vec<PyNode> {
+        self.tree().main_line().map(|n| self.node(n.id())).collect()
+    }
+
+    /// The main line as a NumPy `int16` array of shape `(n, 3)`: color (0 Black, 1 White), x, y;
+    /// a pass is `x = y = -1`. Needs NumPy (imported only here).
+    fn moves_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::numpy_moves(py, &crate::moves::main_line_bytes(self.tree()))
+    }
+
+    /// The number of nodes.
+    fn __len__(&self) -> usize {
+        self.tree().len()
+    }
+
+    fn __repr__(&self) -> String {
+        let info = self.tree().info();
+        let name = |n: Option<String>| n.unwrap_or_else(|| "?".into());
+        let result = info.result_text.map_or_else(String::new, |r| format!(" {r}"));
+        let moves = self.tree().main_line_moves();
+        format!("<Game {} vs {}{result}, {moves} moves>", name(info.black), name(info.white))
+    }
+
+    /// The game as FF[4] SGF text (UTF-8).
+    fn to_sgf(&self, py: Python<'_>) -> PyResult<String> {
+        encode_text(py, &self.single(), kifu::Format::SGF, self.charset)
+    }
+
+    /// The game as kifu's JSON (see the repository's formats/json.md).
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        encode_text(py, &self.single(), adapter::format_named("json").map_err(PyValueError::new_err)?, self.charset)
+    }
+
+    /// The game in `format`, as `Collection.to_bytes`.
+    #[pyo3(signature = (format = String::from("sgf"), *, encoding = None, lossy = false, expand_lists = false))]
+    #[pyo3(text_signature = "(self, format='sgf', *, encoding=None, lossy=False, expand_lists=False)")]
+    fn to_bytes(
+        &self,
+        py: Python<'_>,
+        format: String,
+        encoding: Option<String>,
+        lossy: bool,
+        expand_lists: bool,
+    ) -> PyResult<Vec<u8>> {
+        encode_bytes(py, &self.single(), &format, &WriteArgs { encoding, lossy, expand_lists }, self.charset)
+    }
+
+    /// Writes the game to `path`, as `Collection.write`.
+    #[pyo3(signature = (path, format = None, *, encoding = None, lossy = false, expand_lists = false, force = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn write<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        format: Option<String>,
+        encoding: Option<String>,
+        lossy: bool,
+        expand_lists: bool,
+        force: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let args = WriteArgs { encoding, lossy, expand_lists };
+        write_file(py, &self.single(), path, format.as_deref(), &args, force, self.charset)
+    }
+}
+
+/// A node of a game tree: its `properties` (identifier → list of values, in file order),
+/// `children` (the main line first) and `parent`.
+#[pyclass(frozen, module = "kifu", name = "Node")]
+pub struct PyNode {
+    coll: Arc<Collection>,
+    game: usize,
+    id: NodeId,
+}
+
+impl PyNode {
+    fn get(&self) -> kifu::model::Node<'_> {
+        self.coll.games[self.game].node(self.id)
+    }
+
+    fn at(&self, id: NodeId) -> PyNode {
+        PyNode { coll: self.coll.clone(), game: self.game, id }
+    }
+
+    fn setup<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for key in ["AB", "AW", "AE"] {
+            dict.set_item(key, PyList::empty(py))?;
+        }
+        for p in self.get().props().filter(|p| p.setup().is_some()) {
+            let points: Vec<(u8, u8)> = p.points().map(|q| (q.x, q.y)).collect();
+            dict.get_item(p.ident())?.map_or(Ok(()), |list| list.call_method1("extend", (points,)).map(drop))?;
+        }
+        Ok(dict)
+    }
+}
+
+#[pymethods]
+impl PyNode {
+    /// The properties: identifier → list of values (text, unescaped; a composed value such as
+    /// `aa:cc` keeps its colon), in file order.
+    #[getter]
+    fn properties<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for p in self.get().props() {
+            let values: Vec<&str> = p.values().map(|v| v.as_str()).collect();
+            match dict.get_item(p.ident())? {
+                Some(list) => list.call_method1("extend", (values,)).map(drop)?,
+                None => dict.set_item(p.ident(), values)?,
+            }
+        }
+        Ok(dict)
+    }
+
+    /// The children, the main line first.
+    #[getter]
+    fn children(&self) -> Vec<PyNode> {
+        self.get().children().map(|c| self.at(c.id())).collect()
+    }
+
+    /// The parent, None for the root.
+    #[getter]
+    fn parent(&self) -> Option<PyNode> {
+        self.get().parent().map(|p| self.at(p.id()))
+    }
+
+    /// The move played here, `(color, (x, y))` or `(color, None)` for a pass; None when the node
+    /// plays no move.
+    #[getter]
+    #[pyo3(name = "move")]
+    fn mv<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        self.get().mv().map(|(c, m)| py_move(py, c, m)).transpose()
+    }
+
+    /// The setup stones placed here: `{"AB": [(x, y), …], "AW": […], "AE": […]}`.
+    #[getter(setup)]
+    fn setup_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.setup(py)
+    }
+
+    /// The comment (`C`), or None.
+    #[getter]
+    fn comment(&self) -> Option<&str> {
+        self.get().value("C")
+    }
+
+    /// The node's place in pre-order (the root is 0).
+    #[getter]
+    fn index(&self) -> usize {
+        self.id.index()
+    }
+
+    /// The first value of property `ident`, or `default`.
+    #[pyo3(signature = (ident, default = None))]
+    fn get_value(&self, ident: String, default: Option<String>) -> Option<String> {
+        self.get().value(&ident).map(str::to_string).or(default)
+    }
+
+    fn __getitem__(&self, ident: String) -> PyResult<Vec<&str>> {
+        if self.get().get(&ident).is_none() {
+            return Err(PyKeyError::new_err(ident));
+        }
+        let mut values = Vec::new();
+        for p in self.get().props().filter(|p| p.ident() == ident) {
+            values.extend(p.values().map(|v| v.as_str()));
+        }
+        Ok(values)
+    }
+
+    fn __contains__(&self, ident: String) -> bool {
+        self.get().get(&ident).is_some()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyNode>().is_ok_and(|o| {
+            let o = o.get();
+            Arc::ptr_eq(&self.coll, &o.coll) && self.game == o.game && self.id == o.id
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        (Arc::as_ptr(&self.coll) as u64) ^ ((self.game as u64) << 32) ^ self.id.index() as u64
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Node {:?}>", self.get())
+    }
+}
+
+/// How a game ended: `winner` (`"B"`, `"W"` or None), `how` (`"score"`, `"points"` (margin not
+/// given), `"resign"`, `"time"`, `"forfeit"`, `"draw"`, `"void"`, `"unknown"`) and `margin` (the
+/// score difference, for `"score"`). `str(result)` is the FF[4] form (`B+R`, `W+3.5`).
+#[pyclass(frozen, get_all, module = "kifu", name = "GameResult")]
+pub struct PyGameResult {
+    winner: Option<&'static str>,
+    how: &'static str,
+    margin: Option<f64>,
+    text: String,
+}
+
+impl PyGameResult {
+    fn of(r: &GameResult) -> PyGameResult {
+        let (winner, how, margin) = match r {
+            GameResult::Draw => (None, "draw", None),
+            GameResult::Void => (None, "void", None),
+            GameResult::Unknown => (None, "unknown", None),
+            GameResult::Win { winner, how } => {
+                let (how, margin) = match how {
+                    WinKind::Score(s) => ("score", Some(*s)),
+                    WinKind::Points => ("points", None),
+                    WinKind::Resign => ("resign", None),
+                    WinKind::Time => ("time", None),
+                    WinKind::Forfeit => ("forfeit", None),
+                };
+                (Some(winner.as_sgf()), how, margin)
+            }
+        };
+        PyGameResult { winner, how, margin, text: r.to_sgf() }
+    }
+}
+
+#[pymethods]
+impl PyGameResult {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<GameResult {}>", self.text)
+    }
+}
+
+/// The game information, from the root (and the first nodes of the main line when the root
+/// lacks a property). Every field is None when the game does not say.
+#[pyclass(frozen, get_all, module = "kifu", name = "GameInfo")]
+pub struct PyGameInfo {
+    /// Black's name (`PB`).
+    black: Option<String>,
+    /// White's name (`PW`).
+    white: Option<String>,
+    /// Black's rank (`BR`), as written.
+    black_rank: Option<String>,
+    /// White's rank (`WR`).
+    white_rank: Option<String>,
+    /// Black's team (`BT`).
+    black_team: Option<String>,
+    /// White's team (`WT`).
+    white_team: Option<String>,
+    /// Komi (`KM`).
+    komi: Option<f64>,
+    /// Handicap stones (`HA`).
+    handicap: Option<u32>,
+    /// The result parsed (`RE`), or None when absent or not in FF[4] form.
+    result: Option<Py<PyGameResult>>,
+    /// The result as written (`RE`).
+    result_text: Option<String>,
+    /// Date (`DT`), as written.
+    date: Option<String>,
+    /// Rules (`RU`).
+    rules: Option<String>,
+    /// Main time in seconds (`TM`).
+    time: Option<f64>,
+    /// Overtime (`OT`).
+    overtime: Option<String>,
+    /// Event (`EV`).
+    event: Option<String>,
+    /// Round (`RO`).
+    round: Option<String>,
+    /// Place (`PC`).
+    place: Option<String>,
+    /// Game name (`GN`).
+    name: Option<String>,
+    /// Source (`SO`).
+    source: Option<String>,
+    /// Game comment (`GC`).
+    comment: Option<String>,
+    /// Board size as `(columns, rows)`.
+    size: (u8, u8),
+}
+
+impl PyGameInfo {
+    fn of(py: Python<'_>, tree: &GameTree) -> PyResult<PyGameInfo> {
+        let i = tree.info();
+        let size = tree.board_size();
+        let result = i.result.as_ref().map(|r| Py::new(py, PyGameResult::of(r))).transpose()?;
+        Ok(PyGameInfo {
+            black: i.black,
+            white: i.white,
+            black_rank: i.black_rank,
+            white_rank: i.white_rank,
+            black_team: i.black_team,
+            white_team: i.white_team,
+            komi: i.komi,
+            handicap: i.handicap,
+            result,
+            result_text: i.result_text,
+            date: i.date,
+            rules: i.rules,
+            time: i.time,
+            overtime: i.overtime,
+            event: i.event,
+            round: i.round,
+            place: i.place,
+            name: i.name,
+            source: i.source,
+            comment: i.comment,
+            size: (size.width, size.height),
+        })
+    }
+}
+
+#[pymethods]
+impl PyGameInfo {
+    fn __repr__(&self) -> String {
+        let s = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+        format!("<GameInfo {} vs {}, {}>", s(&self.black), s(&self.white), s(&self.result_text))
+    }
+}
+
+/// The games of one input, one at a time (`kifu.iter_games`). `charset` and `diagnostics` are
+/// the input's, as on `Collection`.
+#[pyclass(module = "kifu", name = "GameIterator")]
+pub struct PyGameIterator {
+    games: std::vec::IntoIter<GameTree>,
+    charset: Option<CharsetDecision>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl PyGameIterator {
+    /// Iterates over what a reader returned, handing each game over as it is taken.
+    pub fn new(read: ReadOutput) -> PyGameIterator {
+        let diagnostics = read.charset.map(|c| c.note()).into_iter().chain(read.diagnostics).collect();
+        PyGameIterator { games: read.collection.games.into_iter(), charset: read.charset, diagnostics }
+    }
+}
+
+#[pymethods]
+impl PyGameIterator {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self) -> Option<PyGame> {
+        self.games.next().map(|tree| PyGame::alone(tree, self.charset))
+    }
+
+    /// How the input was decoded.
+    #[getter]
+    fn charset(&self) -> Option<PyCharset> {
+        charset_object(self.charset)
+    }
+
+    /// What the reader found, as on `Collection`.
+    #[getter]
+    fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        errors::diagnostic_list(py, self.diagnostics.iter().cloned())
+    }
+}
