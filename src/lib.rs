@@ -22,6 +22,7 @@ pub mod diag;
 pub mod formats;
 pub mod go;
 pub mod model;
+pub mod normalise;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};

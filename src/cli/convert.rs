@@ -40,6 +40,10 @@ pub struct ConvertArgs {
     /// SGF output: write compressed point lists (AB[aa:cc]) as single points.
     #[arg(long)]
     expand_lists: bool,
+    /// Keep the input's properties exactly as read: no fix.* normalisation (merged duplicates,
+    /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
+    #[arg(long)]
+    no_repair: bool,
     /// Treat warnings as failure (exit code 3).
     #[arg(long)]
     strict: bool,
@@ -79,7 +83,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         let common = super::batch::Common {
             from,
             to,
-            read: ReadOptions { encoding: from_enc, ..ReadOptions::default() },
+            read: ReadOptions { encoding: from_enc, no_repair: args.no_repair, ..ReadOptions::default() },
             write: WriteOptions {
                 encoding: to_enc,
                 expand_point_lists: args.expand_lists,
@@ -138,7 +142,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     }
 
-    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, ..ReadOptions::default() }) {
+    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, no_repair: args.no_repair, ..ReadOptions::default() }) {
         Ok(r) => r,
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);

@@ -28,6 +28,9 @@ pub struct ReadOptions {
     /// Record where each node and property starts in the decoded text (for `kifu check`);
     /// formats that cannot tell ignore it.
     pub positions: bool,
+    /// Keep the input's properties exactly as read: none of the `fix.*` repairs of
+    /// [`crate::normalise`] (the reader still recovers a broken structure). Off by default.
+    pub no_repair: bool,
 }
 
 /// Options for writing.
@@ -217,7 +220,7 @@ impl Format {
         let rest = ident.strip_prefix('X')?;
         Format::all().find(|f| {
             let name = f.name().as_bytes();
-            rest.len() >= name.len() && rest.as_bytes()[..name.len()].eq_ignore_ascii_case(name) && f.name() != "sgf"
+            rest.len() >= name.len() && rest.as_bytes()[..name.len()].eq_ignore_ascii_case(name)
         })
     }
 
@@ -245,7 +248,12 @@ impl Format {
     /// Read `bytes` in this format.
     pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
         match self.0.read {
-            Some(read) => read(bytes, options),
+            Some(read) => read(bytes, options).map(|mut out| {
+                if !options.no_repair {
+                    crate::normalise::apply(&mut out);
+                }
+                out
+            }),
             None => Err(ReadError {
                 diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
             }),
