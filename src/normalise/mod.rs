@@ -48,6 +48,8 @@ pub mod codes {
     pub const EMPTY_REMOVED: &str = "fix.empty-removed";
     /// `PL` in a move node removed: the move says who plays (info).
     pub const MOVE_PL: &str = "fix.move-pl";
+    /// A node holding setup and a move, or two moves, split in two (warning).
+    pub const NODE_SPLIT: &str = "fix.node-split";
     /// `FF` and `CA` moved to the front of the root (info).
     pub const HEADER_ORDER: &str = "fix.header-order";
     /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points (warning).
@@ -80,6 +82,7 @@ pub mod codes {
         VALUE_KEPT,
         EMPTY_REMOVED,
         MOVE_PL,
+        NODE_SPLIT,
         HEADER_ORDER,
         KOMI_SCALED,
         KOMI_IMPLAUSIBLE,
@@ -143,6 +146,8 @@ pub(crate) struct Work<'f> {
     pub node: NodeId,
     pub is_root: bool,
     pub props: Vec<Prop>,
+    /// Nodes to insert below this one (a node split in two); the node's children move to the last.
+    pub after: Vec<Vec<Prop>>,
     pub changed: bool,
     findings: &'f mut Vec<Finding>,
 }
@@ -252,7 +257,7 @@ fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
     }
     let facts = facts_of(tree);
     let mut findings = Vec::new();
-    let mut rewrites: Vec<(NodeId, Vec<Prop>)> = Vec::new();
+    let mut rewrites: Vec<(NodeId, Vec<Vec<Prop>>)> = Vec::new();
     for n in tree.nodes() {
         if !node_needs_work(n, &facts) {
             continue;
@@ -266,15 +271,19 @@ fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
                 origin: Some(i),
             })
             .collect();
-        let mut w = Work { node: n.id(), is_root: n.is_root(), props, changed: false, findings: &mut findings };
+        let mut w =
+            Work { node: n.id(), is_root: n.is_root(), props, after: Vec::new(), changed: false, findings: &mut findings };
         repair_node(&mut w, &facts, tree);
         if w.changed {
-            let Work { node, props, .. } = w;
-            rewrites.push((node, props));
+            let Work { node, props, after, .. } = w;
+            let mut chain = vec![props];
+            chain.extend(after);
+            rewrites.push((node, chain));
         }
     }
     let order = variations::plan(tree, &mut findings);
-    let diags = place(tree, findings);
+    let mut diags = place(tree, findings);
+    diags.sort_by_key(|d| d.position.map(|p| p.offset));
     if rewrites.is_empty() && order.is_empty() {
         return (None, diags);
     }
@@ -286,6 +295,7 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
     duplicates::merge(w);
     old_ff::repair(w, facts);
     small::repair(w, tree);
+    small::split(w);
     if facts.oro {
         dialect::repair(w);
     }
@@ -380,19 +390,24 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
 
 /// Builds the repaired tree: nodes in `rewrites` get their new properties; the children listed
 /// in `order` come in that order (the others keep theirs).
-fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Prop>)>, order: &[(NodeId, Vec<NodeId>)]) -> GameTree {
-    let mut rewrites: std::collections::HashMap<NodeId, Vec<Prop>> = rewrites.into_iter().collect();
+fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Prop>>)>, order: &[(NodeId, Vec<NodeId>)]) -> GameTree {
+    let mut rewrites: std::collections::HashMap<NodeId, Vec<Vec<Prop>>> = rewrites.into_iter().collect();
     let reordered: std::collections::HashMap<NodeId, &Vec<NodeId>> = order.iter().map(|(p, c)| (*p, c)).collect();
     let mut b = TreeBuilder::new();
     // Builder ids of the tree's nodes; a parent is always placed before its children.
     let mut ids = vec![NodeId::ROOT; tree.len()];
     let mut stack = vec![NodeId::ROOT];
     while let Some(id) = stack.pop() {
-        let at = ids[id.index()];
+        let mut at = ids[id.index()];
         match rewrites.remove(&id) {
-            Some(props) => {
-                for p in props {
-                    b.add_prop(at, &p.ident, p.values);
+            Some(chain) => {
+                for (k, props) in chain.into_iter().enumerate() {
+                    if k > 0 {
+                        at = b.add_child(at);
+                    }
+                    for p in props {
+                        b.add_prop(at, &p.ident, p.values);
+                    }
                 }
             }
             None => {

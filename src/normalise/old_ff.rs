@@ -25,9 +25,16 @@ pub(crate) fn needs(p: Property<'_>, facts: &GameFacts) -> bool {
     match p.ident() {
         "L" | "M" | "KI" => true,
         id if dropped(id, facts) => true,
-        "TM" | "BL" | "WL" => p.first().is_some_and(|v| v.trim().parse::<f64>().is_err()),
-        "HA" => p.first().is_some_and(|v| v.trim().parse::<u32>().is_err() || v.trim() != v || v == "0" || v == "1"),
-        "PL" => !matches!(p.first(), Some("B" | "W")),
+        id => p.first().is_some_and(|v| odd_value(id, v)),
+    }
+}
+
+/// Whether `v` is an old or odd form of a `TM`, `BL`, `WL`, `HA` or `PL` value.
+fn odd_value(ident: &str, v: &str) -> bool {
+    match ident {
+        "TM" | "BL" | "WL" => v.trim().parse::<f64>().is_err(),
+        "HA" => v.parse::<u32>().is_err() || v == "0" || v == "1",
+        "PL" => !matches!(v, "B" | "W"),
         _ => false,
     }
 }
@@ -48,17 +55,17 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                 w.props[i].ident = new;
                 w.report(origin, Severity::Info, codes::OLD_PROPERTY_KEPT, msg);
             }
-            "TM" | "BL" | "WL" => {
+            "TM" | "BL" | "WL" if odd_value(&ident, w.props[i].first()) => {
                 if time(w, i) {
                     continue;
                 }
             }
-            "HA" => {
+            "HA" if odd_value(&ident, w.props[i].first()) => {
                 if handicap(w, i) {
                     continue;
                 }
             }
-            "PL" => {
+            "PL" if odd_value(&ident, w.props[i].first()) => {
                 if player(w, i) {
                     continue;
                 }

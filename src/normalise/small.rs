@@ -13,6 +13,8 @@ pub(crate) fn needs(p: Property<'_>, n: Node<'_>) -> bool {
     match p.ident() {
         "SZ" => n.is_root() && square_composed(v).is_some(),
         "PL" => n.props().any(|q| matches!(q.ident(), "B" | "W")),
+        "AB" | "AW" | "AE" => n.props().any(|q| q.def().is_some_and(|d| d.kind == PropKind::Move)),
+        "B" => n.get("W").is_some(),
         "BR" | "WR" => v.trim().is_empty() || normalize_rank(v).is_some_and(|r| r != v),
         "RE" => v.trim().is_empty() || super::dialect::result_from_text(v).is_some(),
         _ => empty_info_text(p),
@@ -62,6 +64,55 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
     }
     let msg = format!("{} moved to the front of the root (readers decide the charset from it)", names.join(" and "));
     w.report(origin, Severity::Info, codes::HEADER_ORDER, msg);
+}
+
+/// A node holding setup (`AB`/`AW`/`AE`/`PL`) and a move, or both `B` and `W`, is split as SGFC
+/// does: the setup first, then the move with the node's other properties (comments and markup
+/// describe the position after it); `B` and `W` each get a node, in their order.
+pub(crate) fn split(w: &mut Work<'_>) {
+    let is_move = |p: &super::Prop| {
+        crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move)
+    };
+    // In the root, everything but the move stays (game information, header).
+    let root = w.is_root;
+    let is_setup = |p: &super::Prop| matches!(p.ident.as_str(), "AB" | "AW" | "AE" | "PL");
+    let stays = |p: &super::Prop| if root { !is_move(p) } else { is_setup(p) };
+    if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
+        let origin = w.props.iter().find(|p| is_setup(p)).and_then(|p| p.origin);
+        let (setup, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut w.props).into_iter().partition(stays);
+        let names: Vec<String> = setup.iter().filter(|p| is_setup(p)).map(|p| p.ident.clone()).collect();
+        w.props = setup;
+        w.after.push(rest);
+        let msg = format!("setup ({}) and a move in one node: split into a setup node and the move's node", names.join(", "));
+        w.report(origin, Severity::Warning, codes::NODE_SPLIT, msg);
+    }
+    let last = w.after.last().map_or(&w.props, |l| l);
+    let b = last.iter().position(|p| p.ident == "B");
+    let wh = last.iter().position(|p| p.ident == "W");
+    if let (Some(b), Some(wh)) = (b, wh) {
+        let mut node = match w.after.pop() {
+            Some(n) => n,
+            None => std::mem::take(&mut w.props),
+        };
+        let second = if b < wh { "W" } else { "B" };
+        let origin = node.iter().find(|p| p.ident == second).and_then(|p| p.origin);
+        let k = node.iter().position(|p| p.ident == second).unwrap_or(0);
+        let moved = node.remove(k);
+        let timing = if second == "W" { ["WL", "OW"] } else { ["BL", "OB"] };
+        let mut next = vec![moved];
+        while let Some(t) = node.iter().position(|p| timing.contains(&p.ident.as_str())) {
+            next.push(node.remove(t));
+        }
+        if w.props.is_empty() {
+            w.props = node;
+        } else {
+            w.after.push(node);
+        }
+        w.after.push(next);
+        let first = if second == "W" { "B" } else { "W" };
+        let msg = format!("{first} and {second} in one node: {second} moved to a node of its own after {first}");
+        w.report(origin, Severity::Warning, codes::NODE_SPLIT, msg);
+    }
 }
 
 /// Repairs the small forms of the node.
