@@ -103,6 +103,10 @@ pub mod codes {
     /// The margin in `RE` matches neither territory nor area counting of `TB`/`TW` (info).
     pub const RESULT_MARGIN: &str = "check.result-margin";
 
+    /// `TE` (title) or `KO` (komi) in the root of a Nihon Ki-in / Oro dialect file: not judged as
+    /// FF\[4\]'s tesuji and ko properties (info).
+    pub const DIALECT_PROPERTY: &str = "check.dialect-property";
+
     /// Every code above, for documentation checks.
     pub const ALL: &[&str] = &[
         SIZE_DEFAULT,
@@ -146,6 +150,7 @@ pub mod codes {
         HANDICAP_STONES,
         RESULT_WINNER,
         RESULT_MARGIN,
+        DIALECT_PROPERTY,
     ];
 }
 
@@ -332,7 +337,8 @@ fn check_tree_with(tree: &GameTree, lines: Option<&LineIndex<'_>>) -> Vec<Diagno
     if tree.is_empty() {
         return Vec::new();
     }
-    let mut cx = Ctx { tree, lines, out: Vec::new(), size: BoardSize::default(), go: true, old_ff: false };
+    let oro = crate::normalise::is_oro_dialect(tree);
+    let mut cx = Ctx { tree, lines, out: Vec::new(), size: BoardSize::default(), go: true, old_ff: false, oro };
     size::check(&mut cx);
     placement::check(&mut cx);
     values::check(&mut cx);
@@ -354,6 +360,13 @@ pub(crate) struct Ctx<'t> {
     go: bool,
     /// Whether the root declares FF\[1\]–FF\[3\].
     old_ff: bool,
+    /// Whether the game is in the Nihon Ki-in / Oro dialect ([`crate::normalise::is_oro_dialect`]).
+    oro: bool,
+}
+
+/// `TE` or `KO` in the root of a dialect file: the title and the komi, not FF\[4\]'s properties.
+fn dialect_property(cx: &Ctx<'_>, p: Property<'_>) -> bool {
+    cx.oro && p.node() == NodeId::ROOT && matches!(p.ident(), "TE" | "KO")
 }
 
 /// Where a finding is: nothing, a node, a property, or one value of a property.

@@ -3,7 +3,31 @@
 
 use super::{Work, codes};
 use crate::diag::Severity;
-use crate::model::info::normalize_rank;
+/// A rank as FF\[4\] usage writes it (`15k`, `4d`, `9p`), also from kanji numerals (`九段`,
+/// `十五級`, `初段`); `None` when the text is not a rank.
+fn normalize_rank(raw: &str) -> Option<String> {
+    crate::model::info::normalize_rank(raw).or_else(|| crate::model::info::normalize_rank(&kanji_digits(raw.trim())?))
+}
+
+/// `九段` → `9段`, `十五級` → `15級`, `初段` → `1段`: the kanji number before the unit in digits.
+fn kanji_digits(s: &str) -> Option<String> {
+    let unit = s.find(['段', '級', '级', '단', '급'])?;
+    let (num, rest) = s.split_at(unit);
+    if num == "初" {
+        return Some(format!("1{rest}"));
+    }
+    let digit = |c: char| "一二三四五六七八九".chars().position(|d| d == c).map(|i| i as u32 + 1);
+    let chars: Vec<char> = num.chars().collect();
+    let n = match chars.as_slice() {
+        [d] => digit(*d)?,
+        ['十'] => 10,
+        ['十', d] => 10 + digit(*d)?,
+        [t, '十'] => digit(*t)? * 10,
+        [t, '十', d] => digit(*t)? * 10 + digit(*d)?,
+        _ => return None,
+    };
+    Some(format!("{n}{rest}"))
+}
 use crate::model::props::{PropKind, ValueType};
 use crate::model::{GameTree, Node, Property, PropValue};
 
