@@ -456,7 +456,7 @@ pub(crate) mod tests {
     /// Reads `text` with positions and checks its games; returns `line:col code` strings of the
     /// check diagnostics (without the reader's).
     pub(crate) fn codes_of(text: &str) -> Vec<String> {
-        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
         let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).expect("readable");
         let report = check_collection(&read.collection, &[]);
         report
@@ -487,7 +487,7 @@ pub(crate) mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
         #[test]
         fn arbitrary_sgf_like_input_never_panics(text in r"[(;)\[\]\\:a-eA-Z0-9 tTsS\n]{0,80}") {
-            let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+            let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
             if let Ok(read) = Format::SGF.read(text.as_bytes().to_vec(), &opts) {
                 let report = check_collection(&read.collection, &read.diagnostics);
                 proptest::prop_assert_eq!(report.games.len(), read.collection.games.len());
@@ -537,7 +537,7 @@ pub(crate) mod tests {
             tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..60)
         ) {
             let text: String = tokens.concat();
-            let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+            let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
             if let Ok(read) = Format::SGF.read(text.into_bytes(), &opts) {
                 let report = check_collection(&read.collection, &read.diagnostics);
                 proptest::prop_assert_eq!(report.games.len(), read.collection.games.len());
@@ -560,7 +560,7 @@ pub(crate) mod tests {
     #[test]
     fn reader_diagnostics_give_the_structural_verdict_per_game() {
         let text = "(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[ee]";
-        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
         let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).unwrap();
         let report = check_collection(&read.collection, &read.diagnostics);
         assert_eq!(report.games.len(), 2);

@@ -190,7 +190,7 @@ pub(crate) fn result_from_text(raw: &str) -> Option<String> {
     if rest.contains('子') {
         return None; // Chinese stone counting: margins in stones, not points.
     }
-    let margin = komi_from_text(rest.split(['승', '勝', '胜']).next().unwrap_or(""))?;
+    let margin = komi_from_text(rest)?;
     Some(format!("{winner}+{}", crate::model::info::format_real(margin)))
 }
 

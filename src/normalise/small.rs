@@ -19,8 +19,8 @@ fn kanji_digits(s: &str) -> Option<String> {
     let digit = |c: char| "一二三四五六七八九".chars().position(|d| d == c).map(|i| i as u32 + 1);
     let chars: Vec<char> = num.chars().collect();
     let n = match chars.as_slice() {
-        [d] => digit(*d)?,
         ['十'] => 10,
+        [d] => digit(*d)?,
         ['十', d] => 10 + digit(*d)?,
         [t, '十'] => digit(*t)? * 10,
         [t, '十', d] => digit(*t)? * 10 + digit(*d)?,
