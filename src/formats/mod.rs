@@ -28,8 +28,9 @@ pub struct ReadOptions {
     /// Record where each node and property starts in the decoded text (for `kifu check`);
     /// formats that cannot tell ignore it.
     pub positions: bool,
-    /// Keep the input's properties exactly as read: none of the `fix.*` repairs of
-    /// [`crate::normalise`] (the reader still recovers a broken structure). Off by default.
+    /// Keep the input's properties exactly as read: none of the `fix.*` repairs
+    /// [`crate::normalise`] applies to SGF input (the reader still recovers a broken structure).
+    /// Off by default.
     pub no_repair: bool,
 }
 
@@ -249,7 +250,8 @@ impl Format {
     pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
         match self.0.read {
             Some(read) => read(bytes, options).map(|mut out| {
-                if !options.no_repair {
+                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
+                if !options.no_repair && self == Format::SGF {
                     crate::normalise::apply(&mut out);
                 }
                 out

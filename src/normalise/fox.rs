@@ -64,12 +64,16 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                     ),
                 }
             } else if k == 0.0 && facts.fox && w.find("HA").is_none() && w.find(&super::private("HA")).is_none() {
-                w.note(
+                // The komi is unknown, and KM[0] would claim it was 0: the value goes to a private
+                // property, and nothing is invented.
+                w.props[i].ident = super::private("KM");
+                w.report(
                     origin,
                     Severity::Warning,
                     codes::FOX_KOMI_ZERO,
-                    "KM[0] in a Fox even game: Fox writes 0 whatever komi was used; kept (KaTrain assumes 6.5, \
-                     or 7.5 under Chinese rules; Ogatak the same; nothing in the file tells)"
+                    "KM[0] in a Fox even game: Fox writes 0 whatever komi was used, so the komi is unknown; \
+                     KM removed, the value kept in XSGFKM (KaTrain assumes 6.5, or 7.5 under Chinese rules, \
+                     and so does Ogatak; nothing in the file tells)"
                         .into(),
                 );
             }

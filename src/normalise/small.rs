@@ -57,22 +57,28 @@ fn square_composed(v: &str) -> Option<&str> {
     (a.trim() == b.trim() && a.trim().parse::<u32>().is_ok()).then(|| a.trim())
 }
 
-/// Whether the root's `FF` and `CA` are not at its front (`FF` first, `CA` right after it).
-pub(crate) fn header_out_of_order(root: Node<'_>) -> bool {
-    let idents: Vec<&str> = root.props().map(|p| p.ident()).collect();
-    let ff = idents.iter().position(|&i| i == "FF");
-    let ca = idents.iter().position(|&i| i == "CA");
-    let ca_want = ff.map_or(0, |_| 1);
-    ff.is_some_and(|i| i != 0) || ca.is_some_and(|i| i != ca_want)
+/// Root properties whose values are plain ASCII: `FF` and `CA` may follow them.
+const HEADER: &[&str] = &["FF", "CA", "GM", "SZ", "ST"];
+
+/// Whether `FF` or `CA` comes after a property with text in the root (readers that decide the
+/// charset from the first `CA` need it before any text; the writer puts a missing `CA` after
+/// `FF`).
+fn header_late(idents: &[&str]) -> bool {
+    let first_text = idents.iter().position(|i| !HEADER.contains(i)).unwrap_or(idents.len());
+    idents.iter().enumerate().any(|(k, i)| matches!(*i, "FF" | "CA") && k > first_text)
 }
 
-/// Moves `FF` and `CA` to the front of the root (SGFC stops with fatal error 73 on a `CA` that
-/// comes after text it had to decode).
+/// Whether the root's `FF` or `CA` comes after a text property.
+pub(crate) fn header_out_of_order(root: Node<'_>) -> bool {
+    let idents: Vec<&str> = root.props().map(|p| p.ident()).collect();
+    header_late(&idents)
+}
+
+/// Moves `FF` and `CA` to the front of the root when one comes after text (SGFC stops with
+/// fatal error 73 on a `CA` that follows text it had to decode).
 pub(crate) fn header_first(w: &mut Work<'_>) {
-    let ff = w.find("FF");
-    let ca = w.find("CA");
-    let ca_want = ff.map_or(0, |_| 1);
-    if !(ff.is_some_and(|i| i != 0) || ca.is_some_and(|i| i != ca_want)) {
+    let idents: Vec<&str> = w.props.iter().map(|p| p.ident.as_str()).collect();
+    if !header_late(&idents) {
         return;
     }
     let mut front = Vec::new();
@@ -81,7 +87,7 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
             front.push(w.props.remove(i));
         }
     }
-    let origin = front.first().and_then(|p| p.origin);
+    let origin = front.last().and_then(|p| p.origin);
     let names: Vec<String> = front.iter().map(|p| p.ident.clone()).collect();
     for (k, p) in front.into_iter().enumerate() {
         w.props.insert(k, p);
@@ -91,8 +97,9 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
 }
 
 /// A node holding setup (`AB`/`AW`/`AE`/`PL`) and a move, or both `B` and `W`, is split as SGFC
-/// does: the setup first, then the move with the node's other properties (comments and markup
-/// describe the position after it); `B` and `W` each get a node, in their order.
+/// does: setup, game information and `N` first, then the move with the node's other properties
+/// (comments and markup describe the position after it); in the root everything but the move
+/// stays. `B` and `W` each get a node, in their order.
 pub(crate) fn split(w: &mut Work<'_>) {
     let is_move = |p: &super::Prop| {
         crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move)
@@ -100,7 +107,13 @@ pub(crate) fn split(w: &mut Work<'_>) {
     // In the root, everything but the move stays (game information, header).
     let root = w.is_root;
     let is_setup = |p: &super::Prop| matches!(p.ident.as_str(), "AB" | "AW" | "AE" | "PL");
-    let stays = |p: &super::Prop| if root { !is_move(p) } else { is_setup(p) };
+    // As SGFC does: setup, game information, root properties and N stay; the rest moves.
+    let stays = |p: &super::Prop| {
+        root || is_setup(p)
+            || p.ident == "N"
+            || crate::model::props::lookup(&p.ident).is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
+    };
+    let stays = |p: &super::Prop| if root { !is_move(p) } else { stays(p) };
     if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
         let origin = w.props.iter().find(|p| is_setup(p)).and_then(|p| p.origin);
         let (setup, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut w.props).into_iter().partition(stays);
