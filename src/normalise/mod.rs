@@ -333,7 +333,9 @@ fn place(tree: &GameTree, findings: Vec<Finding>) -> Vec<Diagnostic> {
         .map(|(f, off)| {
             let mut d = f.diag;
             if let Some(&n) = numbers.get(&f.node) {
-                d.message = format!("move {n}: {}", d.message);
+                let own = tree.node(f.node).props().any(|p| matches!(p.ident(), "B" | "W"));
+                let at = if own { "move" } else { "after move" };
+                d.message = format!("{at} {n}: {}", d.message);
             } else if f.node != NodeId::ROOT {
                 d.message = format!("node {}: {}", f.node.index(), d.message);
             }
