@@ -7,22 +7,25 @@ use crate::model::props::{self, ValueType};
 use crate::model::{Node, Point, PropValue};
 use std::collections::HashSet;
 
-/// Whether the node repeats a property, or a point list repeats a point.
+/// Whether the node repeats a property, gives a single-value property several values, or
+/// repeats a point in a point list.
 pub(crate) fn has_duplicates(n: Node<'_>) -> bool {
-    let props: Vec<_> = n.props().collect();
-    for (i, p) in props.iter().enumerate() {
-        if props[..i].iter().any(|q| q.ident() == p.ident()) {
+    for (i, p) in n.props().enumerate() {
+        if n.props().take(i).any(|q| q.ident() == p.ident()) {
             return true;
         }
-        if p.len() > 1 && p.def().is_some_and(|d| !d.value.is_list()) {
-            return true;
+        if p.len() < 2 {
+            continue;
         }
-        if p.len() > 1 && matches!(p.def().map(|d| d.value), Some(ValueType::PointList | ValueType::PointElist)) {
-            let vals: Vec<&str> = p.values().map(|v| v.as_str()).collect();
-            let mut seen = HashSet::with_capacity(vals.len());
-            if vals.iter().any(|v| !seen.insert(*v)) {
-                return true;
+        match p.def().map(|d| d.value) {
+            Some(v) if !v.is_list() => return true,
+            Some(ValueType::PointList | ValueType::PointElist) => {
+                let mut seen = HashSet::with_capacity(p.len());
+                if p.values().any(|v| !seen.insert(v.as_str())) {
+                    return true;
+                }
             }
+            _ => {}
         }
     }
     false

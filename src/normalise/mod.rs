@@ -70,6 +70,9 @@ pub mod codes {
     /// (warning).
     pub const INLINE_VARIATION: &str = "fix.inline-variation";
 
+    /// The codes that report without changing anything (so they come again on every read).
+    pub const REPORT_ONLY: &[&str] = &[KOMI_IMPLAUSIBLE];
+
     /// Every code above.
     pub const ALL: &[&str] = &[
         DUPLICATE_MERGED,
@@ -224,6 +227,13 @@ fn node_needs_work(n: crate::model::Node<'_>, facts: &GameFacts) -> bool {
     if count == 0 {
         return false;
     }
+    // Fast path: a node holding one move with one value (nearly every node of a game).
+    if count == 1 && !n.is_root() {
+        let p = n.props().next().expect("one property");
+        if matches!(p.ident(), "B" | "W") && p.len() == 1 {
+            return false;
+        }
+    }
     if duplicates::has_duplicates(n) || (n.is_root() && small::header_out_of_order(n)) {
         return true;
     }
@@ -245,7 +255,9 @@ fn reparse_with_positions(read: &mut ReadOutput) {
     }
     let text = first.source().to_string();
     let (again, _) = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), true);
-    if again.games.len() == read.collection.games.len() && again.games == read.collection.games {
+    let same_shape = again.games.len() == read.collection.games.len()
+        && again.games.iter().zip(&read.collection.games).all(|(a, b)| a.len() == b.len());
+    if same_shape {
         read.collection = again;
     }
 }
@@ -287,7 +299,31 @@ fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
     if rewrites.is_empty() && order.is_empty() {
         return (None, diags);
     }
+    // A few nodes whose properties change (the root, mostly) are edited in place, which keeps the
+    // tree's storage and positions; splits, reorders and many nodes rebuild the tree once.
+    if order.is_empty() && rewrites.len() <= IN_PLACE && rewrites.iter().all(|(_, chain)| chain.len() == 1) {
+        let mut t = tree.clone();
+        for (node, mut chain) in rewrites {
+            rewrite_in_place(&mut t, node, chain.remove(0));
+        }
+        return (Some(t), diags);
+    }
     (Some(rebuild(tree, rewrites, &order)), diags)
+}
+
+/// How many rewritten nodes are edited in place (each edit is linear in the tree's size).
+const IN_PLACE: usize = 8;
+
+/// Replaces the properties of `node` by `props`.
+fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Prop>) {
+    let mut idents: Vec<String> = tree.node(node).props().map(|p| p.ident().to_string()).collect();
+    idents.dedup();
+    for ident in idents {
+        tree.remove_prop(node, &ident);
+    }
+    for (k, p) in props.iter().enumerate() {
+        tree.insert_prop(node, k, &p.ident, &p.values);
+    }
 }
 
 /// Runs the repair families on one node, in an order where each sees the previous one's work.
