@@ -59,8 +59,10 @@ fn fixtures_normalise_to_their_expected_output_and_diagnostics() {
         }
         // Idempotent: the output reads back with no repair to make and writes the same bytes.
         let again = read(out.clone().into_bytes(), false);
-        let changes: Vec<&Diagnostic> =
-            fixes(&again.diagnostics).into_iter().filter(|d| !kifu::normalise::codes::REPORT_ONLY.contains(&d.code)).collect();
+        let changes: Vec<&Diagnostic> = fixes(&again.diagnostics)
+            .into_iter()
+            .filter(|d| !kifu::normalise::codes::REPORT_ONLY.contains(&d.code))
+            .collect();
         assert_eq!(changes, Vec::<&Diagnostic>::new(), "{}", f.display());
         assert_eq!(write(&again), out, "{}", f.display());
     }

@@ -142,7 +142,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     }
 
-    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, no_repair: args.no_repair, ..ReadOptions::default() }) {
+    let read = match from
+        .read(bytes, &ReadOptions { encoding: from_enc, no_repair: args.no_repair, ..ReadOptions::default() })
+    {
         Ok(r) => r,
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);

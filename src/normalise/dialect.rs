@@ -4,7 +4,7 @@
 
 use super::{Prop, Work, codes};
 use crate::diag::Severity;
-use crate::model::{GameResult, GameTree, Property, PropValue};
+use crate::model::{GameResult, GameTree, PropValue, Property};
 
 /// Root properties only the dialect writes (none is an FF\[4\] root or game-info property).
 const SIGNATURE: &[&str] = &["RD", "LT", "LC", "GK", "HD"];
@@ -75,7 +75,8 @@ pub(crate) fn repair(w: &mut Work<'_>) {
                         format!("KO[{raw}] is the dialect's komi: written as KM[{km}]")
                     } else {
                         w.props[i].ident = super::private("KO");
-                        w.props.insert(i, Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())], origin });
+                        w.props
+                            .insert(i, Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())], origin });
                         i += 1;
                         format!("KO[{raw}] is the dialect's komi: written as KM[{km}], the text kept in XSGFKO")
                     }
@@ -89,7 +90,12 @@ pub(crate) fn repair(w: &mut Work<'_>) {
                 }
                 Ok(0) => {
                     w.props.remove(i);
-                    w.report(origin, Severity::Info, codes::DIALECT, format!("HD[{raw}] (the dialect's handicap, none) removed"));
+                    w.report(
+                        origin,
+                        Severity::Info,
+                        codes::DIALECT,
+                        format!("HD[{raw}] (the dialect's handicap, none) removed"),
+                    );
                     continue;
                 }
                 _ => keep(w, i, "HD", "handicap"),

@@ -87,15 +87,15 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             Merge::Points | Merge::List => {
                 let mut values = std::mem::take(&mut w.props[i].values);
                 values.extend(extra.into_iter().flat_map(|p| p.values));
-                let (kept, dropped) =
-                    if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
+                let (kept, dropped) = if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
                 w.props[i].values = kept;
                 let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
                 let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
             Merge::Text => {
-                let mut texts: Vec<String> = std::mem::take(&mut w.props[i].values).into_iter().map(|v| v.text).collect();
+                let mut texts: Vec<String> =
+                    std::mem::take(&mut w.props[i].values).into_iter().map(|v| v.text).collect();
                 for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
                     if !texts.contains(&t) {
                         texts.push(t);
@@ -243,7 +243,8 @@ mod tests {
 
     #[test]
     fn points_dedupe_keeps_order_and_rectangles() {
-        let vals = vec![PropValue::new("aa"), PropValue::composed("aa", "bb"), PropValue::new("cc"), PropValue::new("cc")];
+        let vals =
+            vec![PropValue::new("aa"), PropValue::composed("aa", "bb"), PropValue::new("cc"), PropValue::new("cc")];
         let (kept, dropped) = dedupe_points(vals);
         let texts: Vec<&str> = kept.iter().map(|v| v.text.as_str()).collect();
         assert_eq!(texts, ["aa", "ba", "ab", "bb", "cc"]);

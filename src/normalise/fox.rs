@@ -3,7 +3,7 @@
 
 use super::{GameFacts, Prop, Work, codes};
 use crate::diag::Severity;
-use crate::model::{GameTree, Property, PropValue};
+use crate::model::{GameTree, PropValue, Property};
 
 /// Fox files: an `AP` naming `foxwq`, or the `TC`/`TT` byo-yomi pair only Fox (and its YuanYu and
 /// Tencent exports) writes in the root.
@@ -54,7 +54,12 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                         } else {
                             " (komi ×100, as Fox and Tencent write it)"
                         };
-                        w.report(origin, Severity::Warning, codes::KOMI_SCALED, format!("KM[{raw}] read as KM[{text}]{how}"));
+                        w.report(
+                            origin,
+                            Severity::Warning,
+                            codes::KOMI_SCALED,
+                            format!("KM[{raw}] read as KM[{text}]{how}"),
+                        );
                     }
                     None => w.note(
                         origin,

@@ -2,8 +2,8 @@
 //! each change reported as its own `fix.*` diagnostic. Specification: `formats/normalise.md`.
 //!
 //! Applied by [`crate::Format::read`] unless [`crate::ReadOptions::no_repair`] is set. Every
-//! repair works on one node's property list ([`Work`]); a game whose nodes change is rebuilt
-//! once (linear in its size), and the inline-variation repair reorders children in the same pass.
+//! repair works on one node's property list; a few changed nodes are edited in place, more (or a
+//! split or reordered node) rebuild the game once, linear in its size.
 //! Positions: repairs are placed at the line and column of the property (or node) concerned,
 //! from the reader's offsets; an SGF input read without positions is parsed a second time with
 //! them, only when some repair applies.
@@ -218,7 +218,8 @@ pub fn needs_repair(tree: &GameTree) -> bool {
 }
 
 fn facts_of(tree: &GameTree) -> GameFacts {
-    let old_ff = tree.root().value("FF").and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
+    let old_ff =
+        tree.root().value("FF").and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
     GameFacts { fox: fox::is_fox(tree), oro: is_oro_dialect(tree), old_ff }
 }
 
@@ -283,8 +284,14 @@ fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
                 origin: Some(i),
             })
             .collect();
-        let mut w =
-            Work { node: n.id(), is_root: n.is_root(), props, after: Vec::new(), changed: false, findings: &mut findings };
+        let mut w = Work {
+            node: n.id(),
+            is_root: n.is_root(),
+            props,
+            after: Vec::new(),
+            changed: false,
+            findings: &mut findings,
+        };
         repair_node(&mut w, &facts, tree);
         if w.changed {
             let Work { node, props, after, .. } = w;
@@ -466,3 +473,65 @@ fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Prop>>)>, order: &[(N
     b.build()
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Format, ReadOptions};
+
+    fn read(text: &str) -> ReadOutput {
+        Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn clean_games_need_nothing() {
+        let r = read("(;GM[1]FF[4]CA[UTF-8]SZ[19]PB[a]KM[6.5];B[pd];W[dd](;B[pp])(;B[dp]))");
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert!(!needs_repair(&r.collection.games[0]));
+    }
+
+    #[test]
+    fn findings_have_positions_and_move_numbers() {
+        let r = read("(;GM[1]SZ[9]\n;B[aa];W[bb]C[x]C[y];B[cc]\n;AB[dd]AB[ee])");
+        let fix: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            fix,
+            [
+                "2:13: info[fix.duplicate-merged]: move 2: C given 2 times in one node; the texts joined with a blank line",
+                "3:2: info[fix.duplicate-merged]: after move 3: AB given 2 times in one node; merged into one (values in order)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_few_nodes_are_edited_in_place_many_rebuild() {
+        // In place: the tree keeps its source text and recorded positions.
+        let few = read("(;GM[1]SZ[9]C[a]C[b];B[aa])");
+        assert!(!few.collection.games[0].source().is_empty());
+        assert_eq!(few.collection.games[0].root().value("C"), Some("a\n\nb"));
+        // Many: rebuilt, same content.
+        let text: String = (0..20).map(|i| format!(";B[{}a]C[x]C[y]", (b'a' + i) as char)).collect();
+        let many = read(&format!("(;GM[1]SZ[19]{text})"));
+        let tree = &many.collection.games[0];
+        assert_eq!(tree.len(), 21);
+        assert!(tree.nodes().skip(1).all(|n| n.value("C") == Some("x\n\ny") && n.prop_count() == 2));
+    }
+
+    #[test]
+    fn repairs_are_capped_per_code() {
+        let text: String = (0..150)
+            .map(|i| format!(";B[{}{}]C[x]C[y]", (b'a' + (i % 19) as u8) as char, (b'a' + (i / 19) as u8) as char))
+            .collect();
+        let r = read(&format!("(;GM[1]SZ[19]{text})"));
+        let merged = r.diagnostics.iter().filter(|d| d.code == codes::DUPLICATE_MERGED).count();
+        assert_eq!(merged, crate::diag::MAX_PER_CODE + 1);
+        assert!(r.diagnostics.last().unwrap().message.contains("150 in all"));
+    }
+
+    #[test]
+    fn codes_are_documented() {
+        let doc = include_str!("../../formats/normalise.md");
+        for c in codes::ALL {
+            assert!(doc.contains(&format!("`{c}`")), "{c} is not in formats/normalise.md");
+        }
+    }
+}

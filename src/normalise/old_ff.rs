@@ -4,7 +4,7 @@
 
 use super::{GameFacts, Prop, Work, codes};
 use crate::diag::Severity;
-use crate::model::{Property, PropValue};
+use crate::model::{PropValue, Property};
 
 /// FF\[1\]–FF\[3\] properties in kifu's table that FF\[4\] dropped without an equivalent: kept
 /// under a private identifier in every file.
@@ -45,62 +45,58 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
     while i < w.props.len() {
         let ident = w.props[i].ident.clone();
         let origin = w.props[i].origin;
-        match ident.as_str() {
+        let odd = odd_value(&ident, w.props[i].first());
+        let removed = match ident.as_str() {
             "L" => labels(w, i),
             "M" => rename(w, i, "MA", "marks (FF[3] M) written as MA crosses"),
-            "KI" => integer_komi(w, i),
+            "KI" => {
+                integer_komi(w, i);
+                false
+            }
             id if dropped(id, facts) => {
                 let new = super::private(id);
                 let msg = format!("{id} is an FF[1]-FF[3] property FF[4] has no equivalent for; kept as {new}");
                 w.props[i].ident = new;
                 w.report(origin, Severity::Info, codes::OLD_PROPERTY_KEPT, msg);
+                false
             }
-            "TM" | "BL" | "WL" if odd_value(&ident, w.props[i].first()) => {
-                if time(w, i) {
-                    continue;
-                }
-            }
-            "HA" if odd_value(&ident, w.props[i].first()) => {
-                if handicap(w, i) {
-                    continue;
-                }
-            }
-            "PL" if odd_value(&ident, w.props[i].first()) => {
-                if player(w, i) {
-                    continue;
-                }
-            }
-            _ => {}
+            "TM" | "BL" | "WL" if odd => time(w, i),
+            "HA" if odd => handicap(w, i),
+            "PL" if odd => player(w, i),
+            _ => false,
+        };
+        if !removed {
+            i += 1;
         }
-        i += 1;
     }
 }
 
-/// Renames property `i` to `to` (merging into an existing `to`).
-fn rename(w: &mut Work<'_>, i: usize, to: &str, what: &str) {
+/// Renames property `i` to `to` (merging into an existing `to`); returns whether `i` was removed.
+fn rename(w: &mut Work<'_>, i: usize, to: &str, what: &str) -> bool {
     let origin = w.props[i].origin;
     let from = w.props[i].ident.clone();
-    match w.find(to) {
+    let removed = match w.find(to) {
         Some(k) => {
             let values = std::mem::take(&mut w.props[i].values);
             w.props[k].values.extend(values);
             w.props.remove(i);
+            true
         }
-        None => w.props[i].ident = to.to_string(),
-    }
+        None => {
+            w.props[i].ident = to.to_string();
+            false
+        }
+    };
     w.report(origin, Severity::Info, codes::OLD_PROPERTY, format!("{from}: {what}"));
+    removed
 }
 
 /// FF\[3\] `L[aa][bb]` labels its points `a`, `b`, … in order: `LB[aa:a][bb:b]`.
-fn labels(w: &mut Work<'_>, i: usize) {
-    let values: Vec<PropValue> = w.props[i]
-        .values
-        .iter()
-        .enumerate()
-        .map(|(k, v)| PropValue::composed(&v.text, &label_text(k)))
-        .collect();
+fn labels(w: &mut Work<'_>, i: usize) -> bool {
+    let values: Vec<PropValue> =
+        w.props[i].values.iter().enumerate().map(|(k, v)| PropValue::composed(&v.text, &label_text(k))).collect();
     w.props[i].values = values;
-    rename(w, i, "LB", "labels (FF[3] L) written as LB with the letters a, b, c, … in order");
+    rename(w, i, "LB", "labels (FF[3] L) written as LB with the letters a, b, c, … in order")
 }
 
 fn label_text(k: usize) -> String {
@@ -185,9 +181,9 @@ pub(crate) fn parse_time(raw: &str) -> Option<(f64, &str)> {
         ("초", 1.0),
         ("秒", 1.0),
     ];
-    let (unit, factor) = UNITS.iter().find(|(u, _)| {
-        after.starts_with(u) && !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
-    })?;
+    let (unit, factor) = UNITS
+        .iter()
+        .find(|(u, _)| after.starts_with(u) && !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))?;
     Some((value * factor, after[unit.len()..].trim()))
 }
 
@@ -201,9 +197,8 @@ fn time(w: &mut Work<'_>, i: usize) -> bool {
         w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}[{raw}] holds no time; removed"));
         return true;
     }
-    let parsed = parse_time(&raw).filter(|(_, tail)| {
-        tail.is_empty() || (ident == "TM" && (tail.starts_with('(') || tail.starts_with('+')))
-    });
+    let parsed = parse_time(&raw)
+        .filter(|(_, tail)| tail.is_empty() || (ident == "TM" && (tail.starts_with('(') || tail.starts_with('+'))));
     let Some((secs, tail)) = parsed else {
         let new = super::private(&ident);
         w.props[i].ident = new.clone();
@@ -243,7 +238,8 @@ fn handicap(w: &mut Work<'_>, i: usize) -> bool {
         Some(1) => {
             let new = super::private("HA");
             w.props[i].ident = new.clone();
-            let msg = format!("HA[{raw}] is not an FF[4] handicap (2 or more; Fox writes 1 for no komi); kept as {new}");
+            let msg =
+                format!("HA[{raw}] is not an FF[4] handicap (2 or more; Fox writes 1 for no komi); kept as {new}");
             w.report(origin, Severity::Info, codes::VALUE_KEPT, msg);
             false
         }

@@ -29,7 +29,7 @@ fn kanji_digits(s: &str) -> Option<String> {
     Some(format!("{n}{rest}"))
 }
 use crate::model::props::{PropKind, ValueType};
-use crate::model::{GameTree, Node, Property, PropValue};
+use crate::model::{GameTree, Node, PropValue, Property};
 
 /// Whether property `p` of node `n` is one this family repairs.
 pub(crate) fn needs(p: Property<'_>, n: Node<'_>) -> bool {
@@ -46,9 +46,8 @@ pub(crate) fn needs(p: Property<'_>, n: Node<'_>) -> bool {
 }
 
 fn empty_info_text(p: Property<'_>) -> bool {
-    p.def().is_some_and(|d| {
-        d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text)
-    }) && p.values().all(|v| v.as_str().trim().is_empty())
+    p.def().is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
+        && p.values().all(|v| v.as_str().trim().is_empty())
 }
 
 /// `SZ[19:19]`: the side of a square board written in composed form.
@@ -101,9 +100,7 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
 /// (comments and markup describe the position after it); in the root everything but the move
 /// stays. `B` and `W` each get a node, in their order.
 pub(crate) fn split(w: &mut Work<'_>) {
-    let is_move = |p: &super::Prop| {
-        crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move)
-    };
+    let is_move = |p: &super::Prop| crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move);
     // In the root, everything but the move stays (game information, header).
     let root = w.is_root;
     let is_setup = |p: &super::Prop| matches!(p.ident.as_str(), "AB" | "AW" | "AE" | "PL");
@@ -111,7 +108,8 @@ pub(crate) fn split(w: &mut Work<'_>) {
     let stays = |p: &super::Prop| {
         root || is_setup(p)
             || p.ident == "N"
-            || crate::model::props::lookup(&p.ident).is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
+            || crate::model::props::lookup(&p.ident)
+                .is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
     };
     let stays = |p: &super::Prop| if root { !is_move(p) } else { stays(p) };
     if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
@@ -120,7 +118,8 @@ pub(crate) fn split(w: &mut Work<'_>) {
         let names: Vec<String> = setup.iter().filter(|p| is_setup(p)).map(|p| p.ident.clone()).collect();
         w.props = setup;
         w.after.push(rest);
-        let msg = format!("setup ({}) and a move in one node: split into a setup node and the move's node", names.join(", "));
+        let msg =
+            format!("setup ({}) and a move in one node: split into a setup node and the move's node", names.join(", "));
         w.report(origin, Severity::Warning, codes::NODE_SPLIT, msg);
     }
     let last = w.after.last().map_or(&w.props, |l| l);
@@ -169,7 +168,8 @@ pub(crate) fn repair(w: &mut Work<'_>, _tree: &GameTree) {
             }
             "PL" if w.props.iter().any(|p| matches!(p.ident.as_str(), "B" | "W")) => {
                 w.props.remove(i);
-                let msg = format!("PL[{raw}] in a move node removed (the move says who plays; FF[4] keeps PL to setup)");
+                let msg =
+                    format!("PL[{raw}] in a move node removed (the move says who plays; FF[4] keeps PL to setup)");
                 w.report(origin, Severity::Info, codes::MOVE_PL, msg);
                 continue;
             }

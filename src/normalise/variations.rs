@@ -11,13 +11,18 @@ use crate::model::{GameTree, NodeId};
 /// Whether the tree may hold such nodes: it has variations, and its source text has a `)`
 /// followed by a node or a property (a cheap scan; values may give false alarms).
 pub(crate) fn candidates(tree: &GameTree) -> bool {
-    tree.has_variations() && !tree.source().is_empty() && memchr::memchr_iter(b')', tree.source().as_bytes()).any(|at| continues(tree.source(), at + 1))
+    tree.has_variations()
+        && !tree.source().is_empty()
+        && memchr::memchr_iter(b')', tree.source().as_bytes()).any(|at| continues(tree.source(), at + 1))
 }
 
 /// Whether the text at `from` (after a `)`) opens a node or a property: blanks, then `;` or a
 /// letter.
 fn continues(src: &str, from: usize) -> bool {
-    src.as_bytes()[from..].iter().find(|c| !c.is_ascii_whitespace()).is_some_and(|&c| c == b';' || c.is_ascii_alphabetic())
+    src.as_bytes()[from..]
+        .iter()
+        .find(|c| !c.is_ascii_whitespace())
+        .is_some_and(|&c| c == b';' || c.is_ascii_alphabetic())
 }
 
 /// Whether the text just before `at` (blanks skipped) is `)`.
