@@ -108,8 +108,11 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             }
             Merge::Single => {
                 let first = w.props[i].values.clone();
-                let others: Vec<PropValue> =
-                    extra.into_iter().filter(|p| p.values != first).flat_map(|p| p.values).collect();
+                let others: Vec<PropValue> = extra
+                    .into_iter()
+                    .filter(|p| !same_values(&ident, &p.values, &first))
+                    .flat_map(|p| p.values)
+                    .collect();
                 let mut distinct: Vec<PropValue> = Vec::new();
                 for v in others {
                     if !distinct.contains(&v) {
@@ -142,6 +145,15 @@ pub(crate) fn merge(w: &mut Work<'_>) {
         }
         i += 1;
     }
+}
+
+/// Whether two value lists say the same: equal, or for `CA` two labels of one charset.
+fn same_values(ident: &str, a: &[PropValue], b: &[PropValue]) -> bool {
+    if a == b {
+        return true;
+    }
+    let charset = |v: &[PropValue]| v.first().and_then(|v| crate::charset::encoding_for_label(v.text.trim()));
+    ident == "CA" && charset(a).is_some() && charset(a) == charset(b)
 }
 
 fn is_simple_text(ident: &str) -> bool {
