@@ -211,15 +211,15 @@ const UNREPAIRABLE: &[&str] = &[
     "check.ff-unknown",
 ];
 
-/// Every file of ../shared/corpus and ../shared/samples/sgf: kifu's own output checks with no
-/// error a repair could have fixed, and converting it again gives the same bytes. Runs the
+/// Every file of ../shared/corpus and ../shared/samples (GIB, NGF and UGF through their own
+/// readers): kifu's own SGF output checks with no error a repair could have fixed, and converting it again gives the same bytes. Runs the
 /// files in parallel (rayon) so that it stays well under 20 s in a debug build on two cores.
 #[test]
 fn corpus_output_has_no_error_a_repair_could_fix() {
     let Some(corpus) = shared("corpus") else { return };
     let mut inputs = files(&corpus, &["sgf"]);
-    if let Some(samples) = shared("samples/sgf") {
-        inputs.extend(files(&samples, &["sgf"]));
+    if let Some(samples) = shared("samples") {
+        inputs.extend(files(&samples, &["sgf", "gib", "ngf", "ugf"]));
     }
     struct One {
         repairs: BTreeMap<&'static str, usize>,
@@ -231,7 +231,8 @@ fn corpus_output_has_no_error_a_repair_could_fix() {
     let results: Vec<One> = inputs
         .par_iter()
         .filter_map(|f| {
-            let r = Format::SGF.read(std::fs::read(f).ok()?, &ReadOptions::default()).ok()?;
+            let format = Format::from_path(f)?;
+            let r = format.read(std::fs::read(f).ok()?, &ReadOptions::default()).ok()?;
             let mut repairs = BTreeMap::new();
             for d in fixes(&r.diagnostics) {
                 *repairs.entry(d.code).or_default() += 1;

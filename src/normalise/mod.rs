@@ -50,6 +50,9 @@ pub mod codes {
     pub const MOVE_PL: &str = "fix.move-pl";
     /// A node holding setup and a move, or two moves, split in two (warning).
     pub const NODE_SPLIT: &str = "fix.node-split";
+    /// A root property outside the root: removed when the root has the same, else kept under a
+    /// private identifier (info / warning).
+    pub const ROOT_PROPERTY: &str = "fix.root-property";
     /// `FF` and `CA` moved to the front of the root (info).
     pub const HEADER_ORDER: &str = "fix.header-order";
     /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points (warning).
@@ -86,6 +89,7 @@ pub mod codes {
         EMPTY_REMOVED,
         MOVE_PL,
         NODE_SPLIT,
+        ROOT_PROPERTY,
         HEADER_ORDER,
         KOMI_SCALED,
         KOMI_IMPLAUSIBLE,

@@ -24,14 +24,16 @@ fn dropped(ident: &str, facts: &GameFacts) -> bool {
 pub(crate) fn needs(p: Property<'_>, facts: &GameFacts) -> bool {
     match p.ident() {
         "L" | "M" | "KI" => true,
+        "DT" => p.values().len() == 1 && p.first().is_some_and(|v| odd_value("DT", v)),
         id if dropped(id, facts) => true,
         id => p.first().is_some_and(|v| odd_value(id, v)),
     }
 }
 
-/// Whether `v` is an old or odd form of a `TM`, `BL`, `WL`, `HA` or `PL` value.
+/// Whether `v` is an old or odd form of a `TM`, `BL`, `WL`, `HA`, `PL` or `DT` value.
 fn odd_value(ident: &str, v: &str) -> bool {
     match ident {
+        "DT" => date_to_iso(v).is_some_and(|(iso, _)| iso != v),
         "TM" | "BL" | "WL" => v.trim().parse::<f64>().is_err(),
         "HA" => v.parse::<u32>().is_err() || v == "0" || v == "1",
         "PL" => !matches!(v, "B" | "W"),
@@ -63,6 +65,10 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
             "TM" | "BL" | "WL" if odd => time(w, i),
             "HA" if odd => handicap(w, i),
             "PL" if odd => player(w, i),
+            "DT" if odd => {
+                date(w, i);
+                false
+            }
             _ => false,
         };
         if !removed {
@@ -289,9 +295,90 @@ fn player(w: &mut Work<'_>, i: usize) -> bool {
     }
 }
 
+/// A date in another order or with a time as FF\[4\]'s ISO form: `2017.08.20 05:42`,
+/// `2016/11/23 12:00:00 UT`, `1995-5-3`, `13/5/95` (day first: 13 is no month), `13.05.1995`,
+/// `99-7-5` (two-digit years: 50–99 are 19xx, 00–49 20xx), `2017年8月20日`, `August 5, 1995`.
+/// Returns the ISO date and whether text was left out (a time). `None` when the order is a guess
+/// (`5/3/95`) or the text is no date.
+pub(crate) fn date_to_iso(raw: &str) -> Option<(String, bool)> {
+    let s = raw.trim();
+    if let Some(iso) = month_name_date(s) {
+        return Some((iso, false));
+    }
+    let end = s.find(|c: char| c.is_whitespace() || c == 'T').unwrap_or(s.len());
+    let (head, tail) = s.split_at(end);
+    let parts: Vec<&str> = head.split(['.', '-', '/', '年', '月', '日']).filter(|p| !p.is_empty()).collect();
+    let sep = head.chars().find(|c| !c.is_ascii_digit())?;
+    if parts.len() != 3 || parts.iter().any(|p| !p.chars().all(|c| c.is_ascii_digit()) || p.len() > 4) {
+        return None;
+    }
+    let n: Vec<u32> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
+    let year = |i: usize| if parts[i].len() == 2 { if n[i] >= 50 { 1900 + n[i] } else { 2000 + n[i] } } else { n[i] };
+    let (y, m, d) = if parts[0].len() == 4 || (parts[0].len() == 2 && sep == '-' && parts[2].len() <= 2) {
+        (year(0), n[1], n[2])
+    } else if parts[2].len() == 4 || parts[2].len() == 2 {
+        if n[0] > 12 || (sep == '.' && n[1] <= 12) {
+            (year(2), n[1], n[0])
+        } else if n[1] > 12 {
+            (year(2), n[0], n[1])
+        } else {
+            return None;
+        }
+    } else {
+        return None;
+    };
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(1000..=9999).contains(&y) {
+        return None;
+    }
+    let rest = tail.trim().trim_start_matches(',').trim();
+    Some((format!("{y:04}-{m:02}-{d:02}"), !rest.is_empty()))
+}
+
+/// `August 5, 1995` / `Aug 5 1995`.
+fn month_name_date(s: &str) -> Option<String> {
+    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    let mut words = s.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty());
+    let month = words.next()?.to_ascii_lowercase();
+    let m = MONTHS.iter().position(|p| month.len() >= 3 && p.starts_with(&month[..3]))? as u32 + 1;
+    let d: u32 = words.next()?.parse().ok().filter(|d| (1..=31).contains(d))?;
+    let y: u32 = words.next()?.parse().ok().filter(|y| (1000..=9999).contains(y))?;
+    words.next().is_none().then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// `DT` in another order or with a time: the ISO date; a dropped time kept in `XSGFDT`.
+fn date(w: &mut Work<'_>, i: usize) {
+    let origin = w.props[i].origin;
+    let raw = w.props[i].first().to_string();
+    let Some((iso, dropped)) = date_to_iso(&raw) else { return };
+    w.props[i].values = vec![PropValue::new(iso.clone())];
+    let mut msg = format!("DT[{raw}] written DT[{iso}]");
+    if dropped {
+        w.keep_private("DT", vec![PropValue::new(raw.clone())], i);
+        msg.push_str(&format!("; the whole value kept in {}", super::private("DT")));
+    }
+    w.report(origin, Severity::Info, codes::OLD_VALUE, msg);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_in_iso_form() {
+        let iso = |s: &str| date_to_iso(s).map(|(d, dropped)| format!("{d}{}", if dropped { "+" } else { "" }));
+        assert_eq!(iso("2017.08.20 05:42").as_deref(), Some("2017-08-20+"));
+        assert_eq!(iso("2016/11/23 12:00:00 UT").as_deref(), Some("2016-11-23+"));
+        assert_eq!(iso("2018-01-29T10:00:00.000000000+08:00").as_deref(), Some("2018-01-29+"));
+        assert_eq!(iso("13/5/95").as_deref(), Some("1995-05-13"));
+        assert_eq!(iso("13.05.1995").as_deref(), Some("1995-05-13"));
+        assert_eq!(iso("99-7-5").as_deref(), Some("1999-07-05"));
+        assert_eq!(iso("2017年8月20日").as_deref(), Some("2017-08-20"));
+        assert_eq!(iso("August 5, 1995").as_deref(), Some("1995-08-05"));
+        assert_eq!(iso("2024-03-09").as_deref(), Some("2024-03-09"));
+        assert_eq!(iso("5/3/95"), None);
+        assert_eq!(iso("1996-05-06,07"), None);
+        assert_eq!(iso("soon"), None);
+    }
 
     #[test]
     fn times_parse() {

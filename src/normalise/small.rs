@@ -1,5 +1,6 @@
 //! Small real-world forms: `FF`/`CA` late in the root, `SZ[19:19]`, `PL` in a move node, empty
-//! game-info texts (`GN[]`), ranks in CJK or spelled-out form, results in CJK text.
+//! game-info texts (`GN[]`) and comments (`C[]`), root properties outside the root, ranks in CJK
+//! or spelled-out form, results in CJK text, setup and moves mixed in one node.
 
 use super::{Work, codes};
 use crate::diag::Severity;
@@ -41,7 +42,8 @@ pub(crate) fn needs(p: Property<'_>, n: Node<'_>) -> bool {
         "B" => n.get("W").is_some(),
         "BR" | "WR" => v.trim().is_empty() || normalize_rank(v).is_some_and(|r| r != v),
         "RE" => v.trim().is_empty() || super::dialect::result_from_text(v).is_some(),
-        _ => empty_info_text(p),
+        "C" | "N" => v.trim().is_empty() && p.len() == 1,
+        _ => empty_info_text(p) || (!n.is_root() && p.def().is_some_and(|d| d.kind == PropKind::Root)),
     }
 }
 
@@ -152,7 +154,7 @@ pub(crate) fn split(w: &mut Work<'_>) {
 }
 
 /// Repairs the small forms of the node.
-pub(crate) fn repair(w: &mut Work<'_>, _tree: &GameTree) {
+pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
     let mut i = 0;
     while i < w.props.len() {
         let ident = w.props[i].ident.clone();
@@ -186,6 +188,27 @@ pub(crate) fn repair(w: &mut Work<'_>, _tree: &GameTree) {
                     let msg = format!("RE[{raw}] written RE[{re}]; the text kept in {}", super::private("RE"));
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
                 }
+            }
+            "C" | "N" if raw.trim().is_empty() && w.props[i].values.len() == 1 => {
+                w.props.remove(i);
+                w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}[{raw}] is empty; removed"));
+                continue;
+            }
+            id if !w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root) => {
+                let in_root: Option<Vec<PropValue>> =
+                    tree.root().get(id).map(|p| p.values().map(|v| v.to_owned_value()).collect());
+                if in_root.as_ref() == Some(&w.props[i].values) {
+                    w.props.remove(i);
+                    let msg = format!("{ident}[{raw}] outside the root means nothing (the root has the same); removed");
+                    w.report(origin, Severity::Info, codes::ROOT_PROPERTY, msg);
+                    continue;
+                }
+                let new = super::private(id);
+                w.props[i].ident = new.clone();
+                let msg = format!(
+                    "{ident}[{raw}] is a root property outside the root, where it means nothing; kept as {new}"
+                );
+                w.report(origin, Severity::Warning, codes::ROOT_PROPERTY, msg);
             }
             _ => {}
         }
