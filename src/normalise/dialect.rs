@@ -4,7 +4,7 @@
 
 use super::{Prop, Work, codes};
 use crate::diag::Severity;
-use crate::model::{GameResult, GameTree, PropValue, Property};
+use crate::model::{GameTree, PropValue, Property};
 
 /// Root properties only the dialect writes (none is an FF\[4\] root or game-info property).
 const SIGNATURE: &[&str] = &["RD", "LT", "LC", "GK", "HD"];
@@ -165,39 +165,18 @@ pub(crate) fn komi_from_text(raw: &str) -> Option<f64> {
 }
 
 /// A result in Korean, Japanese or Chinese text as an FF\[4\] `RE`: `294수 흑0.5집승` → `B+0.5`,
-/// `黒中押し勝ち` → `B+R`, `226수 백불계승` → `W+R`, `黑胜2目半` → `B+2.5`. `None` for a value that
-/// already is FF\[4\] or is not understood.
+/// `黒中押し勝ち` → `B+R`, `226수 백불계승` → `W+R`, `黑胜2目半` → `B+2.5`, read by the NGF reader's
+/// multilingual result parser. `None` for ASCII text (FF\[4\] or English prose, left as it is), a
+/// margin in stones (`黑胜1/4子`), or text not understood.
 pub(crate) fn result_from_text(raw: &str) -> Option<String> {
     let s = raw.trim();
-    if s.is_ascii() || GameResult::from_sgf(s).is_some() {
+    if s.is_ascii() || s.contains('子') {
         return None;
     }
-    if ["무승부", "持碁", "和棋", "ジゴ"].iter().any(|d| s.contains(d)) {
-        return Some("0".into());
-    }
-    let (at, winner) = s.char_indices().find_map(|(i, c)| match c {
-        '흑' | '黒' | '黑' => Some((i + c.len_utf8(), 'B')),
-        '백' | '白' => Some((i + c.len_utf8(), 'W')),
+    match crate::formats::ngf::parse_result(s) {
+        crate::formats::ngf::ParsedResult::Result(r) => Some(r.to_sgf()),
         _ => None,
-    })?;
-    let rest = &s[at..];
-    if !["승", "勝", "胜"].iter().any(|m| rest.contains(m)) {
-        return None;
     }
-    if ["불계", "中押", "中盘", "中盤"].iter().any(|m| rest.contains(m)) {
-        return Some(format!("{winner}+R"));
-    }
-    if ["시간", "時間", "超时", "超時"].iter().any(|m| rest.contains(m)) {
-        return Some(format!("{winner}+T"));
-    }
-    if ["반칙", "反則", "犯规"].iter().any(|m| rest.contains(m)) {
-        return Some(format!("{winner}+F"));
-    }
-    if rest.contains('子') {
-        return None; // Chinese stone counting: margins in stones, not points.
-    }
-    let margin = komi_from_text(rest)?;
-    Some(format!("{winner}+{}", crate::model::info::format_real(margin)))
 }
 
 #[cfg(test)]
@@ -211,6 +190,8 @@ mod tests {
         assert_eq!(result_from_text("257手完, 黒中押し勝ち").as_deref(), Some("B+R"));
         assert_eq!(result_from_text("黑胜2目半").as_deref(), Some("B+2.5"));
         assert_eq!(result_from_text("白6目半勝ち").as_deref(), Some("W+6.5"));
+        assert_eq!(result_from_text("흑 불계패").as_deref(), Some("W+R"));
+        assert_eq!(result_from_text("黒半目勝ち").as_deref(), Some("B+0.5"));
         assert_eq!(result_from_text("B+R"), None);
         assert_eq!(result_from_text("黑胜1/4子"), None);
     }
