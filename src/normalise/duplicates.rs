@@ -107,15 +107,15 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
             Merge::Single => {
-                let first = w.props[i].values.clone();
-                let others: Vec<PropValue> = extra
-                    .into_iter()
-                    .filter(|p| !same_values(&ident, &p.values, &first))
-                    .flat_map(|p| p.values)
-                    .collect();
+                // Every value of every occurrence, in order: the first stays, the distinct others
+                // (a first occurrence may itself hold several) are the conflict.
+                let mut all = std::mem::take(&mut w.props[i].values).into_iter();
+                let first = all.next().unwrap_or_else(|| PropValue::new(""));
+                w.props[i].values = vec![first.clone()];
                 let mut distinct: Vec<PropValue> = Vec::new();
-                for v in others {
-                    if !distinct.contains(&v) {
+                for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
+                    let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
+                    if !same && !distinct.contains(&v) {
                         distinct.push(v);
                     }
                 }
@@ -141,6 +141,37 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                     w.keep_private(&ident, distinct, i);
                     w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
                 }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// After the other repairs: properties they renamed or added under a name the node already has
+/// (two `XSGFSZ`, say) are joined into the first, values in order (reported by the repair that
+/// made them).
+pub(crate) fn coalesce(w: &mut Work<'_>) {
+    coalesce_props(&mut w.props);
+    for node in &mut w.after {
+        coalesce_props(node);
+    }
+}
+
+fn coalesce_props(props: &mut Vec<Prop>) {
+    let mut i = 0;
+    while i < props.len() {
+        let ident = props[i].ident.clone();
+        let mut k = i + 1;
+        while k < props.len() {
+            if props[k].ident == ident {
+                let more = props.remove(k).values;
+                for v in more {
+                    if !props[i].values.contains(&v) {
+                        props[i].values.push(v);
+                    }
+                }
+            } else {
+                k += 1;
             }
         }
         i += 1;

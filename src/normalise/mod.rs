@@ -350,6 +350,7 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
     if w.is_root {
         small::header_first(w);
     }
+    duplicates::coalesce(w);
 }
 
 /// Resolves each finding's place to line:column (from the reader's offsets) and adds the move
@@ -529,6 +530,86 @@ mod tests {
         let merged = r.diagnostics.iter().filter(|d| d.code == codes::DUPLICATE_MERGED).count();
         assert_eq!(merged, crate::diag::MAX_PER_CODE + 1);
         assert!(r.diagnostics.last().unwrap().message.contains("150 in all"));
+    }
+
+    const TOKENS: &[&str] = &[
+        "(",
+        ")",
+        ";",
+        "(;",
+        "GM[1]",
+        "FF[4]",
+        "FF[3]",
+        "CA[UTF-8]",
+        "SZ[9]",
+        "SZ[9:9]",
+        "AB[aa]",
+        "AB[aa:bb]",
+        "AW[bb]",
+        "AE[aa]",
+        "B[cc]",
+        "W[dd]",
+        "B[cc][dd]",
+        "PL[1]",
+        "PL[]",
+        "PL[W]",
+        "C[x]",
+        "C[]",
+        "C[a][b]",
+        "N[ ]",
+        "KM[750]",
+        "KM[0]",
+        "KM[1234]",
+        "HA[0]",
+        "HA[1]",
+        "HA[2.0]",
+        "TC[3]",
+        "TT[30]",
+        "AP[foxwq]",
+        "TE[title]",
+        "TE[1]",
+        "KO[黒6目半]",
+        "KO[]",
+        "RD[2001-01-18]",
+        "LT[30秒]",
+        "LC[5回]",
+        "HD[3]",
+        "GK[1]",
+        "RE[黒中押し勝ち]",
+        "RE[B+R]",
+        "BR[15级]",
+        "WR[九段]",
+        "TM[30:00(5x1:00)]",
+        "TM[-]",
+        "BL[1:00]",
+        "DT[13/5/95]",
+        "DT[2017.08.20 05:42]",
+        "L[aa][bb]",
+        "M[cc]",
+        "KI[13]",
+        "ID[x]",
+        "GN[]",
+        "PB[é]",
+        "LB[aa:x]",
+        "TR[aa][aa]",
+        "XSGFKM[1]",
+        "\n",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        /// Any mix of repairable forms: no panic, and the output needs no further repair.
+        #[test]
+        fn repairs_never_panic_and_settle(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..50)) {
+            let text: String = tokens.concat();
+            if let Ok(r) = Format::SGF.read(text.into_bytes(), &ReadOptions::default()) {
+                let out = Format::SGF.write(&r.collection, &crate::WriteOptions::default()).unwrap().bytes;
+                if let Ok(again) = Format::SGF.read(out.clone(), &ReadOptions::default()) {
+                    let second = Format::SGF.write(&again.collection, &crate::WriteOptions::default()).unwrap().bytes;
+                    proptest::prop_assert_eq!(String::from_utf8_lossy(&second), String::from_utf8_lossy(&out));
+                }
+            }
+        }
     }
 
     #[test]

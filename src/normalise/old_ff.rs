@@ -339,7 +339,7 @@ fn month_name_date(s: &str) -> Option<String> {
     const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     let mut words = s.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty());
     let month = words.next()?.to_ascii_lowercase();
-    let m = MONTHS.iter().position(|p| month.len() >= 3 && p.starts_with(&month[..3]))? as u32 + 1;
+    let m = MONTHS.iter().position(|p| month.get(..3).is_some_and(|three| p.starts_with(three)))? as u32 + 1;
     let d: u32 = words.next()?.parse().ok().filter(|d| (1..=31).contains(d))?;
     let y: u32 = words.next()?.parse().ok().filter(|y| (1000..=9999).contains(y))?;
     words.next().is_none().then(|| format!("{y:04}-{m:02}-{d:02}"))
@@ -378,6 +378,8 @@ mod tests {
         assert_eq!(iso("5/3/95"), None);
         assert_eq!(iso("1996-05-06,07"), None);
         assert_eq!(iso("soon"), None);
+        assert_eq!(iso("/=¼\u{feff}{{:"), None);
+        assert_eq!(iso("¼¼¼ 5, 1995"), None);
     }
 
     #[test]
