@@ -28,7 +28,7 @@ fn fixtures() -> Vec<(Format, Vec<u8>)> {
 }
 
 fn exercise(format: Format, bytes: Vec<u8>) {
-    let sniffed = kifu::read(bytes.clone(), None, &ReadOptions::default());
+    let sniffed = kifu::read_bytes(bytes.clone(), None, &ReadOptions::default());
     let Ok(read) = format.read(bytes, &ReadOptions::default()) else { return };
     drop(sniffed);
     for to in Format::all().filter(|f| f.can_write()) {

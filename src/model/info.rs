@@ -4,6 +4,13 @@ use super::tree::GameTree;
 use std::fmt;
 
 /// Who won and how, parsed from an FF\[4\] `RE` value.
+///
+/// ```
+/// use kifu::model::{Color, GameResult, WinKind};
+/// let r = GameResult::from_sgf("W+2.5").unwrap();
+/// assert_eq!(r, GameResult::Win { winner: Color::White, how: WinKind::Score(2.5) });
+/// assert_eq!(GameResult::from_sgf("B+Resign").unwrap().to_string(), "B+R");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameResult {
     /// `B+…` / `W+…`.
@@ -22,6 +29,12 @@ pub enum GameResult {
 }
 
 /// How a game was won.
+///
+/// ```
+/// use kifu::model::{GameResult, WinKind};
+/// let Some(GameResult::Win { how, .. }) = GameResult::from_sgf("B+T") else { unreachable!() };
+/// assert_eq!(how, WinKind::Time);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum WinKind {
     /// By a number of points (`B+3.5`).
@@ -95,11 +108,22 @@ pub fn format_real(x: f64) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
-/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P` → `9p`,
+/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P`/`P9`/`P9段` → `9p`,
 /// `15K` → `15k`; a trailing `*` or `?` (FF\[4\]'s certainty marks) is kept. `None` when the text is
 /// not a recognisable rank.
 pub fn normalize_rank(raw: &str) -> Option<String> {
     let s = raw.trim();
+    // `P9`, `P9段` (WBaduk, Fox): a professional rank with the P first.
+    if let Some(rest) = s.strip_prefix(['P', 'p']).filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+        let digits = rest.trim_end_matches(|c: char| !c.is_ascii_digit());
+        let (unit, mark) = match rest[digits.len()..].trim() {
+            u @ ("*" | "?") => ("", u),
+            u => (u.trim_end_matches(['*', '?']), &u[u.trim_end_matches(['*', '?']).len()..]),
+        };
+        return matches!(unit, "" | "d" | "D" | "段" | "단" | "dan")
+            .then(|| normalize_rank(&format!("{digits}p{mark}")))
+            .flatten();
+    }
     let (core, mark) = match s.strip_suffix('*').or_else(|| s.strip_suffix('?')) {
         Some(c) => (c.trim_end(), &s[s.len() - 1..]),
         None => (s, ""),
@@ -119,6 +143,14 @@ pub fn normalize_rank(raw: &str) -> Option<String> {
 
 /// The game information of one game, read from its root (and the first game-info node of the
 /// main line when the root lacks a property).
+///
+/// ```
+/// let read = kifu::read(&b"(;PB[Cho Chikun]BR[9p]PW[Kobayashi Koichi]KM[5.5]RE[W+R])"[..]).unwrap();
+/// let info = read.collection.games[0].info();
+/// assert_eq!(info.black.as_deref(), Some("Cho Chikun"));
+/// assert_eq!(info.komi, Some(5.5));
+/// assert_eq!(info.result.unwrap().to_string(), "W+R");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameInfo {
     /// `PB`.
@@ -223,6 +255,8 @@ mod tests {
             ("7단P", "7p"),
             ("7D*", "7d*"),
             ("2k?", "2k?"),
+            ("P9", "9p"),
+            ("P9段", "9p"),
         ] {
             assert_eq!(normalize_rank(raw).as_deref(), Some(want), "{raw}");
         }

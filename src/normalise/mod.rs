@@ -120,11 +120,11 @@ pub(crate) struct Prop {
 }
 
 impl Prop {
-    pub fn new(ident: &str, values: Vec<PropValue>) -> Prop {
+    pub(crate) fn new(ident: &str, values: Vec<PropValue>) -> Prop {
         Prop { ident: ident.to_string(), values, origin: None }
     }
 
-    pub fn first(&self) -> &str {
+    pub(crate) fn first(&self) -> &str {
         self.values.first().map_or("", |v| v.text.as_str())
     }
 }
@@ -161,28 +161,28 @@ pub(crate) struct Work<'f> {
 
 impl Work<'_> {
     /// Report a repair on the property read at `origin` (or on the node when `None`).
-    pub fn report(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
+    pub(crate) fn report(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
         self.changed = true;
         self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
     }
 
     /// Report something found that needs no change (the node is not rewritten for it).
-    pub fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
+    pub(crate) fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
         self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
     }
 
     /// The index of the first property `ident`.
-    pub fn find(&self, ident: &str) -> Option<usize> {
+    pub(crate) fn find(&self, ident: &str) -> Option<usize> {
         self.props.iter().position(|p| p.ident == ident)
     }
 
     /// The first value of the first property `ident`.
-    pub fn value(&self, ident: &str) -> Option<&str> {
+    pub(crate) fn value(&self, ident: &str) -> Option<&str> {
         self.find(ident).map(|i| self.props[i].first())
     }
 
     /// Adds `values` to the private property for `ident` (created after the property at `after`).
-    pub fn keep_private(&mut self, ident: &str, values: Vec<PropValue>, after: usize) {
+    pub(crate) fn keep_private(&mut self, ident: &str, values: Vec<PropValue>, after: usize) {
         let id = private(ident);
         match self.find(&id) {
             Some(i) => self.props[i].values.extend(values),
@@ -382,8 +382,8 @@ fn place(tree: &GameTree, findings: Vec<Finding>) -> Vec<Diagnostic> {
             let mut d = f.diag;
             if let Some(&n) = numbers.get(&f.node) {
                 let own = tree.node(f.node).props().any(|p| matches!(p.ident(), "B" | "W"));
-                let at = if own { "move" } else { "after move" };
-                d.message = format!("{at} {n}: {}", d.message);
+                let at = if own { "" } else { ", the node after it" };
+                d.message = format!("move {n}{at}: {}", d.message);
             } else if f.node != NodeId::ROOT {
                 d.message = format!("node {}: {}", f.node.index(), d.message);
             }
@@ -502,7 +502,7 @@ mod tests {
             fix,
             [
                 "2:13: info[fix.duplicate-merged]: move 2: C given 2 times in one node; the texts joined with a blank line",
-                "3:2: info[fix.duplicate-merged]: after move 3: AB given 2 times in one node; merged into one (values in order)",
+                "3:2: info[fix.duplicate-merged]: move 3, the node after it: AB given 2 times in one node; merged into one (values in order)",
             ]
         );
     }

@@ -5,9 +5,10 @@
 use super::codes;
 use super::fields;
 use super::result;
-use crate::diag::{Diagnostic, Sink};
+use crate::diag::Diagnostic;
+use crate::formats::legacy;
 use crate::model::info::format_real;
-use crate::model::{GameResult, GameTree, Node};
+use crate::model::{GameResult, GameTree, Node, WinKind};
 
 /// Header keys in the order Tygem writes them.
 const KEYS: &[&str] = &[
@@ -60,7 +61,7 @@ pub(super) struct Facts {
     komi10: Option<i64>,
     handicap: u32,
     result: Option<(i64, i64, GameResult)>,
-    date: Option<fields::Date>,
+    date: Option<legacy::Date>,
     time: Option<(u64, u64, u64)>,
     name: Option<String>,
     place: Option<String>,
@@ -68,7 +69,7 @@ pub(super) struct Facts {
     moves: usize,
 }
 /// The header lines (`\\[KEY=VALUE\\]` with CRLF) for a game whose root is `root`.
-pub(super) fn lines(root: Node<'_>, facts: &Facts, sink: &mut Sink) -> String {
+pub(super) fn lines(root: Node<'_>, facts: &Facts, sink: &mut Vec<Diagnostic>) -> String {
     let private: Vec<(String, String)> = root
         .get(super::PROP_HEADER)
         .map(|p| {
@@ -108,11 +109,14 @@ pub(super) fn lines(root: Node<'_>, facts: &Facts, sink: &mut Sink) -> String {
                 format!("XGIB entry {key} replaced by the value the SGF properties give"),
             ));
         }
-        let clean = value.replace("\r\n", " ").replace(['\r', '\n'], " ").replace("\\]", "]");
-        if clean != value {
+        let (clean, broken) = legacy::one_line(&value);
+        let clean = clean.replace("\\]", "]");
+        if broken || clean.len() != value.len() {
             sink.push(Diagnostic::warning(
                 codes::LOSSY_PROPERTY,
-                format!("header {key}: line breaks or '\\]' cannot be written in a GIB value; replaced"),
+                format!(
+                    "header {key}: line breaks, control characters or '\\]' cannot be written in a GIB value; written as {key}={clean}"
+                ),
             ));
         }
         out.push_str(&format!("\\[{key}={clean}\\]\r\n"));
@@ -188,7 +192,7 @@ fn space2(n: u32) -> String {
     format!("{n:>2}")
 }
 
-fn gib_date((y, m, d): fields::Date) -> String {
+fn gib_date((y, m, d): legacy::Date) -> String {
     format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d))
 }
 
@@ -198,6 +202,9 @@ fn top_value(f: &Facts, key: &str, raw: Option<&str>) -> Option<String> {
         match (n, r) {
             (None, None) => None,
             (n, Some(r)) => Some(format!("{} ({})", n.as_deref().unwrap_or(""), fields::rank_display(r)).trim().into()),
+            // A space after a final `)` keeps readers that split `name (rank)` at a closing
+            // parenthesis from taking `GNU Go (seed 5)` for a rank; kifu trims it.
+            (Some(n), None) if n.ends_with(')') => Some(format!("{n} ")),
             (Some(n), None) => Some(n.clone()),
         }
     };
@@ -241,7 +248,9 @@ fn top_default(f: &Facts, key: &str) -> Option<String> {
         |r: &Option<String>| r.as_deref().and_then(fields::rank_to_level).map_or(String::new(), |l| l.to_string());
     Some(match key {
         "TYPE" | "SZAUDIO" | "GAMEWHITECOUNTRY" | "GAMEBLACKCOUNTRY" | "GAMEWAVATA" | "GAMEBAVATA" => "0".into(),
-        "GAMEZIPSU" | "GAMEDUM" | "GAMEGONGJE" => "0".into(),
+        "GAMEZIPSU" => "0".into(),
+        // No komi, no time: the fields are left out rather than invented (`KM[0]`, `TM[0]`).
+        "GAMEDUM" | "GAMEGONGJE" => return None,
         "GAMETOTALNUM" => (if f.result.is_some() { f.moves } else { 0 }).to_string(),
         "GAMEDATE" => f.date.map(gib_date).unwrap_or_default(),
         "GAMEWHITELEVEL" => level(&f.white_rank),
@@ -251,11 +260,19 @@ fn top_default(f: &Facts, key: &str) -> Option<String> {
         "WUSERINFO" | "BUSERINFO" => {
             let (p, n, r) =
                 if key == "WUSERINFO" { ("W", &f.white, &f.white_rank) } else { ("B", &f.black, &f.black_rank) };
-            let n = n.clone().unwrap_or_default();
+            let n = in_list(&n.clone().unwrap_or_default());
             format!("{p}ID:{n},{p}LV:{},{p}NICK:{n},{p}NCD:0,{p}AID:0,{p}IMG:", level(r))
         }
         _ => String::new(),
     })
+}
+
+/// A text copied into a `KEY:VALUE,…` list (`GCMT`, `GAMETAG` names, `*USERINFO` ids): a comma
+/// would start a sub-field (`GC[x,GNAME:y]` read back as a game name), so commas become spaces.
+/// Nothing is lost: the same text is written whole in its own key (`GAMECOMMENT`,
+/// `GAMEBLACKNAME`, …), which readers prefer.
+fn in_list(text: &str) -> String {
+    text.replace(',', " ")
 }
 
 /// A generated sub-field of a composite entry, or `None` to keep the raw one.
@@ -283,9 +300,9 @@ fn sub_value(f: &Facts, entry: &str, key: &str, raw: Option<&str>) -> Option<Str
         ("GAMEINFOMAIN", "GONGJE") | ("GAMETAG", "G") => {
             f.komi10.map(|k| if f.handicap >= 2 { 0 } else { k }.to_string())
         }
-        ("GAMEINFOSUB", "GNAME") => f.name.clone(),
-        ("GAMEINFOSUB", "GPLC") => f.place.clone(),
-        ("GAMEINFOSUB", "GCMT") => f.comment.clone(),
+        ("GAMEINFOSUB", "GNAME") => f.name.as_deref().map(in_list),
+        ("GAMEINFOSUB", "GPLC") => f.place.as_deref().map(in_list),
+        ("GAMEINFOSUB", "GCMT") => f.comment.as_deref().map(in_list),
         ("GAMEINFOSUB", "GDATE") => {
             date_if_changed(raw, &|(y, m, d)| format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d)))
         }
@@ -298,12 +315,11 @@ fn sub_value(f: &Facts, entry: &str, key: &str, raw: Option<&str>) -> Option<Str
 fn sub_default(f: &Facts, entry: &str, key: &str) -> Option<String> {
     let level =
         |r: &Option<String>| r.as_deref().and_then(fields::rank_to_level).map_or(String::new(), |l| l.to_string());
-    let name = |n: &Option<String>| n.clone().unwrap_or_default();
+    let name = |n: &Option<String>| in_list(n.as_deref().unwrap_or_default());
     Some(match (entry, key) {
-        ("GAMEINFOMAIN", "GTIME") => "0-0-0".into(),
+        ("GAMEINFOMAIN", "GTIME" | "DUM" | "GONGJE") | ("GAMETAG", "T" | "D" | "G") => return None,
         ("GAMEINFOMAIN", "GRLT") | ("GAMETAG", "W") => "255".into(),
         ("GAMEINFOMAIN", "TCNT") => (if f.result.is_some() { f.moves } else { 0 }).to_string(),
-        ("GAMETAG", "T") => "0-0-0".into(),
         ("GAMETAG", "C") => return f.date.map(|(y, m, d)| format!("{y:04}:{m:02}:{d:02}:00:00")),
         ("GAMEINFOSUB", "GDATE") => return f.date.map(|(y, m, d)| format!("{y}-{}-{}- 0- 0- 0", space2(m), space2(d))),
         ("GAMEINFOSUB", "GNAME" | "GPLC" | "GCMT") => String::new(),
@@ -314,16 +330,16 @@ fn sub_default(f: &Facts, entry: &str, key: &str) -> Option<String> {
         _ => "0".into(),
     })
 }
-pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, sink: &mut Sink) -> Facts {
+pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, sink: &mut Vec<Diagnostic>) -> Facts {
     let root = game.root();
     let text = |id: &str| root.value(id).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
     let komi10 = text("KM").and_then(|k| match k.parse::<f64>() {
-        Ok(x) if x.is_finite() => {
+        Ok(x) if x.is_finite() && (x * 10.0).abs() < 1e9 => {
             let k10 = (x * 10.0).round();
             if (k10 - x * 10.0).abs() > 1e-6 {
                 sink.push(Diagnostic::warning(
                     codes::LOSSY_KOMI,
-                    format!("root node: KM[{k}] is written rounded to {}", format_real(k10 / 10.0)),
+                    format!("root node: KM[{k}] written as {} (GIB komi is in tenths)", format_real(k10 / 10.0)),
                 ));
             }
             Some(k10 as i64)
@@ -331,7 +347,7 @@ pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, si
         _ => {
             sink.push(Diagnostic::warning(
                 codes::LOSSY_KOMI,
-                format!("root node: KM[{k}] is not a number; not written"),
+                format!("root node: KM[{k}] is not a komi GIB can hold; not written"),
             ));
             None
         }
@@ -340,43 +356,90 @@ pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, si
         let parsed = GameResult::from_sgf(&re);
         match parsed.as_ref().and_then(result::to_code) {
             Some((code, z, lossy)) => {
+                let mut r = parsed?;
                 if lossy {
+                    // The margin GIB holds, in the result text too (`white 2.3 win`).
+                    if let GameResult::Win { winner, how: WinKind::Score(_) } = r {
+                        r = GameResult::Win { winner, how: WinKind::Score(z as f64 / 10.0) };
+                    }
+                    let tenths = match &r {
+                        GameResult::Win { winner, .. } => format!("{}+{:.1}", winner.as_sgf(), z as f64 / 10.0),
+                        other => other.to_sgf(),
+                    };
+                    let shown = if tenths == r.to_sgf() { tenths } else { format!("{} ({tenths})", r.to_sgf()) };
                     sink.push(Diagnostic::warning(
                         codes::LOSSY_RESULT,
-                        format!("root node: RE[{re}] margin written rounded to tenths"),
+                        format!("root node: RE[{re}] written as {shown} (GIB margins are in tenths)"),
                     ));
                 }
-                parsed.map(|r| (code, z, r))
+                if let GameResult::Win { winner, how: WinKind::Points } = &r {
+                    // GIB readers take ZIPSU 0 for a margin of 0; kifu reads `white win` as W+.
+                    let w = winner.as_sgf();
+                    sink.push(Diagnostic::warning(
+                        codes::LOSSY_RESULT,
+                        format!(
+                            "root node: RE[{re}] written as {w}+0 ({w}+0.0): GIB has no win without a margin (kifu reads the result text back as {w}+)"
+                        ),
+                    ));
+                }
+                Some((code, z, r))
             }
             None => {
                 sink.push(Diagnostic::warning(
                     codes::LOSSY_RESULT,
-                    format!("root node: RE[{re}] has no GIB result code; written as unfinished (255)"),
+                    format!("root node: RE[{re}] is not a result GIB can hold; not written (GRLT 255, unfinished)"),
                 ));
                 None
             }
         }
     });
-    let date = text("DT").and_then(|dt| {
-        let d = fields::parse_sgf_date(&dt);
-        if d.is_none() || dt.len() > 10 {
+    let date = text("DT").and_then(|dt| match legacy::first_date(&dt) {
+        Some((d, more)) => {
+            if more {
+                sink.push(Diagnostic::warning(
+                    codes::LOSSY_PROPERTY,
+                    format!("root node: DT[{dt}] written as its first date {}", legacy::iso_date(d)),
+                ));
+            }
+            Some(d)
+        }
+        None => {
             sink.push(Diagnostic::warning(
                 codes::LOSSY_PROPERTY,
+                format!("root node: DT[{dt}] is not a date; not written"),
+            ));
+            None
+        }
+    });
+    let time = time(text("TM"), text("OT"), sink);
+    let mut rank = |id: &str| -> Option<String> {
+        let raw = text(id)?;
+        let Some(sgf) = legacy::rank_to_sgf(&raw) else {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_RANK,
+                format!("root node: {id}[{raw}] is not a rank GIB can hold; not written"),
+            ));
+            return None;
+        };
+        let (core, mark) = legacy::rank_without_mark(&sgf);
+        if !mark.is_empty() {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_RANK,
                 format!(
-                    "root node: DT[{dt}] is {}",
-                    if d.is_some() { "written as its first date only" } else { "not a date; not written" }
+                    "root node: {id}[{raw}] written as {core} ({}): GIB ranks have no '{mark}' mark",
+                    core.to_uppercase()
                 ),
             ));
         }
-        d
-    });
-    let time = time(text("TM"), text("OT"), sink);
+        Some(core.to_string())
+    };
+    let (black_rank, white_rank) = (rank("BR"), rank("WR"));
     Facts {
         kind: kind.to_string(),
         black: text("PB"),
         white: text("PW"),
-        black_rank: text("BR"),
-        white_rank: text("WR"),
+        black_rank,
+        white_rank,
         komi10,
         handicap,
         result,
@@ -390,7 +453,7 @@ pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, si
 }
 
 /// `TM` seconds and `OT` `NxS byo-yomi` as (main, byo-yomi seconds, periods).
-fn time(tm: Option<String>, ot: Option<String>, sink: &mut Sink) -> Option<(u64, u64, u64)> {
+fn time(tm: Option<String>, ot: Option<String>, sink: &mut Vec<Diagnostic>) -> Option<(u64, u64, u64)> {
     if tm.is_none() && ot.is_none() {
         return None;
     }

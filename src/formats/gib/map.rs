@@ -10,7 +10,7 @@ use super::result;
 use crate::diag::{Diagnostic, Sink};
 use crate::go::handicap::tygem_layout;
 use crate::model::info::format_real;
-use crate::model::{BoardSize, Color, GameTree, TreeBuilder};
+use crate::model::{BoardSize, Color, GameResult, GameTree, TreeBuilder, WinKind};
 
 /// The header entries by key, with the composite values split.
 struct Header<'a> {
@@ -21,12 +21,81 @@ struct Header<'a> {
 }
 
 impl<'a> Header<'a> {
+    fn entry(&self, key: &str) -> Option<&'a Entry> {
+        let entries = self.entries;
+        entries.iter().find(|e| e.key == key).or_else(|| entries.iter().find(|e| canonical(&e.key) == key))
+    }
     fn get(&self, key: &str) -> Option<&'a str> {
-        self.entries.iter().find(|e| e.key == key).map(|e| e.value.as_str())
+        self.entry(key).map(|e| e.value.as_str())
     }
     fn offset(&self, key: &str) -> Option<usize> {
-        self.entries.iter().find(|e| e.key == key).map(|e| e.offset)
+        self.entry(key).map(|e| e.offset)
     }
+}
+
+/// The classic key of a header entry: modern Tygem records (2020s) write `INFOMAIN` and
+/// `INFOSUB` for `GAMEINFOMAIN` and `GAMEINFOSUB`.
+fn canonical(key: &str) -> &str {
+    match key {
+        "INFOMAIN" => "GAMEINFOMAIN",
+        "INFOSUB" => "GAMEINFOSUB",
+        k => k,
+    }
+}
+
+/// A login id or nick that an old Tygem client stored as UTF-16LE code units read as bytes
+/// pairs (`敍獮楫t` for `Menskit`), restored; `None` when the value is not such a mangling.
+pub(super) fn unmangle(value: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut mangled = false;
+    for c in value.chars() {
+        let u = c as u32;
+        if u < 0x80 {
+            out.push(c);
+            continue;
+        }
+        let (lo, hi) = (u & 0xFF, u >> 8);
+        if u > 0xFFFF || !(0x20..0x7F).contains(&lo) || !(0x20..0x7F).contains(&hi) {
+            return None;
+        }
+        mangled = true;
+        out.push(lo as u8 as char);
+        out.push(hi as u8 as char);
+    }
+    mangled.then_some(out)
+}
+
+/// A player named by the `*USERINFO` record (or `GAMETAG`): the login id, else the nick,
+/// restored when mangled; values still mangled beyond repair are not names.
+fn user_name(h: &Header<'_>, color: Color) -> Option<(String, &'static str)> {
+    let (info_key, id_key, nick_key, tag_id, tag_nick) = match color {
+        Color::Black => ("BUSERINFO", "BID", "BNICK", "M", "B"),
+        Color::White => ("WUSERINFO", "WID", "WNICK", "I", "A"),
+    };
+    let info = fields::split_pairs(h.get(info_key).unwrap_or(""));
+    let usable = |v: &str| -> Option<String> {
+        let v = v.trim();
+        if v.is_empty() || v.contains('\u{FFFD}') {
+            return None;
+        }
+        match unmangle(v) {
+            Some(plain) => Some(plain),
+            // Other non-ASCII text is a real name only in a file whose charset says so; the
+            // mangled ids of Global files are CJK-looking noise.
+            None if v.is_ascii() || h.get("GIBOKIND").is_some_and(|k| !k.eq_ignore_ascii_case("Global")) => {
+                Some(v.to_string())
+            }
+            None => None,
+        }
+    };
+    [
+        (fields::get(&info, id_key), info_key),
+        (fields::get(&info, nick_key), info_key),
+        (fields::get(&h.tag, tag_id), "GAMETAG"),
+        (fields::get(&h.tag, tag_nick), "GAMETAG"),
+    ]
+    .into_iter()
+    .find_map(|(v, from)| v.and_then(usable).map(|n| (n, from)))
 }
 
 /// Which header entries and sub-fields went into SGF properties (they are left out of `XGIB`).
@@ -41,8 +110,8 @@ struct Mapped {
 pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
     let h = Header {
         entries: &raw.entries,
-        main: fields::split_pairs(raw.entries.iter().find(|e| e.key == "GAMEINFOMAIN").map_or("", |e| &e.value)),
-        sub: fields::split_pairs(raw.entries.iter().find(|e| e.key == "GAMEINFOSUB").map_or("", |e| &e.value)),
+        main: fields::split_pairs(composite_value(&raw.entries, "GAMEINFOMAIN")),
+        sub: fields::split_pairs(composite_value(&raw.entries, "GAMEINFOSUB")),
         tag: fields::split_tag(raw.entries.iter().find(|e| e.key == "GAMETAG").map_or("", |e| &e.value)),
     };
     let mut m = Mapped { keys: vec!["GIBOKIND"], main: vec!["GBKIND"], ..Mapped::default() };
@@ -69,7 +138,16 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
                     ));
                     (nick.trim().to_string(), None)
                 }
-                _ => (String::new(), None),
+                _ => match user_name(&h, color) {
+                    Some((n, from)) => {
+                        sink.push(Diagnostic::info(
+                            codes::NAME_FROM_USERINFO,
+                            format!("{name_key} is missing; the {} name comes from {from}", color_word(color)),
+                        ));
+                        (n, None)
+                    }
+                    None => (String::new(), None),
+                },
             },
         };
         if rank.is_none() {
@@ -151,6 +229,17 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
     let code = fields::int(fields::get(&h.main, "GRLT")).or_else(|| fields::int(fields::get(&h.tag, "W")));
     let outcome = match code {
         Some(c) => match result::from_code(c, zipsu) {
+            // A zero margin (`ZIPSU:0`) is told from "margin not given" by the text
+            // (`white 0 win` for `W+0`).
+            Some(Some(GameResult::Win { winner, how: WinKind::Points })) => {
+                let text = h.get("GAMERESULT").and_then(result::from_text);
+                Some(match text {
+                    Some(GameResult::Win { winner: w, how: WinKind::Score(x) }) if w == winner && x == 0.0 => {
+                        GameResult::Win { winner, how: WinKind::Score(0.0) }
+                    }
+                    _ => GameResult::Win { winner, how: WinKind::Points },
+                })
+            }
             Some(r) => r,
             None => {
                 let off = h.offset("GAMEINFOMAIN").or(h.offset("GAMETAG")).unwrap_or(0);
@@ -239,6 +328,9 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
     if let Some(g) = &raw.game_line {
         b.add_prop(root, super::PROP_GAME_LINE, [g.clone()]);
     }
+    if !raw.kept.is_empty() {
+        b.add_prop(root, super::PROP_RECORDS, raw.kept.iter().cloned());
+    }
     if let Some(t) = &raw.ini_text {
         b.add_prop(root, super::PROP_INI_TEXT, [t.clone()]);
     }
@@ -259,6 +351,12 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
     b.build()
 }
 
+/// The value of a composite entry, under its classic or its modern key.
+fn composite_value<'e>(entries: &'e [Entry], key: &str) -> &'e str {
+    let find = |k: &str| entries.iter().find(|e| e.key == k);
+    find(key).or_else(|| entries.iter().find(|e| canonical(&e.key) == key)).map_or("", |e| &e.value)
+}
+
 fn color_word(c: Color) -> &'static str {
     if c == Color::Black { "black" } else { "white" }
 }
@@ -276,19 +374,20 @@ fn private_entries(h: &Header<'_>, m: &Mapped) -> Vec<String> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for e in h.entries {
-        let first = !seen.contains(&e.key.as_str());
-        seen.push(&e.key);
+        let first = !seen.contains(&canonical(&e.key));
+        seen.push(canonical(&e.key));
         if first && m.keys.contains(&e.key.as_str()) {
             continue;
         }
-        let value = match (first, e.key.as_str()) {
+        let key = canonical(&e.key);
+        let value = match (first, key) {
             (true, "GAMEINFOMAIN") => keep(&h.main, &m.main),
             (true, "GAMEINFOSUB") => keep(&h.sub, &m.sub),
             (true, "GAMETAG") => keep(&h.tag, &m.tag),
             _ => Some(e.value.clone()),
         };
         let Some(value) = value else { continue };
-        out.push(format!("{}={}", e.key, value));
+        out.push(format!("{key}={value}"));
     }
     out
 }

@@ -1,4 +1,4 @@
-//! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: `formats/gib.md`.
+//! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: [`formats/gib.md`](crate::spec::gib).
 
 mod fields;
 mod header;
@@ -7,21 +7,36 @@ mod read;
 mod result;
 mod write;
 
-pub use read::parse_text;
-pub use write::write_text;
+pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-use crate::model::Collection;
+use crate::diag::{Diagnostic, Sink};
+use crate::model::{Collection, GameTree};
+
+/// Parses decoded GIB text into a game tree; `None` (with a `gib.no-game` error) when the text
+/// holds neither a header nor a game section.
+pub(crate) fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
+    let raw = read::scan(text, &mut sink);
+    if !raw.found {
+        sink.push(Diagnostic::error(codes::NO_GAME, "no GIB header (\\HS) or game section (\\GS) found"));
+        return (None, sink.finish(text));
+    }
+    let tree = map::build(&raw, &mut sink);
+    (Some(tree), sink.finish(text))
+}
 
 /// Root property holding, one value per entry, the raw `KEY=VALUE` header entries (and the
 /// unmapped sub-fields of the composite ones) that SGF has no property for.
 pub const PROP_HEADER: &str = "XGIB";
 /// Root property holding the first line of the game section when it is not `2 1 0`.
 pub const PROP_GAME_LINE: &str = "XGIBGS";
+/// Root property holding, one value per line, the records of the game section kifu does not
+/// convert (`REM 0 262`, …), written back after the moves.
+pub const PROP_RECORDS: &str = "XGIBREC";
 /// Root property holding the free text after `&4` on the `INI` line.
 pub const PROP_INI_TEXT: &str = "XGIBINI";
 
-/// Diagnostic codes of the GIB reader and writer (documented in `formats/gib.md`).
+/// Diagnostic codes of the GIB reader and writer (documented in [`formats/gib.md`](crate::spec::gib)).
 pub mod codes {
     /// Text before `\HS` was skipped.
     pub const TEXT_BEFORE: &str = "gib.text-before";
@@ -51,6 +66,11 @@ pub mod codes {
     pub const HANDICAP: &str = "gib.handicap";
     /// A player name came from `GAME*NICK` because `GAME*NAME` is missing.
     pub const NAME_FROM_NICK: &str = "gib.name-from-nick";
+    /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there).
+    pub const NAME_FROM_USERINFO: &str = "gib.name-from-userinfo";
+    /// A record kifu keeps without converting (`REM`, `IDX`, `DSC`, `SUR`, `WIT`): kept in
+    /// `XGIBREC` and written back after the moves.
+    pub const KEPT_RECORD: &str = "gib.kept-record";
     /// A text value holds U+FFFD (an earlier lossy conversion); it was kept privately only.
     pub const DAMAGED_TEXT: &str = "gib.damaged-text";
     /// No header and no game section was found.
@@ -71,6 +91,8 @@ pub mod codes {
     pub const LOSSY_PROPERTY: &str = "gib.lossy-property";
     /// Writer: the result has no GIB code (draw, void, unknown, unreadable) or lost precision.
     pub const LOSSY_RESULT: &str = "gib.lossy-result";
+    /// Writer: a rank GIB cannot hold (`NR`, `11k+`) was left out, or its `*`/`?` mark dropped.
+    pub const LOSSY_RANK: &str = "gib.lossy-rank";
     /// Writer: komi is not a multiple of 0.1 or is unreadable.
     pub const LOSSY_KOMI: &str = "gib.lossy-komi";
     /// Writer: `TM`/`OT` cannot be written as `main-byoyomi-periods` seconds.
@@ -90,7 +112,7 @@ pub mod codes {
 }
 
 /// The registry entry.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "gib",
     aliases: &[],
     extensions: &["gib"],
@@ -113,7 +135,7 @@ fn sniff(bytes: &[u8]) -> bool {
 /// The charset label a GIB file declares: from `GIBOKIND` (Global, Korea, China, Taiwan,
 /// Japan), else from `GAMEINFOMAIN`'s `GBKIND` (0 Korea, 2 Tom, 3 Global, 4 Taiwan, 5 China).
 /// Both are ASCII, so they are found on the raw bytes. The second value is an unknown kind.
-pub fn declared_charset(bytes: &[u8]) -> (Option<&'static str>, Option<String>) {
+pub(crate) fn declared_charset(bytes: &[u8]) -> (Option<&'static str>, Option<String>) {
     let value_of = |key: &[u8], end: &[u8]| -> Option<String> {
         let at = memchr::memmem::find(bytes, key)? + key.len();
         let rest = &bytes[at..bytes.len().min(at + 64)];
@@ -138,7 +160,7 @@ pub fn declared_charset(bytes: &[u8]) -> (Option<&'static str>, Option<String>) 
 }
 
 /// The charset of a `GIBOKIND` value.
-pub fn kind_label(kind: &str) -> Option<&'static str> {
+pub(crate) fn kind_label(kind: &str) -> Option<&'static str> {
     match kind.trim().to_ascii_lowercase().as_str() {
         "global" => Some("UTF-8"),
         "korea" => Some("EUC-KR"),
@@ -151,6 +173,7 @@ pub fn kind_label(kind: &str) -> Option<&'static str> {
 
 /// Reads a GIB file: charset from `GIBOKIND` (detection when absent or wrong), then the header
 /// and the game section.
+#[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let (label, unknown) = declared_charset(&bytes);
@@ -172,6 +195,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 /// Writes the first game as GIB with CRLF line ends: UTF-8 and `GIBOKIND=Global` by default,
 /// or the flavour of the requested charset (EUC-KR → Korea, GBK/GB18030 → China, Big5 →
 /// Taiwan, Shift_JIS → Japan).
+#[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let Some(game) = collection.games.first() else {
         return Err(WriteError::Invalid(vec![crate::diag::Diagnostic::error(codes::NO_GAMES, "no game to write")]));

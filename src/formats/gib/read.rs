@@ -1,8 +1,9 @@
-//! The GIB reader: decoded text → header entries and move records (then `map` → one game tree).
+//! The GIB reader: decoded text → header entries and move records (`map` then makes the game
+//! tree).
 
 use super::codes;
 use crate::diag::{Diagnostic, Sink};
-use crate::model::{Color, GameTree, Point};
+use crate::model::{Color, Point};
 
 /// One `\[KEY=VALUE\]` header entry and the byte offset of its line.
 #[derive(Clone, Debug)]
@@ -36,19 +37,9 @@ pub(super) struct Raw {
     pub(super) handicap: Option<(i64, usize)>,
     pub(super) ini_text: Option<String>,
     pub(super) game_line: Option<String>,
-    found: bool,
-}
-
-/// Parses decoded GIB text into a game tree; `None` (with a `gib.no-game` error) when the text
-/// holds neither a header nor a game section.
-pub fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
-    let raw = scan(text, &mut sink);
-    if !raw.found {
-        sink.push(Diagnostic::error(codes::NO_GAME, "no GIB header (\\HS) or game section (\\GS) found"));
-        return (None, sink.finish(text));
-    }
-    let tree = super::map::build(&raw, &mut sink);
-    (Some(tree), sink.finish(text))
+    /// Records kept as they are (`REM 0 262`).
+    pub(super) kept: Vec<String>,
+    pub(super) found: bool,
 }
 
 /// Physical lines with the byte offset where each starts (CRLF, LF or lone CR; trailing blanks
@@ -71,7 +62,8 @@ fn lines(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn scan(text: &str, sink: &mut Sink) -> Raw {
+/// Reads the header entries and the records of decoded GIB text.
+pub(super) fn scan(text: &str, sink: &mut Sink) -> Raw {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let lines = lines(text);
     let mut raw = Raw::default();
@@ -174,7 +166,7 @@ fn scan(text: &str, sink: &mut Sink) -> Raw {
                                     ),
                                 );
                             }
-                            expected = n + 1;
+                            expected = n.saturating_add(1);
                         }
                         match record(&tokens, off, sink) {
                             Some(r) => raw.records.push((r, off)),
@@ -205,10 +197,19 @@ fn scan(text: &str, sink: &mut Sink) -> Raw {
                         }
                         game_numbers += 1;
                     }
-                    first => sink.push_at(
-                        off,
-                        Diagnostic::warning(codes::UNKNOWN_RECORD, format!("record type '{first}' skipped: '{t}'")),
-                    ),
+                    first => {
+                        // End-of-game and bookkeeping records of normal files are noted; another
+                        // type is a warning. Both are kept.
+                        let diag = if matches!(first, "REM" | "IDX" | "DSC" | "SUR" | "WIT") {
+                            let what = format!("{first} record '{t}' kept in {} (not converted)", super::PROP_RECORDS);
+                            Diagnostic::info(codes::KEPT_RECORD, what)
+                        } else {
+                            let what = format!("unknown record type '{first}': '{t}' kept in {}", super::PROP_RECORDS);
+                            Diagnostic::warning(codes::UNKNOWN_RECORD, what)
+                        };
+                        sink.push_at(off, diag);
+                        raw.kept.push(t.to_string());
+                    }
                 }
             }
         }
@@ -287,7 +288,9 @@ fn record(tokens: &[&str], off: usize, sink: &mut Sink) -> Option<Record> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse_text;
     use super::*;
+    use crate::model::GameTree;
 
     fn read(text: &str) -> (GameTree, Vec<Diagnostic>) {
         let (t, d) = parse_text(text, Sink::new());
@@ -324,7 +327,9 @@ mod tests {
         let text = "junk\r\n\\HS\r\n\\[GIBOKIND=Taiwan\\]\r\n\\[GAMETIME=限制時間 50分\r\n30秒 讀秒 3次\\]\r\n\\[ZZZ=1\\]\r\n\\HE\r\n\\GS\r\n2 1 0\r\n3 0 &4\r\nINI 0 1 0 &4\r\nREM 0 2\r\nSTO 0 2 1 3 3\r\n\\GE\r\ntrailing\r\n";
         let (t, d) = read(text);
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-        assert_eq!(codes, [codes::TEXT_BEFORE, codes::MULTILINE_VALUE, codes::UNKNOWN_RECORD, codes::TEXT_AFTER]);
+        assert_eq!(codes, [codes::TEXT_BEFORE, codes::MULTILINE_VALUE, codes::KEPT_RECORD, codes::TEXT_AFTER]);
+        assert_eq!(d[2].severity, crate::diag::Severity::Info);
+        assert_eq!(t.root().value(super::super::PROP_RECORDS), Some("REM 0 2"));
         assert_eq!(d[1].position.unwrap().line, 4);
         let x: Vec<_> = t.root().get("XGIB").unwrap().values().map(|v| v.as_str().to_string()).collect();
         assert_eq!(x, ["GAMETIME=限制時間 50分 30秒 讀秒 3次", "ZZZ=1"]);
@@ -373,6 +378,34 @@ mod tests {
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, [codes::BAD_RECORD, codes::BAD_COLOUR, codes::DAMAGED_TEXT]);
         assert_eq!(t.main_line().nth(1).unwrap().value("B"), Some("bb"));
+    }
+
+    #[test]
+    fn huge_record_numbers_do_not_overflow() {
+        let (t, d) = read("\\HS\n\\HE\n\\GS\nSTO 0 9223372036854775807 1 3 3\nSTO 0 2 2 4 4\n\\GE\n");
+        assert_eq!(t.main_line().count(), 3);
+        assert_eq!(d.iter().filter(|d| d.code == codes::RECORD_NUMBER).count(), 2, "{d:?}");
+    }
+
+    #[test]
+    fn modern_headers_name_the_players_from_userinfo() {
+        let text = "\\HS\n\\[INFOMAIN=GBKIND:3,GTYPE:0,GCDT:0,GTIME:600-30-3,GRLT:4,ZIPSU:0,DUM:0,GONGJE:65,TCNT:1,AUSZ:0\\]\n\\[INFOSUB=GNAMEF:0,GPLCF:0,GNAME:Rank,GDATE:2023- 4- 2-20-11- 5,GPLC:Tygem Baduk,GCMT:\\]\n\\[BUSERINFO=BID:kimsu77,BLV:21,BNICK:KimSu,BNCD:3,BAID:0,BIMG:\\]\n\\[WUSERINFO=WID:敍獮楫t,WLV:19,WNICK:敍獮楫t,WNCD:3,WAID:0,WIMG:\\]\n\\HE\n\\GS\n2 1 0\n2 0 &4\nINI 0 1 0 &4\nSTO 0 2 1 3 3\n\\GE\n";
+        let (t, d) = read(text);
+        let r = t.root();
+        assert_eq!((r.value("PB"), r.value("BR")), (Some("kimsu77"), Some("4d")));
+        assert_eq!((r.value("PW"), r.value("WR")), (Some("Menskit"), Some("2d")));
+        assert_eq!((r.value("KM"), r.value("RE"), r.value("DT")), (Some("6.5"), Some("W+R"), Some("2023-04-02")));
+        assert_eq!(r.value("GN"), Some("Rank"));
+        assert!(d.iter().all(|d| d.severity == crate::diag::Severity::Info), "{d:?}");
+        assert_eq!(d.iter().filter(|d| d.code == codes::NAME_FROM_USERINFO).count(), 2);
+    }
+
+    #[test]
+    fn zero_margin_comes_back() {
+        let (t, _) = read("\\HS\n\\[GAMERESULT=white 0 win\\]\n\\[GAMEINFOMAIN=GRLT:1,ZIPSU:0\\]\n\\HE\n\\GS\n\\GE\n");
+        assert_eq!(t.root().value("RE"), Some("W+0"));
+        let (t, _) = read("\\HS\n\\[GAMERESULT=white win\\]\n\\[GAMEINFOMAIN=GRLT:1,ZIPSU:0\\]\n\\HE\n\\GS\n\\GE\n");
+        assert_eq!(t.root().value("RE"), Some("W+"));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::model::{Color, GameResult, WinKind};
 
 /// What a `GRLT` code means: `Some(None)` for 255 (unfinished, no `RE`), `None` for a code
 /// kifu does not know. `zipsu` is the margin ×10.
-pub fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResult>> {
+pub(crate) fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResult>> {
     let win = |winner, how| Some(Some(GameResult::Win { winner, how }));
     let score = |z: Option<i64>| match z {
         Some(z) if z > 0 => WinKind::Score(z as f64 / 10.0),
@@ -26,9 +26,9 @@ pub fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResult>> {
 }
 
 /// The `GRLT` code and `ZIPSU` (margin ×10) for a result; `None` when GIB has no code for it
-/// (draw, void, unknown). The margin is rounded to tenths; the flag says whether that lost
-/// precision.
-pub fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
+/// (draw, void, unknown, a margin too large for `ZIPSU`). The margin is rounded to tenths; the
+/// flag says whether that lost precision.
+pub(crate) fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
     let GameResult::Win { winner, how } = result else {
         return None;
     };
@@ -37,6 +37,10 @@ pub fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
     Some(match how {
         WinKind::Score(s) => {
             let z = (s * 10.0).round();
+            // ZIPSU is a 32-bit count of tenths: a larger margin (1e23) has no GIB form.
+            if !(0.0..=f64::from(i32::MAX)).contains(&z) {
+                return None;
+            }
             (pick(0, 1), z as i64, (z - s * 10.0).abs() > 1e-6)
         }
         WinKind::Points => (pick(0, 1), 0, false),
@@ -47,7 +51,7 @@ pub fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
 }
 
 /// The English `GAMERESULT` text Tygem's Global client writes.
-pub fn english(result: &GameResult) -> String {
+pub(crate) fn english(result: &GameResult) -> String {
     let GameResult::Win { winner, how } = result else {
         return String::new();
     };
@@ -63,7 +67,7 @@ pub fn english(result: &GameResult) -> String {
 
 /// Parses a localised `GAMERESULT` text: `white 24.5 win`, `black 4 points win`,
 /// `white wins by resignation`, `흑 시간승`, `백 3집반 승`, `黑1目半胜`, `白中盘胜`, `黑時間勝`.
-pub fn from_text(text: &str) -> Option<GameResult> {
+pub(crate) fn from_text(text: &str) -> Option<GameResult> {
     let t = text.trim();
     let lower = t.to_lowercase();
     let winner = if lower.starts_with("black") || t.starts_with('흑') || t.starts_with('黑') {
@@ -127,6 +131,8 @@ mod tests {
         assert_eq!(from_code(255, None), Some(None));
         assert_eq!(from_code(2, None), None);
         assert_eq!(to_code(&GameResult::Draw), None);
+        let huge = GameResult::Win { winner: Color::White, how: WinKind::Score(1e23) };
+        assert_eq!(to_code(&huge), None);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 
 use super::codes;
 use super::header;
-use crate::diag::{Diagnostic, Sink};
+use crate::diag::Diagnostic;
+use crate::formats::legacy;
 use crate::go::handicap::tygem_layout;
 use crate::model::{BoardSize, Color, GameTree, Move, Node, NodeId, Point};
 
@@ -36,12 +37,13 @@ const ROOT_MAPPED: &[&str] = &[
     super::PROP_HEADER,
     super::PROP_GAME_LINE,
     super::PROP_INI_TEXT,
+    super::PROP_RECORDS,
 ];
 const MARKUP: &[&str] = &["AR", "CR", "DD", "LB", "LN", "MA", "SL", "SQ", "TR", "TB", "TW", "VW"];
 
 /// Writes `game` as GIB text with CRLF line ends; `kind` is the `GIBOKIND` value.
-pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
-    let mut sink = Sink::new();
+pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
+    let mut sink = Vec::new();
     let root = game.root();
     let size = game.board_size();
     if size != BoardSize::square(19) {
@@ -57,10 +59,17 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
     let mut out = String::from("\\HS\r\n");
     out.push_str(&header::lines(root, &facts, &mut sink));
     out.push_str("\\HE\r\n\\GS\r\n");
-    let game_line = root.value(super::PROP_GAME_LINE).unwrap_or("2 1 0");
+    let game_line = game_line(root.value(super::PROP_GAME_LINE), &mut sink);
     out.push_str(&format!("{game_line}\r\n{} 0 &4\r\n", records.len() + 1));
     let ini = root.value(super::PROP_INI_TEXT).unwrap_or("");
-    out.push_str(&format!("INI 0 1 {handicap} &4{ini} \r\n"));
+    let (ini_clean, broken) = legacy::one_line(ini);
+    if broken {
+        sink.push(Diagnostic::warning(
+            codes::LOSSY_PROPERTY,
+            format!("root node: {}: line breaks or control characters replaced by spaces", super::PROP_INI_TEXT),
+        ));
+    }
+    out.push_str(&format!("INI 0 1 {handicap} &4{ini_clean} \r\n"));
     for (i, (color, mv)) in records.iter().enumerate() {
         let n = i + 2;
         match mv {
@@ -71,15 +80,56 @@ pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
             Move::Pass => out.push_str(&format!("SKI 0 {n} \r\n")),
         }
     }
+    for kept in root.values_of(super::PROP_RECORDS) {
+        let (line, broken) = legacy::one_line(kept.as_str());
+        let first = line.split_whitespace().next().unwrap_or("");
+        if broken
+            || matches!(first, "" | "STO" | "SKI" | "INI")
+            || first.starts_with('\\')
+            || first.starts_with(|c: char| c.is_ascii_digit())
+        {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_PROPERTY,
+                format!(
+                    "root node: {}[{}] is not a record kifu keeps; not written",
+                    super::PROP_RECORDS,
+                    kept.as_str().escape_debug()
+                ),
+            ));
+            continue;
+        }
+        out.push_str(&line);
+        out.push_str(" \r\n");
+    }
     out.push_str("\\GE\r\n");
-    (out, sink.finish(""))
+    (out, sink)
+}
+
+/// The first line of the game section: the kept `XGIBGS` value when it is a line of numbers
+/// (`2 5 0`), else `2 1 0` (a value that could inject records is reported and not written).
+fn game_line(kept: Option<&str>, sink: &mut Vec<Diagnostic>) -> String {
+    let Some(v) = kept else { return "2 1 0".into() };
+    let numbers = !v.trim().is_empty()
+        && v.split(' ').all(|n| !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit()));
+    if numbers {
+        return v.to_string();
+    }
+    sink.push(Diagnostic::warning(
+        codes::LOSSY_PROPERTY,
+        format!(
+            "root node: {}[{}] is not a line of numbers; not written (2 1 0 written)",
+            super::PROP_GAME_LINE,
+            v.escape_debug()
+        ),
+    ));
+    "2 1 0".into()
 }
 
 fn describe(id: NodeId, move_no: usize) -> String {
     if id == NodeId::ROOT { "root node".into() } else { format!("node {} (move {move_no})", id.index()) }
 }
 
-fn report_variations(game: &GameTree, sink: &mut Sink) {
+fn report_variations(game: &GameTree, sink: &mut Vec<Diagnostic>) {
     let mut moves_before = 0;
     for node in game.main_line() {
         let id = node.id();
@@ -104,46 +154,48 @@ fn report_variations(game: &GameTree, sink: &mut Sink) {
 
 /// Walks the main line: the handicap count for `INI`, the move records, and a diagnostic for
 /// every property that cannot be written.
-fn moves(game: &GameTree, size: BoardSize, sink: &mut Sink) -> (u32, Vec<(Color, Move)>) {
+fn moves(game: &GameTree, size: BoardSize, sink: &mut Vec<Diagnostic>) -> (u32, Vec<(Color, Move)>) {
     let root = game.root();
     let handicap = handicap(root, sink);
     let mut records = Vec::new();
     let mut next = if handicap >= 2 { Color::White } else { Color::Black };
     for node in game.main_line() {
         let is_root = node.is_root();
-        let mut played = false;
-        let here = describe(node.id(), records.len() + 1);
+        // Every move property is a record: a node `B[tt]W[tt]` holds two moves.
+        for (color, value, mv) in legacy::node_moves(node, size) {
+            let here = describe(node.id(), records.len() + 1);
+            let id = color.as_sgf();
+            match mv {
+                Some(Move::Play(pt)) if pt.x >= 19 || pt.y >= 19 => sink.push(Diagnostic::warning(
+                    codes::LOSSY_BOARD_SIZE,
+                    format!("{here}: {id}[{pt}] is off a 19x19 board; not written"),
+                )),
+                Some(mv) => {
+                    if mv == Move::Pass && color != next {
+                        sink.push(Diagnostic::warning(
+                            codes::LOSSY_PASS_COLOUR,
+                            format!(
+                                "{here}: a {} pass follows a {} move; GIB reads it as a {} pass",
+                                color.as_sgf(),
+                                color.as_sgf(),
+                                next.as_sgf()
+                            ),
+                        ));
+                    }
+                    records.push((color, mv));
+                    next = color.opponent();
+                }
+                None => sink.push(Diagnostic::warning(
+                    codes::LOSSY_PROPERTY,
+                    format!("{here}: unreadable move {id}[{value}]; not written"),
+                )),
+            }
+        }
+        let here = describe(node.id(), records.len());
         for p in node.props() {
             let id = p.ident();
             let values = p.len();
-            if (id == "B" || id == "W") && !played {
-                played = true;
-                let color = if id == "B" { Color::Black } else { Color::White };
-                match p.first().and_then(|v| Move::from_sgf(v, size)) {
-                    Some(Move::Play(pt)) if pt.x >= 19 || pt.y >= 19 => sink.push(Diagnostic::warning(
-                        codes::LOSSY_BOARD_SIZE,
-                        format!("{here}: {id}[{pt}] is off a 19x19 board; not written"),
-                    )),
-                    Some(mv) => {
-                        if mv == Move::Pass && color != next {
-                            sink.push(Diagnostic::warning(
-                                codes::LOSSY_PASS_COLOUR,
-                                format!(
-                                    "{here}: a {} pass follows a {} move; GIB reads it as a {} pass",
-                                    color.as_sgf(),
-                                    color.as_sgf(),
-                                    next.as_sgf()
-                                ),
-                            ));
-                        }
-                        records.push((color, mv));
-                        next = color.opponent();
-                    }
-                    None => sink.push(Diagnostic::warning(
-                        codes::LOSSY_PROPERTY,
-                        format!("{here}: unreadable move {id}[{}]; not written", p.first().unwrap_or("")),
-                    )),
-                }
+            if id == "B" || id == "W" {
                 continue;
             }
             if is_root && ROOT_MAPPED.contains(&id) && id != "B" && id != "W" {
@@ -181,17 +233,10 @@ fn moves(game: &GameTree, size: BoardSize, sink: &mut Sink) -> (u32, Vec<(Color,
 }
 
 /// The `INI` count: `HA`, checked against the root's `AB` stones and Tygem's layout.
-fn handicap(root: Node<'_>, sink: &mut Sink) -> u32 {
+fn handicap(root: Node<'_>, sink: &mut Vec<Diagnostic>) -> u32 {
     let ha = root.value("HA").and_then(|h| h.trim().parse::<u32>().ok());
-    let mut stones: Vec<Point> = Vec::new();
-    if let Some(ab) = root.get("AB") {
-        for v in ab.values() {
-            let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
-            if let Some(pts) = crate::model::point::expand_rect(a, b) {
-                stones.extend(pts);
-            }
-        }
-    }
+    // Every AB property of the root: some programs repeat it (`AB[dp]AB[pd]`).
+    let stones: Vec<Point> = root.points_of("AB").collect();
     let count = ha.filter(|&h| h >= 2).unwrap_or(stones.len() as u32);
     if count < 2 {
         if !stones.is_empty() {

@@ -77,7 +77,7 @@ fn number(out: &mut String, x: f64) {
 
 /// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
 /// nodes one per line.
-pub fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
     let mut o = Out { s: String::new(), pretty: true };
     o.s.push('{');
     o.nl(1);
@@ -109,7 +109,7 @@ pub fn write_document(collection: &Collection, charset: Option<CharsetDecision>)
 
 /// Writes kifu NDJSON: per game one line `{"format":"kifu","version":1,"info":…,"nodes":…,
 /// "variations":…}`.
-pub fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
     let mut o = Out { s: String::new(), pretty: false };
     for game in &collection.games {
         game_object(&mut o, game, charset, 0, true);
@@ -318,29 +318,29 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
         }
         None => out.push_str("null"),
     }
-    let _ = write!(out, ",\"moves\":{}", game.main_line_moves());
-    out.push_str(",\"main_line\":[");
-    let mut first = true;
-    for n in game.main_line() {
-        let Some(p) = n.props().find(|p| matches!(p.ident(), "B" | "W")) else { continue };
-        if !first {
-            out.push(',');
-        }
-        first = false;
-        let _ = write!(out, "{{\"color\":\"{}\",", p.ident());
-        let value = p.first().unwrap_or("");
-        match Move::from_sgf(value, size) {
-            Some(Move::Play(pt)) if pt.is_on(size) => {
-                let _ = write!(out, "\"x\":{},\"y\":{}}}", pt.x, pt.y);
+    // Every value of every move property is an entry: a node `B[tt]W[tt]` holds two moves, and
+    // a second value of one property (`W[ce][x]`) is listed too (as invalid), so `moves`
+    // counts what a reader of the nodes counts.
+    let mut entries: Vec<String> = Vec::new();
+    for p in game.main_line().flat_map(|n| n.props().collect::<Vec<_>>()).filter(|p| matches!(p.ident(), "B" | "W")) {
+        for v in p.values() {
+            let value = v.as_str();
+            let mut e = format!("{{\"color\":\"{}\",", p.ident());
+            match Move::from_sgf(value, size) {
+                Some(Move::Play(pt)) if pt.is_on(size) => {
+                    let _ = write!(e, "\"x\":{},\"y\":{}}}", pt.x, pt.y);
+                }
+                Some(Move::Pass) => e.push_str("\"pass\":true}"),
+                _ => {
+                    e.push_str("\"invalid\":");
+                    string(&mut e, value);
+                    e.push('}');
+                }
             }
-            Some(Move::Pass) => out.push_str("\"pass\":true}"),
-            _ => {
-                out.push_str("\"invalid\":");
-                string(out, value);
-                out.push('}');
-            }
+            entries.push(e);
         }
     }
+    let _ = write!(out, ",\"moves\":{},\"main_line\":[{}", entries.len(), entries.join(","));
     out.push_str("]}");
 }
 

@@ -1,7 +1,5 @@
 //! Header field values: player lines (name and rank), ranks and dates.
 
-use crate::model::info::normalize_rank;
-
 /// Splits a player line into the name and the rank (the last token, when it looks like a rank).
 /// Names may contain spaces and dots (`Lee S.D. 5D*`).
 pub(crate) fn split_player(text: &str) -> (&str, Option<&str>) {
@@ -16,37 +14,17 @@ pub(crate) fn split_player(text: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// A rank starts with its number (`10k`, `9DP`, `五段`, `초단`) and holds no `.`, so the last
+/// word of a rank-less name (`GnuGo 3.5.3`, `Dariush v2.6.8.2`, `lev15`) is not taken for one.
 fn looks_like_rank(token: &str) -> bool {
     token.chars().count() <= 8
-        && token.chars().any(|c| c.is_ascii_digit() || "初一二三四五六七八九十段단級级급".contains(c))
+        && !token.contains('.')
+        && token.starts_with(|c: char| c.is_ascii_digit() || "初一二三四五六七八九十초".contains(c))
 }
 
 /// Normalises an NGF rank for SGF: `9DP`/`7단P`/`5段P` → `9p`, `5K` → `5k`, `5D*` → `5d*`,
 /// `初段` → `1d`, `五段` → `5d`, `초단` → `1d`. `None` when it is not a recognisable rank.
-pub(crate) fn rank_to_sgf(raw: &str) -> Option<String> {
-    let raw = raw.trim();
-    let mut chars = raw.char_indices().peekable();
-    let digit = |c: char| "一二三四五六七八九".find(c).map(|i| i as u32 / 3 + 1);
-    let mut value: Option<u32> = None;
-    let mut rest_at = 0;
-    while let Some(&(i, c)) = chars.peek() {
-        match c {
-            '初' | '초' if value.is_none() => value = Some(1),
-            '十' => value = Some(value.unwrap_or(1).saturating_mul(10)),
-            c if digit(c).is_some() => value = Some(value.unwrap_or(0).saturating_add(digit(c).unwrap_or(0))),
-            _ => {
-                rest_at = i;
-                break;
-            }
-        }
-        chars.next();
-        rest_at = i + c.len_utf8();
-    }
-    match value {
-        Some(n) => normalize_rank(&format!("{n}{}", &raw[rest_at..])),
-        None => normalize_rank(raw),
-    }
-}
+pub(crate) use crate::formats::legacy::rank_to_sgf;
 
 /// Reads an NGF date line: `YYYYMMDD [hh:mm]`, `YYYY-MM-DD` or `YYYY-M-D` (also with `/` or
 /// `.`), giving the SGF `YYYY-MM-DD`.
@@ -115,5 +93,9 @@ mod tests {
         assert_eq!(split_player("Kobayashi."), ("Kobayashi.", None));
         assert_eq!(split_player("Lin H.C"), ("Lin H.C", None));
         assert_eq!(split_player("9DP"), ("", Some("9DP")));
+        assert_eq!(split_player("GnuGo 3.5.3"), ("GnuGo 3.5.3", None));
+        assert_eq!(split_player("Dariush v2.6.8.2"), ("Dariush v2.6.8.2", None));
+        assert_eq!(split_player("GnuGo v3.2 lev15"), ("GnuGo v3.2 lev15", None));
+        assert_eq!(split_player("박민수      초단"), ("박민수", Some("초단")));
     }
 }

@@ -1,19 +1,19 @@
 //! NGF (WBaduk / Cyberoro, Nihon Ki-in Yugen no Ma, and the Chinese "GI" variant): reader and
-//! writer. Specification: `formats/ngf.md`.
+//! writer. Specification: [`formats/ngf.md`](crate::spec::ngf).
 
 mod fields;
 mod read;
 mod result;
 mod write;
 
-pub use read::parse_text;
-pub use result::{ParsedResult, english_result, parse_result};
-pub use write::write_text;
+pub(crate) use read::parse_text;
+pub(crate) use result::{ParsedResult, parse_result};
+pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
 
-/// Diagnostic codes of the NGF reader and writer (documented in `formats/ngf.md`).
+/// Diagnostic codes of the NGF reader and writer (documented in [`formats/ngf.md`](crate::spec::ngf)).
 pub mod codes {
     /// Nothing NGF-like was found (no board-size line and no move line).
     pub const NO_GAME: &str = "ngf.no-game";
@@ -48,12 +48,15 @@ pub mod codes {
     pub const BAD_COMMENT: &str = "ngf.bad-comment";
     /// A line after the moves that is neither a move nor a comment was skipped.
     pub const SKIPPED_LINE: &str = "ngf.skipped-line";
+    /// Writer: a line NGF cannot leave empty was given its no-value form (`-` title, komi 0,
+    /// time 0, date `00000000`), which reads back as no value (informational).
+    pub const IMPLIED: &str = "ngf.implied";
     /// Writer: something in the game cannot be represented in NGF and was left out or changed.
     pub const LOSSY: &str = "ngf.lossy";
 }
 
 /// The registry entry.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "ngf",
     aliases: &[],
     extensions: &["ngf"],
@@ -91,6 +94,7 @@ fn sniff(bytes: &[u8]) -> bool {
 }
 
 /// Reads NGF bytes: charset detection (no charset field), then the header and move lines.
+#[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let decoded = crate::charset::decode_owned(bytes, options.encoding, None, &mut sink);
@@ -104,6 +108,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 }
 
 /// Writes the first game as NGF in the requested charset (UTF-8 by default).
+#[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let (text, diagnostics) = write_text(collection)?;
     super::encode_output(&text, options, diagnostics)

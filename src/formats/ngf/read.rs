@@ -173,7 +173,7 @@ enum MoveLine {
 
 /// Parses text into one game. Returns `None` (with an error diagnostic) when nothing NGF-like is
 /// found.
-pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag::Diagnostic>) {
+pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag::Diagnostic>) {
     let text_body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let shift = text.len() - text_body.len();
     let mut all = lines(text_body);
@@ -253,7 +253,8 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
             Err(_) => r.bad_value(l, Field::Handicap, "XNGFHA"),
         }
     }
-    if let Some(l) = get(Field::Title) {
+    // `-` is the writer's title for none (a file never starts with an empty line).
+    if let Some(l) = get(Field::Title).filter(|l| l.text != "-") {
         r.root("GN", l.text);
     }
     if let Some(l) = get(Field::Black) {
@@ -265,7 +266,9 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
     if let Some(l) = get(Field::Site) {
         r.root("PC", l.text);
     }
-    if let Some(l) = get(Field::Date) {
+    // Eight zeros (with or without a time) is the form for no date.
+    let no_date = |t: &str| t.split_whitespace().next().is_some_and(|d| d.bytes().all(|b| b == b'0') && d.len() == 8);
+    if let Some(l) = get(Field::Date).filter(|l| !no_date(l.text)) {
         match parse_date(l.text) {
             Some(dt) => {
                 if compact_date(&dt).as_deref() != Some(l.text) {
@@ -278,6 +281,8 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
     }
     if let Some(l) = get(Field::Time) {
         match l.text.parse::<u32>() {
+            // 0 minutes: no time limit given.
+            Ok(0) => {}
             Ok(min) => r.root("TM", (u64::from(min) * 60).to_string()),
             Err(_) => r.bad_value(l, Field::Time, "XNGFTM"),
         }
@@ -360,7 +365,7 @@ pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag:
                 }
                 expected_counter = counter + 1;
             } else {
-                expected_counter += 1;
+                expected_counter = expected_counter.saturating_add(1);
             }
             match parse_move(line, &mut r) {
                 Some(MoveLine::Pass { colour }) => moves.push((colour, None)),

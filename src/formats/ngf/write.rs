@@ -5,8 +5,9 @@
 use super::codes;
 use super::fields::{compact_date, parse_date, rank_to_sgf, split_player};
 use super::result::{ParsedResult, english_result, parse_result};
-use crate::diag::{Diagnostic, Sink};
+use crate::diag::Diagnostic;
 use crate::formats::WriteError;
+use crate::formats::legacy;
 use crate::go::handicap::tygem_layout;
 use crate::model::info::format_real;
 use crate::model::{BoardSize, Collection, GameResult, GameTree, Move, Node, NodeId, Point};
@@ -48,7 +49,7 @@ const MAX_COUNTER: usize = 26 * 26 - 1;
 
 struct Writer<'t> {
     tree: &'t GameTree,
-    sink: Sink,
+    sink: Vec<Diagnostic>,
 }
 
 impl<'t> Writer<'t> {
@@ -60,14 +61,18 @@ impl<'t> Writer<'t> {
         self.tree.root().value(ident)
     }
 
-    /// One header value on one line: line breaks become spaces (reported).
+    fn note(&mut self, message: impl Into<String>) {
+        self.sink.push(Diagnostic::info(codes::IMPLIED, message));
+    }
+
+    /// One header value on one line: line breaks, NUL and other control characters become
+    /// spaces (reported).
     fn single_line(&mut self, what: &str, text: &str) -> String {
-        if text.contains(['\n', '\r']) {
-            self.lossy(format!("{what}: line breaks replaced by spaces"));
-            text.split(['\n', '\r']).map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
-        } else {
-            text.trim().to_string()
+        let (clean, broken) = legacy::one_line(text.trim());
+        if broken {
+            self.lossy(format!("{what}: line breaks or control characters written as spaces: {}", clean.trim()));
         }
+        clean.trim().to_string()
     }
 
     fn player(&mut self, colour: &str, name_id: &str, rank_id: &str, raw_id: &str) -> String {
@@ -75,8 +80,26 @@ impl<'t> Writer<'t> {
         let sgf_rank = self.root(rank_id);
         let raw = self.root(raw_id);
         let rank = match (sgf_rank, raw) {
-            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref().unwrap_or(raw) == r => raw.to_string(),
-            (Some(r), _) => ngf_rank(r),
+            // The rank as the file spelt it, when readers take that spelling (ASCII: `9DP`,
+            // `7D*`); `五段` or `7단P` become `5D`, `7DP`.
+            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref().unwrap_or(raw) == r && raw.is_ascii() => {
+                self.single_line(raw_id, raw)
+            }
+            (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref() == Some(r) => {
+                let ngf = ngf_rank(r);
+                self.sink.push(Diagnostic::info(
+                    codes::IMPLIED,
+                    format!("rank '{raw}' written as {ngf}, the form every reader takes"),
+                ));
+                ngf
+            }
+            (Some(r), _) => match rank_to_sgf(r) {
+                Some(sgf) => ngf_rank(&sgf),
+                None => {
+                    self.lossy(format!("{rank_id}[{r}] is not a rank NGF can hold; not written"));
+                    String::new()
+                }
+            },
             (None, _) => String::new(),
         };
         let rank = if rank.contains(char::is_whitespace) {
@@ -86,6 +109,9 @@ impl<'t> Writer<'t> {
             rank
         };
         let line = match (name.is_empty(), rank.is_empty()) {
+            // A space after a rank-less name with spaces: readers that take the last word for
+            // the rank (ngf2sgf) then find an empty one. kifu trims it.
+            (false, true) if name.contains(' ') => format!("{name} "),
             (_, true) => name.clone(),
             (true, false) => rank.clone(),
             (false, false) => {
@@ -135,21 +161,21 @@ fn letter(c: u8) -> char {
 }
 
 /// Writes the first game of `collection` as NGF text (LF line ends) and the lossy items.
-pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
+pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
     let Some(tree) = collection.games.first() else {
         return Err(WriteError::Invalid(vec![Diagnostic::error(codes::NO_GAME, "no game to write")]));
     };
     let size = tree.board_size();
-    if !size.is_square() || size.width > MAX_SIDE {
+    if !size.is_square() || size.width > MAX_SIDE || size.width < 2 {
         return Err(WriteError::Invalid(vec![Diagnostic::error(
             codes::LOSSY,
-            format!("NGF holds square boards up to {MAX_SIDE}x{MAX_SIDE}, not {}", size.to_sgf()),
+            format!("NGF holds square boards from 2x2 to {MAX_SIDE}x{MAX_SIDE}, not {}", size.to_sgf()),
         )]));
     }
     if tree.root().value("GM").is_some_and(|g| g.trim() != "1") {
         return Err(WriteError::Invalid(vec![Diagnostic::error(codes::LOSSY, "NGF holds Go games only (GM[1])")]));
     }
-    let mut w = Writer { tree, sink: Sink::new() };
+    let mut w = Writer { tree, sink: Vec::new() };
     if collection.games.len() > 1 {
         w.lossy(format!("NGF holds one game: games 2 to {} not written", collection.games.len()));
     }
@@ -164,8 +190,13 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
         out.push_str(s);
         out.push('\n');
     };
-    let title = w.root("GN").map(|t| w.single_line("GN", t)).unwrap_or_default();
-    line(&title);
+    // Always a title: KaTrain strips the file before splitting it into lines, so an empty first
+    // line would shift the header. `-` stands for none (the reader reads it so).
+    let title = w.root("GN").map(|t| w.single_line("GN", t)).filter(|t| !t.is_empty() && t != NO_TITLE);
+    if w.root("GN").is_some_and(|t| t.trim() == NO_TITLE) {
+        w.lossy(format!("GN[{NO_TITLE}] is the NGF title that stands for none; not written"));
+    }
+    line(title.as_deref().unwrap_or(NO_TITLE));
     // The raw size line comes back only when the reader will still recognise the file: line 2
     // must read as a number, unless move lines follow (then `19x` is tolerated).
     let has_moves = tree.main_line().any(|n| n.get("B").is_some() || n.get("W").is_some());
@@ -184,19 +215,8 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     line(&site);
 
     // Handicap: HA, or AB stones in the handicap layout; other setup is lossy.
-    let ab: Vec<Point> = tree
-        .root()
-        .get("AB")
-        .map(|p| {
-            p.values()
-                .filter_map(|v| {
-                    let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
-                    crate::model::point::expand_rect(a, b)
-                })
-                .flatten()
-                .collect()
-        })
-        .unwrap_or_default();
+    // Every AB property of the root: some programs repeat it (`AB[dp]AB[pd]`).
+    let ab: Vec<Point> = tree.root().points_of("AB").collect();
     let ha = w.root("HA").and_then(|h| h.trim().parse::<u32>().ok()).filter(|&h| h >= 2);
     let same = |layout: Option<Vec<Point>>| {
         layout.is_some_and(|mut l| {
@@ -229,7 +249,17 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     let h_line = if handicap == 0 { zero.clone() } else { handicap.to_string() };
     let (handicap_line, komi_line) = match komi {
         _ if raw_komi.is_some() => (h_line, raw_komi.unwrap_or_default().to_string()),
-        None => (h_line, w.root("XNGFKM").unwrap_or_default().to_string()),
+        None if w.root("XNGFKM").is_some() => (h_line, w.root("XNGFKM").unwrap_or_default().to_string()),
+        // No komi: readers need a number; handicap line 1 with komi 0 is the no-komi form
+        // (read as KM[0], which readers take for no komi).
+        None if handicap >= 2 => {
+            w.note("no KM: komi line written as 0 (NGF has no empty komi)");
+            (h_line, "0".into())
+        }
+        None => {
+            w.note("no KM: written as handicap line 1 and komi 0, NGF's no-komi form (read as KM[0])");
+            ("1".into(), "0".into())
+        }
         Some(k) if handicap >= 2 => {
             if k.fract() != 0.0 {
                 w.lossy(format!("komi {} in a handicap game written as the integer {}", format_real(k), k.floor()));
@@ -257,23 +287,36 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     line(w.root("XNGFUNKNOWN").unwrap_or("0"));
     line(&komi_line);
 
+    // Readers take the date from 8 leading digits: the kept raw form only when it has them.
+    let eight_digits = |raw: &str| raw.len() >= 8 && raw.as_bytes()[..8].iter().all(u8::is_ascii_digit);
     let date = match (w.root("DT"), w.root("XNGFDT")) {
-        (Some(dt), Some(raw)) if parse_date(raw).as_deref() == Some(dt) => raw.to_string(),
-        (Some(dt), _) => match compact_date(dt).filter(|_| parse_date(dt).as_deref() == Some(dt)) {
-            Some(c) => c,
-            None => match dt.get(..10).and_then(parse_date) {
-                Some(first) => {
-                    w.lossy(format!("DT '{dt}' written as its first date {first}"));
-                    compact_date(&first).unwrap_or_default()
+        (Some(dt), Some(raw)) if parse_date(raw).as_deref() == Some(dt) && eight_digits(raw) => {
+            w.single_line("XNGFDT", raw)
+        }
+        (Some(dt), raw) => match legacy::first_date(dt) {
+            Some((d, more)) => {
+                let iso = legacy::iso_date(d);
+                if more {
+                    w.lossy(format!("DT[{dt}] written as its first date {iso}"));
+                } else if let Some(raw) = raw.filter(|raw| parse_date(raw).as_deref() == Some(dt)) {
+                    w.note(format!(
+                        "date '{raw}' written as {}, the form every reader takes",
+                        compact_date(&iso).unwrap_or_default()
+                    ));
                 }
-                None => {
-                    w.lossy(format!("DT '{dt}' is not a YYYY-MM-DD date; not written"));
-                    String::new()
-                }
-            },
+                compact_date(&iso).unwrap_or_default()
+            }
+            None => {
+                w.lossy(format!("DT[{dt}] is not a date; not written (date line {NO_DATE})"));
+                NO_DATE.into()
+            }
         },
-        (None, Some(raw)) => raw.to_string(),
-        (None, None) => String::new(),
+        // An unreadable date of an NGF input goes back as it came.
+        (None, Some(raw)) => w.single_line("XNGFDT", raw),
+        (None, None) => {
+            w.note(format!("no DT: date line written as {NO_DATE}, NGF's form for no date"));
+            NO_DATE.into()
+        }
     };
     line(&date);
     let time = match (
@@ -287,12 +330,18 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
             format!("{}", (t / 60.0).round() as u64)
         }
         (Some(None), _) => {
-            w.lossy(format!("TM '{}' is not a number of seconds; not written", w.root("TM").unwrap_or_default()));
-            String::new()
+            w.lossy(format!(
+                "TM[{}] is not a number of seconds; not written (time 0)",
+                w.root("TM").unwrap_or_default()
+            ));
+            "0".into()
         }
-        (None, Some(raw)) => raw.to_string(),
-        (None, None) => String::new(),
+        (None, Some(raw)) => w.single_line("XNGFTM", raw),
+        (None, None) => "0".into(),
     };
+    if time == "0" && w.root("TM").is_some() {
+        w.note("TM under 30 seconds: time line 0 reads back as no time limit");
+    }
     line(&time);
     let re = w.root("RE");
     let parsed = re.and_then(GameResult::from_sgf);
@@ -304,7 +353,9 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
             None => english_result(&r),
         },
         (Some(text), None) => {
-            w.lossy(format!("RE '{text}' is not an FF[4] result; written as plain text"));
+            w.lossy(format!(
+                "RE[{text}] is not an FF[4] result: not written as a result (the result line holds the text)"
+            ));
             w.single_line("RE", text)
         }
         // No RE: keep a text that gives none either ("Progressing!", an unreadable result).
@@ -323,7 +374,7 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
     while let Some(node_id) = id {
         let node = tree.node(node_id);
         let children: Vec<NodeId> = tree.children(node_id).collect();
-        if let Some(mv) = move_of(&mut w, node, size, count) {
+        for mv in move_of(&mut w, node, size, count) {
             count += 1;
             if count > MAX_COUNTER && !counter_wrapped {
                 counter_wrapped = true;
@@ -340,38 +391,39 @@ pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), 
                         "C" => "comment".to_string(),
                         id => format!("property {id}"),
                     };
-                    w.lossy(format!("{what} at move {count} not written"));
+                    w.lossy(format!("move {count}: {what} not written"));
                 }
             }
         }
         for extra in children.iter().skip(1) {
             let n = subtree_size(tree, *extra);
-            w.lossy(format!("variation after move {count} ({n} nodes) not written"));
+            w.lossy(format!("move {count}: variation of {n} node(s) after it not written"));
         }
         id = children.first().copied();
     }
     line(&count.to_string());
     out.push_str(&moves);
-    Ok((out, w.sink.finish("")))
+    Ok((out, w.sink))
 }
 
-/// The move of `node` as NGF letters (`B` + `EEEE`-style), reporting a second move property or a
-/// value that is not a move.
-fn move_of(w: &mut Writer<'_>, node: Node<'_>, size: BoardSize, before: usize) -> Option<String> {
-    let mut found = None;
-    for p in node.props().filter(|p| matches!(p.ident(), "B" | "W")) {
-        let value = p.first().unwrap_or("");
-        if found.is_some() {
-            w.lossy(format!("second move {}[{value}] in one node after move {before} not written", p.ident()));
-            continue;
-        }
-        match Move::from_sgf(value, size) {
-            Some(Move::Pass) => found = Some(format!("{}AAAA", p.ident())),
+/// The title line that stands for no title.
+const NO_TITLE: &str = "-";
+/// The date line that stands for no date (eight digits, which every reader accepts).
+const NO_DATE: &str = "00000000";
+
+/// The moves of `node` as NGF letters (`B` + `EEEE`-style): every move property, so a node
+/// `B[tt]W[tt]` gives two; a value that is not a move is reported.
+fn move_of(w: &mut Writer<'_>, node: Node<'_>, size: BoardSize, before: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for (color, value, mv) in legacy::node_moves(node, size) {
+        let id = color.as_sgf();
+        match mv {
+            Some(Move::Pass) => found.push(format!("{id}AAAA")),
             Some(Move::Play(pt)) if pt.is_on(size) => {
                 let (x, y) = (letter(pt.x), letter(pt.y));
-                found = Some(format!("{}{x}{y}{y}{x}", p.ident()));
+                found.push(format!("{id}{x}{y}{y}{x}"));
             }
-            _ => w.lossy(format!("{}[{value}] after move {before} is not a move on the board; not written", p.ident())),
+            _ => w.lossy(format!("move {before}: {id}[{value}] is not a move on the board; not written")),
         }
     }
     found
@@ -390,6 +442,7 @@ fn subtree_size(tree: &GameTree, id: NodeId) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Sink;
     use crate::formats::sgf;
     use pretty_assertions::assert_eq;
 
@@ -397,9 +450,10 @@ mod tests {
         sgf::parse_text(text.to_string(), Sink::new(), false).0
     }
 
+    /// The text and the warnings (the informational notes left out).
     fn write(text: &str) -> (String, Vec<String>) {
         let (out, d) = write_text(&sgf_game(text)).expect("written");
-        (out, d.into_iter().map(|d| d.message).collect())
+        (out, d.into_iter().filter(|d| d.severity > crate::diag::Severity::Info).map(|d| d.message).collect())
     }
 
     #[test]
@@ -434,14 +488,48 @@ mod tests {
         let (_, d) = write("(;SZ[19]EV[Cup]RU[Japanese];B[pd]C[hi]TR[dd](;W[dp];B[qq])(;W[dd]))(;B[aa])");
         assert_eq!(d.len(), 6, "{d:?}");
         assert!(d[0].contains("games 2 to 2"));
-        assert!(d.iter().any(|m| m.contains("comment at move 1")));
-        assert!(d.iter().any(|m| m.contains("property TR at move 1")));
-        assert!(d.iter().any(|m| m.contains("variation after move 1 (1 nodes)")));
+        assert!(d.iter().any(|m| m == "move 1: comment not written"));
+        assert!(d.iter().any(|m| m == "move 1: property TR not written"));
+        assert!(d.iter().any(|m| m == "move 1: variation of 1 node(s) after it not written"));
         assert!(d.iter().any(|m| m.contains("root property EV")));
     }
 
     #[test]
+    fn no_line_is_left_empty() {
+        let (out, d) = write("(;GM[1]SZ[19];B[pd];W[dp]C[a\0b])");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(&lines[..12], ["-", "19", "", "", "", "1", "0", "0", "00000000", "0", "", "2"]);
+        assert_eq!(d, ["move 2: comment not written"]);
+        let back = super::super::parse_text(&out, Sink::new()).0.expect("read");
+        let r = back.root();
+        assert_eq!((r.value("GN"), r.value("DT"), r.value("TM"), r.value("KM")), (None, None, None, Some("0")));
+    }
+
+    #[test]
+    fn both_moves_of_a_node_repeated_setup_and_control_characters() {
+        let (out, d) = write("(;SZ[19]AB[dp]AB[pd]PB[a\0b]PW[x\ny];W[pp];B[tt]W[tt])");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!((lines[2], lines[3], lines[5]), ("x y ", "a b ", "2"));
+        assert_eq!(&lines[11..], ["3", "PMABWQQQQ", "PMACBAAAA", "PMADWAAAA"]);
+        assert!(!out.contains('\0'));
+        assert_eq!(d, ["PB: line breaks or control characters written as spaces: a b"]);
+    }
+
+    #[test]
+    fn ranks_ngf_cannot_hold_are_reported() {
+        let (out, d) = write("(;PB[Master]BR[P]PW[GoFuN]WR[NR]BR[P9段])");
+        assert_eq!(out.lines().nth(3), Some("Master"));
+        assert_eq!(
+            d,
+            ["WR[NR] is not a rank NGF can hold; not written", "BR[P] is not a rank NGF can hold; not written"]
+        );
+        let (out, _) = write("(;PB[Zhao]BR[P9段])");
+        assert_eq!(out.lines().nth(3), Some("Zhao        9DP"));
+    }
+
+    #[test]
     fn refuses_what_ngf_cannot_hold() {
+        assert!(write_text(&sgf_game("(;SZ[1])")).is_err());
         assert!(write_text(&sgf_game("(;SZ[19:13])")).is_err());
         assert!(write_text(&sgf_game("(;SZ[37])")).is_err());
         assert!(write_text(&Collection::default()).is_err());

@@ -17,7 +17,7 @@ pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
 }
 
 /// Every `CA[...]` on the raw bytes, with its byte offset, in order.
-pub fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> + '_ {
+pub(crate) fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> + '_ {
     memchr::memmem::find_iter(bytes, b"CA[").filter_map(move |at| {
         // Must be a whole identifier: not preceded by another letter.
         if at > 0 && bytes[at - 1].is_ascii_alphabetic() {
@@ -33,7 +33,7 @@ pub fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> 
 /// Where a collection must be cut so that each part is decoded with the charset its games
 /// declare: for each `CA` whose charset differs from the one before, the last `(;` before it.
 /// Returns the parts as (start, label); a single part when every game agrees.
-pub fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
+pub(crate) fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
     for (at, label) in declared_charsets(bytes) {
@@ -99,7 +99,7 @@ struct Frame {
 /// positions resolved.
 /// With `positions`, every tree records where its nodes and properties start
 /// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
-pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
+pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
     let mut sink = sink;
     if text.len() > crate::model::tree::MAX_TEXT {
         sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));

@@ -76,13 +76,11 @@ pub(super) fn derive(key: &str, value: &str) -> Result<Vec<(&'static str, String
         "Commentator" => out.extend(nonempty(v).map(|s| ("AN", s))),
         "Date" => {
             let first = v.split(',').next().unwrap_or("").trim();
-            let ok = first.bytes().all(|c| c.is_ascii_digit() || c == b'/' || c == b'-');
-            if !ok {
-                return Err(format!("date '{first}' is not YYYY/MM/DD"));
-            }
-            let date = first.replace('/', "-");
-            if date.bytes().any(|c| c.is_ascii_digit()) {
-                out.push(("DT", date));
+            match crate::formats::legacy::first_date(first) {
+                Some((d, false)) => out.push(("DT", crate::formats::legacy::iso_date(d))),
+                // `//` (or nothing) is the dummy date.
+                _ if first.bytes().all(|c| c == b'/' || c == b'-') => {}
+                _ => return Err(format!("date '{first}' is not YYYY/MM/DD")),
             }
         }
         "Size" if !v.is_empty() => {
@@ -200,13 +198,18 @@ pub(super) fn render(key: &str, get: &dyn Fn(&str) -> Option<String>) -> String 
         "Copyright" => g("CP"),
         "Comment" => g("GC"),
         "Commentator" => g("AN"),
-        "Date" => g("DT").split(',').next().unwrap_or("").trim().replace('-', "/"),
+        // Panda-eGG's four fields (start date, time, end date, time); times are not known.
+        "Date" => match crate::formats::legacy::first_date(&g("DT")) {
+            Some(((y, m, d), _)) => format!("{y:04}/{m:02}/{d:02},,{y:04}/{m:02}/{d:02},"),
+            None => String::new(),
+        },
         "Size" => g("SZ"),
         "Hdcp" => {
             let ha = get("HA").unwrap_or_else(|| "0".into());
+            // Readers split at the comma: with no komi the field after it stays empty.
             match get("KM").and_then(|k| k.trim().parse::<f64>().ok()) {
                 Some(k) => format!("{},{k:.2}", ha.trim()),
-                None => ha.trim().to_string(),
+                None => format!("{},", ha.trim()),
             }
         }
         "Ptime" => match get("TM").and_then(|t| t.trim().parse::<f64>().ok()).filter(|t| *t >= 60.0) {

@@ -2,13 +2,163 @@
 //! main-line nodes) and `[Figure]` (`.Text` comments and `.Fig` variation diagrams).
 
 use super::codes;
-use super::read::{Geometry, Line, MoveLine, child_with, main_line, move_prop, parse_move_line};
+use super::moves::{Geometry, Line, MoveLine, child_with, main_line, move_prop, parse_move_line};
 use crate::diag::{Diagnostic, Sink};
 use crate::model::{Color, Move, NodeId, PropValue, TreeBuilder};
+use std::collections::HashMap;
+
+/// Node ids of a `[ReviewNode]` section read in the block grammar, for `.Comment,<id>`.
+pub(super) type NodeIds = HashMap<u32, NodeId>;
+
+/// `[ReviewNode]`: the block grammar when the section has `VARIATION,` lines, else the depth
+/// grammar. Returns the node of each id for the block grammar (`None` for the depth grammar,
+/// where `.Comment,N` means the main-line node at depth `N − 1`).
+pub(super) fn read_review(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) -> Option<NodeIds> {
+    let blocks = lines.iter().any(|(_, l)| keyword(l) == Some(VARIATION));
+    if blocks {
+        Some(read_review_blocks(lines, geo, b, sink))
+    } else {
+        read_review_nodes(lines, geo, b, sink);
+        None
+    }
+}
+
+const VARIATION: &str = "VARIATION";
+const VARIATION_END: &str = "VARIATIONEND";
+
+/// `VARIATION,` or `VARIATIONEND,` (indented or not), upper-cased.
+fn keyword(line: &str) -> Option<&'static str> {
+    let t = line.trim();
+    let word = t.strip_suffix(',').unwrap_or(t).trim();
+    [VARIATION, VARIATION_END].into_iter().find(|k| word.eq_ignore_ascii_case(k))
+}
+
+/// `NODE,id,colour,x,y` as (id, move): colour 0 is a node without a move, 1 Black, 2 White;
+/// x and y are 1-based in the file's orientation (off the board: a pass).
+fn node_line(line: &str, geo: Geometry) -> Option<(u32, Option<(&'static str, String)>)> {
+    let f: Vec<&str> = line.trim().split(',').map(str::trim).collect();
+    if !f.first()?.eq_ignore_ascii_case("NODE") {
+        return None;
+    }
+    let nums: Vec<u32> = f.get(1..5)?.iter().map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    let (id, colour, x, y) = (nums[0], nums[1], nums[2], nums[3]);
+    let mv = match colour {
+        0 => None,
+        c => {
+            let colour = if c == 1 { Color::Black } else { Color::White };
+            let coord = |v: u32| u8::try_from(v.wrapping_sub(1)).unwrap_or(u8::MAX);
+            Some(move_prop(colour, geo.to_move(coord(x), coord(y))))
+        }
+    };
+    Some((id, mv))
+}
+
+/// The block grammar: `NODE` lines follow each other as parent and child; a `VARIATION,` …
+/// `VARIATIONEND,` block (indented, nestable) branches from the node before it, its first node
+/// a further child of that node; after the block the line it interrupted goes on. Ids are names
+/// only (variation ids continue after the main line's, with gaps).
+fn read_review_blocks(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) -> NodeIds {
+    /// A node as read: its id, move, parent (index) and whether it starts a variation.
+    struct Read {
+        id: u32,
+        mv: Option<(&'static str, String)>,
+        parent: Option<usize>,
+        starts_variation: bool,
+    }
+    let mut nodes: Vec<Read> = Vec::new();
+    // The last node of each open line: the main line first, then per open variation the node
+    // it branches from and its own last node.
+    let mut stack: Vec<Option<usize>> = vec![None];
+    for &(off, raw) in lines {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        match keyword(raw) {
+            Some(VARIATION) => {
+                let from = stack.last().copied().flatten();
+                if from.is_none() {
+                    sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, "VARIATION before any NODE; skipped"));
+                    continue;
+                }
+                stack.push(from);
+                stack.push(None);
+                continue;
+            }
+            Some(_) => {
+                if stack.len() < 3 {
+                    sink.push_at(off, Diagnostic::warning(codes::BAD_LINE, "VARIATIONEND without VARIATION skipped"));
+                } else {
+                    stack.truncate(stack.len() - 2);
+                }
+                continue;
+            }
+            None => {}
+        }
+        let Some((id, mv)) = node_line(raw, geo) else {
+            sink.push_at(
+                off,
+                Diagnostic::warning(codes::BAD_LINE, format!("[ReviewNode] line skipped: {}", raw.trim())),
+            );
+            continue;
+        };
+        let depth = stack.len();
+        let (parent, starts_variation) = match stack[depth - 1] {
+            Some(last) => (Some(last), false),
+            None if depth == 1 => (None, false),
+            None => (stack[depth - 2], true),
+        };
+        if nodes.iter().any(|n| n.id == id) {
+            sink.push_at(
+                off,
+                Diagnostic::warning(codes::NODE_GAP, format!("node id {id} used twice; the last is kept")),
+            );
+        }
+        nodes.push(Read { id, mv, parent, starts_variation });
+        stack[depth - 1] = Some(nodes.len() - 1);
+    }
+    if stack.len() > 1 {
+        sink.push(Diagnostic::warning(codes::BAD_LINE, "[ReviewNode] ends inside a VARIATION block; closed"));
+    }
+    // Children in tree order: the line a node continues first, then its variations.
+    let mut children: Vec<Vec<usize>> = (0..nodes.len()).map(|_| Vec::new()).collect();
+    let mut tops = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        match n.parent {
+            Some(p) => children[p].push(i),
+            None => tops.push(i),
+        }
+    }
+    for list in &mut children {
+        list.sort_by_key(|&i| nodes[i].starts_variation);
+    }
+    let mut ids = NodeIds::new();
+    // (read node, builder parent); the first top node without a move is the root.
+    let mut work: Vec<(usize, Option<NodeId>)> = tops.iter().rev().map(|&i| (i, None)).collect();
+    while let Some((i, parent)) = work.pop() {
+        let n = &nodes[i];
+        let node = match parent {
+            None if n.mv.is_none() => b.root(),
+            None => child_with(b, b.root(), n.mv.clone()),
+            Some(p) if n.starts_variation => {
+                let c = b.add_child(p);
+                if let Some((prop, v)) = n.mv.clone() {
+                    b.add_prop(c, prop, [v]);
+                }
+                c
+            }
+            Some(p) => child_with(b, p, n.mv.clone()),
+        };
+        ids.insert(n.id, node);
+        for &c in children[i].iter().rev() {
+            work.push((c, Some(node)));
+        }
+    }
+    ids
+}
 
 /// `NODE,n,colour,x,y`: node `n` sits at depth `n − 1` under the node of depth `n − 2` on the
 /// current path; an existing child with the same move is reused, else a variation starts.
-pub(super) fn read_review_nodes(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) {
+fn read_review_nodes(lines: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) {
     let mut path = vec![b.root()];
     let mut shift = 0usize;
     for &(off, raw) in lines {
@@ -81,13 +231,17 @@ fn main_node(b: &TreeBuilder, depth: usize, off: usize, what: &str, sink: &mut S
     }
 }
 
-/// `.Comment,N` blocks: the text for ReviewNode `N`, i.e. the main-line node after move `N − 1`.
-pub(super) fn read_review_comments(lines: &[Line], b: &mut TreeBuilder, sink: &mut Sink) {
+/// `.Comment,N` blocks: the text for ReviewNode `N`: the node with id `N` in the block grammar
+/// (`ids`), else the main-line node after move `N − 1`.
+pub(super) fn read_review_comments(lines: &[Line], ids: Option<&NodeIds>, b: &mut TreeBuilder, sink: &mut Sink) {
     let mut target: Option<(usize, u32)> = None;
     let mut text = String::new();
     let flush = |b: &mut TreeBuilder, target: Option<(usize, u32)>, text: &mut String, sink: &mut Sink| {
         if let Some((off, n)) = target {
-            let node = main_node(b, n.saturating_sub(1) as usize, off, &format!(".Comment,{n}"), sink);
+            let node = match ids.and_then(|ids| ids.get(&n)) {
+                Some(&node) => node,
+                None => main_node(b, n.saturating_sub(1) as usize, off, &format!(".Comment,{n}"), sink),
+            };
             add_comment(b, node, text);
         }
         text.clear();

@@ -5,15 +5,16 @@
 use super::header::{MAPPED, derive, mapped_key, partner_key, render, writer_owned};
 use super::{PROP_CLOCK, PROP_COMMENT, PROP_HEADER, PROP_PLAYER, PROP_TIME, codes};
 use crate::diag::Diagnostic;
-use crate::formats::WriteError;
+use crate::formats::{WriteError, legacy};
 use crate::model::info::{GameResult, normalize_rank};
-use crate::model::point::expand_rect;
 use crate::model::{BoardSize, Collection, Color, GameTree, Move, NodeId, Point};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 /// Line separator written (Panda-eGG is a Windows program).
 const EOL: &str = "\r\n";
+/// Header keys left out when there is no value (no date, no result).
+const OMITTED: &[&str] = &["Date", "Winner"];
 
 /// Root properties the header and `[Data]` carry.
 const ROOT_HANDLED: &[&str] = &["FF", "CA", "GM", "AB", "AW", "C", PROP_HEADER, PROP_COMMENT];
@@ -22,7 +23,7 @@ const MOVE_HANDLED: &[&str] = &["B", "W", "C"];
 const MAIN_ONLY: &[&str] = &[PROP_TIME, PROP_CLOCK, PROP_PLAYER];
 
 /// Writes the first game of `collection` as UGF text with `Lang=` naming `enc`.
-pub fn write_text(
+pub(crate) fn write_text(
     collection: &Collection,
     enc: &'static encoding_rs::Encoding,
 ) -> Result<(String, Vec<Diagnostic>), WriteError> {
@@ -55,7 +56,16 @@ pub fn write_text(
         out.push_str("[Comment]");
         out.push_str(EOL);
         for l in c.lines() {
-            out.push_str(l);
+            let l = legacy::one_line(l).0;
+            // A line that names a section would end the text: a space keeps it text.
+            if l.starts_with('[') && l.trim_end().ends_with(']') && super::read::is_section_name(l.trim_end()) {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_INFO,
+                    format!("{PROP_COMMENT} line '{l}' written with a leading space (it would start a section)"),
+                ));
+                out.push(' ');
+            }
+            out.push_str(&l);
             out.push_str(EOL);
         }
     }
@@ -67,6 +77,7 @@ fn same(id: &str, a: &str, b: &str) -> bool {
     let num = |s: &str| s.trim().parse::<f64>().ok();
     match id {
         "KM" | "TM" => num(a).is_some() && num(a) == num(b),
+        "DT" => legacy::first_date(a).is_some_and(|d| Some(d) == legacy::first_date(b)),
         "BR" | "WR" => {
             normalize_rank(a).unwrap_or_else(|| a.trim().into()) == normalize_rank(b).unwrap_or_else(|| b.trim().into())
         }
@@ -115,12 +126,20 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
         }
         Some(v)
     };
-    let line = |out: &mut String, k: &str, v: &str| {
-        let _ = write!(out, "{k}={v}{EOL}");
+    // A value is one line: a line break (or NUL) in `HA` must not inject header lines.
+    let line = |out: &mut String, diags: &mut Vec<Diagnostic>, k: &str, v: &str| {
+        let (clean, broken) = legacy::one_line(v);
+        if broken {
+            diags.push(Diagnostic::warning(
+                codes::LOSSY_INFO,
+                format!("{k}: line breaks or control characters written as spaces: {k}={clean}"),
+            ));
+        }
+        let _ = write!(out, "{k}={clean}{EOL}");
     };
     out.push_str("[Header]");
     out.push_str(EOL);
-    line(out, "Ver", raw("Ver").unwrap_or("UGF3,200"));
+    line(out, diags, "Ver", raw("Ver").unwrap_or("UGF3,200"));
     let lang = if enc == encoding_rs::SHIFT_JIS {
         "SJIS"
     } else if enc == encoding_rs::UTF_8 {
@@ -128,10 +147,10 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
     } else {
         enc.name()
     };
-    line(out, "Lang", lang);
-    line(out, "Crypt", "0,PLAIN_UGF_FILE,READ_WRITE");
-    line(out, "Code", raw("Code").unwrap_or(""));
-    let moves = tree.main_line().filter(|n| n.mv().is_some()).count();
+    line(out, diags, "Lang", lang);
+    line(out, diags, "Crypt", "0,PLAIN_UGF_FILE,READ_WRITE");
+    line(out, diags, "Code", raw("Code").unwrap_or(""));
+    let moves: usize = tree.main_line().map(|n| legacy::node_moves(n, tree.board_size()).len()).sum();
     for &(key, ids) in MAPPED {
         let current: Vec<(&'static str, String)> = ids.iter().filter_map(|&id| get(id).map(|v| (id, v))).collect();
         if key == "Commentator" && current.is_empty() && raw(key).is_none() {
@@ -143,16 +162,23 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
                 let v = render(key, &get);
                 if !derive(key, &v).is_ok_and(|d| agrees(&d, &current)) {
                     let had: Vec<String> = current.iter().map(|(i, v)| format!("{i}[{v}]")).collect();
-                    diags
-                        .push(Diagnostic::warning(codes::LOSSY_INFO, format!("{} written as {key}={v}", had.join(""))));
+                    let how = if v.is_empty() && OMITTED.contains(&key) {
+                        "not written".to_string()
+                    } else {
+                        format!("written as {key}={v}")
+                    };
+                    diags.push(Diagnostic::warning(codes::LOSSY_INFO, format!("{} {how}", had.join(""))));
                 }
                 v
             }
         };
-        line(out, key, &value);
+        // No date or no result: the line is left out (readers take an empty one for a value).
+        if !(value.is_empty() && OMITTED.contains(&key)) {
+            line(out, diags, key, &value);
+        }
         match key {
-            "Winner" => line(out, "Moves", &moves.to_string()),
-            "Copyright" => line(out, "CoordinateType", "IGS"),
+            "Winner" => line(out, diags, "Moves", &moves.to_string()),
+            "Copyright" => line(out, diags, "CoordinateType", "IGS"),
             _ => {}
         }
     }
@@ -160,7 +186,14 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
         let k = k.trim();
         let own = ["Ver", "Code"].iter().any(|o| o.eq_ignore_ascii_case(k));
         if !own && mapped_key(k).is_none() && !writer_owned(k) {
-            line(out, k, v);
+            if k.is_empty() || k.starts_with(['[', '#']) || k.contains(['\n', '\r']) {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_INFO,
+                    format!("{PROP_HEADER} line '{}' is not a header line; not written", k.escape_debug()),
+                ));
+                continue;
+            }
+            line(out, diags, k, v);
         }
     }
 }
@@ -177,14 +210,9 @@ fn letters(size: BoardSize, mv: Move) -> String {
     }
 }
 
+/// The setup points of every `prop` property of the node (`AB[dp]AB[pd]` is one list).
 fn setup_points(tree: &GameTree, id: NodeId, prop: &str) -> Vec<Point> {
-    let Some(p) = tree.node(id).get(prop) else { return Vec::new() };
-    p.values()
-        .flat_map(|v| {
-            let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
-            expand_rect(a, b).into_iter().flatten()
-        })
-        .collect()
+    tree.node(id).points_of(prop).collect()
 }
 
 fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut String, diags: &mut Vec<Diagnostic>) {
@@ -205,21 +233,35 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
     let mut n = 0;
     for &id in main {
         let node = tree.node(id);
-        let Some((colour, mv)) = node.mv_on(size) else { continue };
-        if let Move::Play(p) = mv
-            && !p.is_on(size)
-        {
-            diags.push(Diagnostic::warning(
-                codes::LOSSY_MOVE,
-                format!("move {p} of node {} is off the board; written as a pass", id.index()),
-            ));
+        // Every move property: a node `B[tt]W[tt]` holds two moves.
+        for (colour, _, mv) in legacy::node_moves(node, size) {
+            let Some(mv) = mv else { continue };
+            if let Some(p) = mv.point().filter(|p| !p.is_on(size)) {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_MOVE,
+                    format!("node {}: move {p} is off the board; written as a pass", id.index()),
+                ));
+            }
+            n += 1;
+            let c = if colour == Color::Black { 'B' } else { 'W' };
+            let number = |prop: &str, default: &'static str, diags: &mut Vec<Diagnostic>| -> String {
+                match node.value(prop) {
+                    Some(v) if !v.is_empty() && v.len() <= 9 && v.bytes().all(|b| b.is_ascii_digit()) => v.to_string(),
+                    Some(v) => {
+                        diags.push(Diagnostic::warning(
+                            codes::LOSSY_MOVE,
+                            format!("node {}: {prop}[{}] is not a number; not written", id.index(), v.escape_debug()),
+                        ));
+                        default.to_string()
+                    }
+                    None => default.to_string(),
+                }
+            };
+            let player = number(PROP_PLAYER, "1", diags);
+            let secs = number(PROP_TIME, "0", diags);
+            let clock = node.value(PROP_CLOCK).map(|c| format!(" {}", legacy::one_line(c).0)).unwrap_or_default();
+            let _ = write!(out, "{},{c}{player},{n},{secs}{clock}{EOL}", letters(size, mv));
         }
-        n += 1;
-        let c = if colour == Color::Black { 'B' } else { 'W' };
-        let player = node.value(PROP_PLAYER).unwrap_or("1");
-        let secs = node.value(PROP_TIME).unwrap_or("0");
-        let clock = node.value(PROP_CLOCK).map(|c| format!(" {c}")).unwrap_or_default();
-        let _ = write!(out, "{},{c}{player},{n},{secs}{clock}{EOL}", letters(size, mv));
     }
 }
 
@@ -232,49 +274,98 @@ fn hidden_nodes(tree: &GameTree, main: &[NodeId]) -> HashSet<NodeId> {
         .collect()
 }
 
+/// One step of writing `[ReviewNode]` (an explicit stack: no recursion on deep trees).
+enum Step {
+    /// Write this node (if any) at this block level, then what follows it.
+    Chain(Option<NodeId>, usize),
+    /// Open a `VARIATION,` block at this level starting with this node.
+    Variation(NodeId, usize),
+}
+
+/// `[ReviewNode]` in the block grammar (see formats/ugf.md): the main line as `NODE,1…N`, each
+/// variation in a `VARIATION,` … `VARIATIONEND,` block after the node it branches from, its
+/// ids continuing after the main line's; then `[ReviewComment]` with `.Comment,<id>` for every
+/// commented node, variations included.
 fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut String, diags: &mut Vec<Diagnostic>) {
     let hidden = hidden_nodes(tree, main);
+    // The NODE lines of a node: one per move (`B[tt]W[tt]` takes two), one for a node without.
+    let lines_of = |id: NodeId| -> Vec<(usize, usize, usize)> {
+        let moves: Vec<(Color, Move)> =
+            legacy::node_moves(tree.node(id), size).into_iter().filter_map(|(c, _, m)| Some((c, m?))).collect();
+        if moves.is_empty() {
+            return vec![(0, 0, 0)];
+        }
+        moves
+            .iter()
+            .map(|&(colour, mv)| {
+                let c = if colour == Color::Black { 1 } else { 2 };
+                match mv {
+                    Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
+                    _ => (c, size.width as usize + 1, size.height as usize + 1),
+                }
+            })
+            .collect()
+    };
+    let on_main: HashSet<NodeId> = main.iter().copied().collect();
+    let mut next_id = 1 + main.iter().filter(|id| !hidden.contains(id)).map(|&id| lines_of(id).len()).sum::<usize>();
+    let mut main_id = 0;
+    // The id of each node's last line, for the comments.
+    let mut id_of: std::collections::HashMap<NodeId, usize> = std::collections::HashMap::new();
     out.push_str("[ReviewNode]");
     out.push_str(EOL);
-    let mut stack = vec![(NodeId::ROOT, 0usize)];
-    while let Some((id, depth)) = stack.pop() {
-        let shown = !hidden.contains(&id);
-        if shown {
-            let (c, x, y) = match tree.node(id).mv_on(size) {
-                None => (0, 0, 0),
-                Some((colour, mv)) => {
-                    let c = if colour == Color::Black { 1 } else { 2 };
-                    match mv {
-                        Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
-                        _ => (c, size.width as usize + 1, size.height as usize + 1),
+    let mut steps = vec![Step::Chain(Some(NodeId::ROOT), 0)];
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Variation(first, level) => {
+                let _ = write!(out, "{}VARIATION,{EOL}", "  ".repeat(level));
+                steps.push(Step::Chain(Some(first), level));
+            }
+            Step::Chain(None, 0) => {}
+            Step::Chain(None, level) => {
+                let _ = write!(out, "{}VARIATIONEND,{EOL}", "  ".repeat(level));
+            }
+            Step::Chain(Some(id), level) => {
+                if !(level == 0 && hidden.contains(&id)) {
+                    for (c, x, y) in lines_of(id) {
+                        let n = if on_main.contains(&id) && level == 0 {
+                            main_id += 1;
+                            main_id
+                        } else {
+                            next_id += 1;
+                            next_id - 1
+                        };
+                        let _ = write!(out, "{}NODE,{n},{c},{x},{y}{EOL}", "  ".repeat(level));
+                        id_of.insert(id, n);
                     }
                 }
-            };
-            let _ = write!(out, "NODE,{},{c},{x},{y}{EOL}", depth + 1);
-        }
-        let child_depth = if shown { depth + 1 } else { depth };
-        let children: Vec<NodeId> = tree.children(id).collect();
-        for &child in children.iter().rev() {
-            stack.push((child, child_depth));
+                let children: Vec<NodeId> = tree.children(id).collect();
+                steps.push(Step::Chain(children.first().copied(), level));
+                for &v in children.iter().skip(1).rev() {
+                    steps.push(Step::Variation(v, level + 1));
+                }
+            }
         }
     }
     out.push_str("[ReviewComment]");
     out.push_str(EOL);
-    for (depth, &id) in main.iter().filter(|id| !hidden.contains(id)).enumerate() {
-        if let Some(c) = tree.node(id).value("C") {
-            let _ = write!(out, ".Comment,{}{EOL}", depth + 1);
-            for l in c.split('\n') {
-                // A leading space protects lines the reader would take for markup.
-                let guard = if l.starts_with(['[', '.', ' ']) { " " } else { "" };
-                let _ = write!(out, "{guard}{l}{EOL}");
-            }
+    // Main line first, then the variations, in id order.
+    let mut commented: Vec<(usize, NodeId)> =
+        tree.nodes().filter(|n| n.get("C").is_some()).filter_map(|n| Some((*id_of.get(&n.id())?, n.id()))).collect();
+    commented.sort();
+    for (n, id) in commented {
+        let Some(c) = tree.node(id).value("C") else { continue };
+        let _ = write!(out, ".Comment,{n}{EOL}");
+        for l in c.split('\n') {
+            let l = legacy::one_line(l).0;
+            // A leading space protects lines the reader would take for markup.
+            let guard = if l.starts_with(['[', '.', ' ']) { " " } else { "" };
+            let _ = write!(out, "{guard}{l}{EOL}");
         }
     }
-    let on_main: HashSet<NodeId> = main.iter().copied().collect();
-    for n in tree.nodes().filter(|n| (!on_main.contains(&n.id()) || hidden.contains(&n.id())) && n.get("C").is_some()) {
+    for n in tree.nodes().filter(|n| !id_of.contains_key(&n.id()) && n.get("C").is_some()) {
         diags.push(Diagnostic::warning(
             codes::LOSSY_VARIATION_COMMENT,
-            format!("comment on node {} (a variation, or a main-line node without a move) not written", n.id().index()),
+            format!("node {}: comment on a main-line node without a move not written", n.id().index()),
         ));
     }
 }

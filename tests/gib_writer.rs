@@ -1,0 +1,205 @@
+//! The GIB writer against what Tygem-era readers need and what kifu's own reader reads back:
+//! ranks in Tygem's form, names readers split right, results GIB can hold, one value per line,
+//! nothing invented, every move of a node, repeated setup, and one warning per kind of loss.
+//! Also the header generations the reader meets (classic, mangled ids, modern `INFOMAIN`).
+
+use kifu::formats::gib::codes;
+use kifu::{Collection, Format, ReadOptions, Severity, WriteOptions};
+use pretty_assertions::assert_eq;
+use std::path::Path;
+
+fn gib() -> Format {
+    Format::from_name("gib").expect("gib is registered")
+}
+
+fn sgf(text: &str) -> Collection {
+    Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap().collection
+}
+
+/// The GIB text and its warnings (the per-item notes left out).
+fn write(text: &str) -> (String, Vec<String>) {
+    let out = gib().write(&sgf(text), &WriteOptions::default()).unwrap();
+    let warnings = out.diagnostics.iter().filter(|d| d.severity > Severity::Info).map(|d| d.message.clone()).collect();
+    (String::from_utf8(out.bytes).unwrap(), warnings)
+}
+
+fn read_back(text: &str) -> kifu::GameTree {
+    gib().read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap().collection.games.remove(0)
+}
+
+fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let start = format!("\\[{key}=");
+    text.lines().find_map(|l| l.strip_prefix(start.as_str())).and_then(|v| v.strip_suffix("\\]"))
+}
+
+#[test]
+fn ranks_are_written_in_tygem_form_or_reported() {
+    let (text, warnings) = write("(;PB[Zhao]BR[P9段]PW[Ace]WR[7d*];B[pd])");
+    assert_eq!(header(&text, "GAMEBLACKNAME"), Some("Zhao (9P)"));
+    assert_eq!(header(&text, "GAMEWHITENAME"), Some("Ace (7D)"));
+    assert_eq!(warnings, ["root node: WR[7d*] written as 7d (7D): GIB ranks have no '*' mark"]);
+    let back = read_back(&text);
+    assert_eq!((back.root().value("BR"), back.root().value("WR")), (Some("9p"), Some("7d")));
+
+    for rank in ["NR", "11k+", "P"] {
+        let (text, warnings) = write(&format!("(;PW[player1]WR[{rank}];B[pd])"));
+        assert_eq!(header(&text, "GAMEWHITENAME"), Some("player1"), "{rank}");
+        assert_eq!(warnings, [format!("root node: WR[{rank}] is not a rank GIB can hold; not written")]);
+        assert_eq!(read_back(&text).root().value("WR"), None);
+    }
+    for (raw, want) in [("九段", "9D"), ("9단", "9D"), ("9p", "9P"), ("15k", "15K")] {
+        let (text, _) = write(&format!("(;PB[x]BR[{raw}])"));
+        assert_eq!(header(&text, "GAMEBLACKNAME"), Some(format!("x ({want})").as_str()), "{raw}");
+    }
+}
+
+#[test]
+fn a_name_ending_in_a_parenthesis_is_not_taken_for_a_rank() {
+    let (text, warnings) = write("(;PB[GNU Go 3.2 (random seed 1554616589)];B[pd])");
+    // A space after the `)`: readers that split `name (rank)` at a final `)` keep the name.
+    assert_eq!(header(&text, "GAMEBLACKNAME"), Some("GNU Go 3.2 (random seed 1554616589) "));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let back = read_back(&text);
+    assert_eq!((back.root().value("PB"), back.root().value("BR")), (Some("GNU Go 3.2 (random seed 1554616589)"), None));
+}
+
+#[test]
+fn results_gib_cannot_hold_exactly_are_reported() {
+    let (text, w) = write("(;RE[W+2.25])");
+    assert_eq!(header(&text, "GAMERESULT"), Some("white 2.3 win"));
+    assert_eq!(w, ["root node: RE[W+2.25] written as W+2.3 (GIB margins are in tenths)"]);
+    let (text, w) = write("(;RE[W+0.0])");
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(read_back(&text).root().value("RE"), Some("W+0"));
+    let (text, w) = write("(;RE[W+0.02])");
+    assert_eq!(w, ["root node: RE[W+0.02] written as W+0 (W+0.0) (GIB margins are in tenths)"]);
+    assert_eq!(read_back(&text).root().value("RE"), Some("W+0"));
+    let (text, w) = write("(;RE[B+AW])");
+    assert_eq!(w, ["root node: RE[B+AW] is not a result GIB can hold; not written (GRLT 255, unfinished)"]);
+    assert_eq!(read_back(&text).root().value("RE"), None);
+    // A margin of 1e23 has no ZIPSU (no clamping to 9.2e17).
+    let (text, w) = write("(;RE[B+1e23])");
+    assert!(w[0].contains("not a result GIB can hold"), "{w:?}");
+    assert!(!text.contains("ZIPSU:9"), "{text}");
+    let (text, w) = write("(;RE[W+])");
+    assert!(w[0].starts_with("root node: RE[W+] written as W+0 (W+0.0)"), "{w:?}");
+    assert_eq!(read_back(&text).root().value("RE"), Some("W+"));
+}
+
+#[test]
+fn values_that_would_break_lines_are_made_safe_or_refused() {
+    // A kept game line that is not numbers would inject a phantom move.
+    let (text, w) = write("(;XGIBGS[STO 0 5 2 6 1];B[pd])");
+    assert!(text.contains("\\GS\r\n2 1 0\r\n2 0 &4\r\n"), "{text}");
+    assert!(w[0].starts_with("root node: XGIBGS[STO 0 5 2 6 1] is not a line of numbers; not written"), "{w:?}");
+    assert_eq!(read_back(&text).main_line().count(), 2);
+    let (text, w) = write("(;XGIBGS[2 5 0];B[pd])");
+    assert!(text.contains("\\GS\r\n2 5 0\r\n") && w.is_empty(), "{w:?}");
+    // A line break in a header value or in the INI text, a STO kept as a record.
+    let (text, w) = write("(;GC[Kim\nSTO 0 9 1 1 1]XGIBINI[a\nSTO 0 3 1 2 2]XGIBREC[STO 0 4 1 3 3][REM 0 9];B[pd])");
+    assert_eq!(read_back(&text).main_line().count(), 2, "{text}");
+    assert!(text.contains("\r\nREM 0 9 \r\n\\GE"), "{text}");
+    assert_eq!(w.len(), 4, "{w:?}");
+    assert!(w.iter().any(|m| m.contains("XGIBREC[STO 0 4 1 3 3] is not a record kifu keeps")), "{w:?}");
+    assert!(!text.contains('\0'));
+}
+
+#[test]
+fn a_comma_in_a_copied_text_starts_no_sub_field() {
+    let (text, w) = write("(;GN[Cup]GC[great game,GNAME:Evil]PB[Kim,BLV:27];B[pd])");
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(header(&text, "GAMECOMMENT"), Some("great game,GNAME:Evil"));
+    assert!(header(&text, "GAMEINFOSUB").unwrap().ends_with(",GCMT:great game GNAME:Evil"), "{text}");
+    assert!(header(&text, "BUSERINFO").unwrap().starts_with("BID:Kim BLV:27,BLV:,"), "{text}");
+    let back = read_back(&text);
+    let r = back.root();
+    assert_eq!(
+        (r.value("GN"), r.value("GC"), r.value("PB"), r.value("BR")),
+        (Some("Cup"), Some("great game,GNAME:Evil"), Some("Kim,BLV:27"), None)
+    );
+}
+
+#[test]
+fn nothing_is_invented_and_a_second_write_is_the_same() {
+    let (first, w) = write("(;GM[1]SZ[19]PB[Kim]PW[Lee]AB[dp]AB[pd]HA[2];W[qq];B[tt]W[tt])");
+    // Repeated AB properties are one layout: no false warning.
+    assert!(w.is_empty(), "{w:?}");
+    assert!(!first.contains("GONGJE") && !first.contains("GTIME") && !first.contains(",G0,"), "{first}");
+    let back = read_back(&first);
+    assert_eq!((back.root().value("KM"), back.root().value("TM")), (None, None));
+    // Both moves of the node B[tt]W[tt] are records.
+    assert!(first.ends_with("STO 0 2 2 16 16 \r\nSKI 0 3 \r\nSKI 0 4 \r\n\\GE\r\n"), "{first}");
+    let sgf_text =
+        String::from_utf8(Format::SGF.write(&Collection::new(vec![back]), &WriteOptions::default()).unwrap().bytes)
+            .unwrap();
+    let (second, _) = write(&sgf_text);
+    assert_eq!(second, first);
+}
+
+#[test]
+fn repeated_losses_are_one_warning_per_kind_and_every_item_is_kept() {
+    let moves: String =
+        (0..100).map(|i| format!(";B[{}a]WL[30];W[{}b]", (b'a' + i % 19) as char, (b'a' + i % 19) as char)).collect();
+    let out = gib().write(&sgf(&format!("(;GM[1]{moves})")), &WriteOptions::default()).unwrap();
+    let warnings: Vec<&str> =
+        out.diagnostics.iter().filter(|d| d.severity == Severity::Warning).map(|d| d.message.as_str()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].starts_with("property WL not written (100 times: node 1 (move 1), "), "{}", warnings[0]);
+    let items = out.diagnostics.iter().filter(|d| d.severity == Severity::Info && d.code == codes::LOSSY_PROPERTY);
+    assert_eq!(items.count(), 100);
+}
+
+#[test]
+fn every_header_generation_names_the_players() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gib");
+    for (file, black, white) in [
+        ("even-passes.gib", None, None),
+        ("mangled-userinfo.gib", Some(("Menskit", "2d")), Some(("K_002odc", "4d"))),
+        ("modern-infomain.gib", Some(("kimsu77", "4d")), Some(("leeho", "6k"))),
+    ] {
+        let read = gib().read(std::fs::read(dir.join(file)).unwrap(), &ReadOptions::default()).unwrap();
+        let root = read.collection.games[0].root();
+        assert!(root.value("PB").is_some_and(|n| !n.is_empty()), "{file}");
+        assert!(root.value("PW").is_some_and(|n| !n.is_empty()), "{file}");
+        if let Some((name, rank)) = black {
+            assert_eq!((root.value("PB"), root.value("BR")), (Some(name), Some(rank)), "{file}");
+        }
+        if let Some((name, rank)) = white {
+            assert_eq!((root.value("PW"), root.value("WR")), (Some(name), Some(rank)), "{file}");
+        }
+        // Valid server files: end-of-game records and user-info names are notes, not warnings.
+        assert!(read.diagnostics.iter().all(|d| d.severity == Severity::Info), "{file}: {:?}", read.diagnostics);
+    }
+    // The kept records go back after the moves.
+    let read = gib().read(std::fs::read(dir.join("modern-infomain.gib")).unwrap(), &ReadOptions::default()).unwrap();
+    let out = gib().write(&read.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(out.bytes).unwrap();
+    assert!(text.ends_with("SKI 0 6 \r\nREM 0 7 \r\n\\GE\r\n"), "{text}");
+    assert_eq!(header(&text, "GAMEBLACKNAME"), Some("kimsu77 (4D)"));
+}
+
+#[test]
+fn the_interop_fixture_is_written_as_expected() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gib");
+    let input =
+        Format::SGF.read(std::fs::read(dir.join("writer-interop.sgf")).unwrap(), &ReadOptions::default()).unwrap();
+    let out = gib().write(&input.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(out.bytes).unwrap();
+    assert_eq!(text, std::fs::read_to_string(dir.join("writer-interop.expected.gib")).unwrap());
+    let warnings: Vec<&str> =
+        out.diagnostics.iter().filter(|d| d.severity > Severity::Info).map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "root node: RE[W+2.25] written as W+2.3 (GIB margins are in tenths)",
+            "root node: BR[NR] is not a rank GIB can hold; not written"
+        ]
+    );
+    let back = read_back(&text);
+    let r = back.root();
+    assert_eq!(
+        (r.value("PB"), r.value("BR"), r.value("PW"), r.value("WR"), r.value("RE"), r.value("DT")),
+        (Some("GNU Go 3.2 (random seed 5)"), None, Some("Zhao"), Some("9p"), Some("W+2.3"), Some("2018-04-28"))
+    );
+    assert_eq!((r.value("HA"), r.points_of("AB").count(), back.main_line_moves()), (Some("2"), 2, 4));
+}
