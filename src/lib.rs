@@ -54,6 +54,7 @@ pub mod diagram;
 pub mod formats;
 pub mod go;
 pub mod model;
+pub mod normalise;
 #[cfg(not(doctest))]
 pub mod spec;
 

@@ -103,6 +103,10 @@ pub mod codes {
     /// The margin in `RE` matches neither territory nor area counting of `TB`/`TW` (info).
     pub const RESULT_MARGIN: &str = "check.result-margin";
 
+    /// `TE` (title) or `KO` (komi) in the root of a Nihon Ki-in / Oro dialect file: not judged as
+    /// FF\[4\]'s tesuji and ko properties (info).
+    pub const DIALECT_PROPERTY: &str = "check.dialect-property";
+
     /// Every code above, for documentation checks.
     pub const ALL: &[&str] = &[
         SIZE_DEFAULT,
@@ -146,6 +150,7 @@ pub mod codes {
         HANDICAP_STONES,
         RESULT_WINNER,
         RESULT_MARGIN,
+        DIALECT_PROPERTY,
     ];
 }
 
@@ -368,7 +373,8 @@ fn check_tree_with(tree: &GameTree, lines: Option<&LineIndex<'_>>) -> Vec<Diagno
     if tree.is_empty() {
         return Vec::new();
     }
-    let mut cx = Ctx { tree, lines, out: Vec::new(), size: BoardSize::default(), go: true, old_ff: false };
+    let oro = crate::normalise::is_oro_dialect(tree);
+    let mut cx = Ctx { tree, lines, out: Vec::new(), size: BoardSize::default(), go: true, old_ff: false, oro };
     size::check(&mut cx);
     placement::check(&mut cx);
     values::check(&mut cx);
@@ -390,6 +396,13 @@ pub(crate) struct Ctx<'t> {
     go: bool,
     /// Whether the root declares FF\[1\]–FF\[3\].
     old_ff: bool,
+    /// Whether the game is in the Nihon Ki-in / Oro dialect ([`crate::normalise::is_oro_dialect`]).
+    oro: bool,
+}
+
+/// `TE` or `KO` in the root of a dialect file: the title and the komi, not FF\[4\]'s properties.
+fn dialect_property(cx: &Ctx<'_>, p: Property<'_>) -> bool {
+    cx.oro && p.node() == NodeId::ROOT && matches!(p.ident(), "TE" | "KO")
 }
 
 /// Where a finding is: nothing, a node, a property, or one value of a property.
@@ -479,7 +492,7 @@ pub(crate) mod tests {
     /// Reads `text` with positions and checks its games; returns `line:col code` strings of the
     /// check diagnostics (without the reader's).
     pub(crate) fn codes_of(text: &str) -> Vec<String> {
-        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
         let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).expect("readable");
         let report = check_collection(&read.collection, &[]);
         report
@@ -510,7 +523,7 @@ pub(crate) mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
         #[test]
         fn arbitrary_sgf_like_input_never_panics(text in r"[(;)\[\]\\:a-eA-Z0-9 tTsS\n]{0,80}") {
-            let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+            let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
             if let Ok(read) = Format::SGF.read(text.as_bytes().to_vec(), &opts) {
                 let report = check_collection(&read.collection, &read.diagnostics);
                 proptest::prop_assert_eq!(report.games.len(), read.collection.games.len());
@@ -560,7 +573,7 @@ pub(crate) mod tests {
             tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..60)
         ) {
             let text: String = tokens.concat();
-            let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+            let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
             if let Ok(read) = Format::SGF.read(text.into_bytes(), &opts) {
                 let report = check_collection(&read.collection, &read.diagnostics);
                 proptest::prop_assert_eq!(report.games.len(), read.collection.games.len());
@@ -583,7 +596,7 @@ pub(crate) mod tests {
     #[test]
     fn reader_diagnostics_give_the_structural_verdict_per_game() {
         let text = "(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[ee]";
-        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
         let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).unwrap();
         let report = check_collection(&read.collection, &read.diagnostics);
         assert_eq!(report.games.len(), 2);

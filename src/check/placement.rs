@@ -41,6 +41,9 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
                     format!("{ident} appears twice in this node; FF[4] allows each property once per node"),
                 );
             }
+            if super::dialect_property(cx, *p) {
+                continue;
+            }
             let Some(def) = p.def() else {
                 if let Some(format) = crate::Format::private_owner(ident) {
                     if private_seen.contains(&ident) {
@@ -133,7 +136,11 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
             }
         }
         if moves.is_empty() {
-            for p in props.iter().filter(|p| matches!(p.ident(), "BM" | "DO" | "IT" | "TE")) {
+            let annotations: Vec<&Property<'_>> = props
+                .iter()
+                .filter(|p| matches!(p.ident(), "BM" | "DO" | "IT" | "TE") && !super::dialect_property(cx, **p))
+                .collect();
+            for p in annotations {
                 cx.warning(
                     codes::ANNOTATION_WITHOUT_MOVE,
                     At::Prop(*p),

@@ -10,6 +10,19 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
     let tree = cx.tree;
     for node in tree.nodes() {
         for p in node.props() {
+            if super::dialect_property(cx, p) {
+                cx.info(
+                    codes::DIALECT_PROPERTY,
+                    At::Prop(p),
+                    format!(
+                        "{}{} is the Nihon Ki-in / Oro dialect's {} here, not FF[4]'s; kifu convert maps it",
+                        p.ident(),
+                        shown(p.first().unwrap_or("")),
+                        if p.ident() == "TE" { "title" } else { "komi" }
+                    ),
+                );
+                continue;
+            }
             if let Some(def) = p.def() {
                 check_prop(cx, p, def.value);
             }

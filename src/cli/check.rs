@@ -84,7 +84,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Ok(parsed) => parsed,
         Err(code) => return code,
     };
-    let options = ReadOptions { encoding, positions: true };
+    // The file is checked as it is: no normalisation (that is what `kifu convert` does).
+    let options = ReadOptions { encoding, positions: true, no_repair: true };
     let mut worst = None;
     let mut unreadable = None;
     let json = args.json || args.format == OutputFormat::Json;

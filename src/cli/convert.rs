@@ -39,6 +39,10 @@ pub struct ConvertArgs {
     /// SGF output: write compressed point lists (AB[aa:cc]) as single points.
     #[arg(long)]
     expand_lists: bool,
+    /// Keep the input's properties exactly as read: no fix.* normalisation (merged duplicates,
+    /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
+    #[arg(long)]
+    no_repair: bool,
     /// Treat warnings as failure (exit code 3).
     #[arg(long)]
     strict: bool,
@@ -81,7 +85,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         let common = super::batch::Common {
             from,
             to,
-            read: ReadOptions { encoding: from_enc, ..ReadOptions::default() },
+            read: ReadOptions { encoding: from_enc, no_repair: args.no_repair, ..ReadOptions::default() },
             write: WriteOptions {
                 encoding: to_enc,
                 expand_point_lists: args.expand_lists,
@@ -128,11 +132,15 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
 
-    // Node positions let diagnostics name their move; recorded for inputs of ordinary size.
+    // Node positions let diagnostics name their move; recorded for inputs of ordinary size. The
+    // reader's diagnostics are named before the normaliser (which may rebuild the tree) runs.
     let positions = bytes.len() <= NAMED_MOVES_UP_TO;
-    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, positions }) {
+    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, positions, no_repair: true }) {
         Ok(mut r) => {
             kifu::batch::name_moves(&r.collection, &mut r.diagnostics);
+            if !args.no_repair && from == Format::SGF {
+                kifu::normalise::apply(&mut r);
+            }
             r
         }
         Err(e) => {

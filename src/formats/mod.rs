@@ -37,6 +37,10 @@ pub struct ReadOptions {
     /// Record where each node and property starts in the decoded text (for `kifu check`);
     /// formats that cannot tell ignore it.
     pub positions: bool,
+    /// Keep the input's properties exactly as read: none of the `fix.*` repairs
+    /// [`crate::normalise`] applies to SGF input (the reader still recovers a broken structure).
+    /// Off by default.
+    pub no_repair: bool,
 }
 
 /// Options for writing.
@@ -300,7 +304,7 @@ impl Format {
         let rest = ident.strip_prefix('X')?;
         Format::all().find(|f| {
             let name = f.name().as_bytes();
-            rest.len() >= name.len() && rest.as_bytes()[..name.len()].eq_ignore_ascii_case(name) && f.name() != "sgf"
+            rest.len() >= name.len() && rest.as_bytes()[..name.len()].eq_ignore_ascii_case(name)
         })
     }
 
@@ -352,7 +356,13 @@ impl Format {
     /// Read `bytes` in this format.
     pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
         match self.0.read {
-            Some(read) => read(bytes, options),
+            Some(read) => read(bytes, options).map(|mut out| {
+                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
+                if !options.no_repair && self == Format::SGF {
+                    crate::normalise::apply(&mut out);
+                }
+                out
+            }),
             None => Err(ReadError {
                 diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
             }),

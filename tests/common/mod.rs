@@ -4,9 +4,10 @@
 use kifu::{Diagnostic, Format, ReadOptions, ReadOutput};
 use std::path::{Path, PathBuf};
 
-/// Reads SGF text, panicking on a fatal error.
+/// Reads SGF text as the reader gives it (no `fix.*` normalisation), panicking on a fatal error.
 pub fn read_sgf(text: &str) -> ReadOutput {
-    Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).expect("readable SGF")
+    let faithful = ReadOptions { no_repair: true, ..ReadOptions::default() };
+    Format::SGF.read(text.as_bytes().to_vec(), &faithful).expect("readable SGF")
 }
 
 /// `(code, line, column)` of each diagnostic.

@@ -7,6 +7,7 @@ mod result;
 mod write;
 
 pub(crate) use read::parse_text;
+pub(crate) use result::{ParsedResult, parse_result};
 pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};

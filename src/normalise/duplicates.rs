@@ -1,0 +1,296 @@
+//! Repeated properties in one node (`AB[gc]AB[cg]`, `C[a]C[b]`, `GM[1]…GM[1]`), and repeated
+//! points inside one point list (`AB[aa][aa]`): merged into one property, values in order.
+
+use super::{Prop, Work, codes};
+use crate::diag::Severity;
+use crate::model::props::{self, ValueType};
+use crate::model::{Node, Point, PropValue};
+use std::collections::HashSet;
+
+/// Whether the node repeats a property, gives a single-value property several values, or
+/// repeats a point in a point list.
+pub(crate) fn has_duplicates(n: Node<'_>) -> bool {
+    for (i, p) in n.props().enumerate() {
+        if n.props().take(i).any(|q| q.ident() == p.ident()) {
+            return true;
+        }
+        if p.len() < 2 {
+            continue;
+        }
+        match p.def().map(|d| d.value) {
+            Some(v) if !v.is_list() => return true,
+            Some(ValueType::PointList | ValueType::PointElist) => {
+                let mut seen = HashSet::with_capacity(p.len());
+                if p.values().any(|v| !seen.insert(v.as_str())) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// How values of one property are merged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Merge {
+    /// Point lists: concatenated, repeated points dropped.
+    Points,
+    /// Other lists (labels, arrows, unknown properties): concatenated, identical values dropped.
+    List,
+    /// Text: distinct values joined with a blank line (as SGFC does).
+    Text,
+    /// Single values: identical ones collapse; a different one is a conflict.
+    Single,
+}
+
+fn merge_kind(ident: &str) -> Merge {
+    match props::lookup(ident).map(|d| d.value) {
+        Some(ValueType::PointList | ValueType::PointElist) => Merge::Points,
+        Some(ValueType::Label | ValueType::PointPair) | None => Merge::List,
+        Some(ValueType::Text) => Merge::Text,
+        Some(_) => Merge::Single,
+    }
+}
+
+/// Merges every repeated property of the node into its first occurrence.
+pub(crate) fn merge(w: &mut Work<'_>) {
+    let mut i = 0;
+    while i < w.props.len() {
+        let ident = w.props[i].ident.clone();
+        let repeats: Vec<usize> = (i + 1..w.props.len()).filter(|&k| w.props[k].ident == ident).collect();
+        let kind = merge_kind(&ident);
+        if repeats.is_empty() {
+            if matches!(kind, Merge::Text | Merge::Single) && w.props[i].values.len() > 1 {
+                several_values(w, i, kind == Merge::Text || is_simple_text(&ident));
+            } else if kind == Merge::Points && w.props[i].values.len() > 1 {
+                let origin = w.props[i].origin;
+                let values = std::mem::take(&mut w.props[i].values);
+                let (kept, dropped) = dedupe_points(values);
+                w.props[i].values = kept;
+                if dropped > 0 {
+                    let msg = format!("{ident} lists {dropped} point(s) twice; each kept once");
+                    w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+                }
+            }
+            i += 1;
+            continue;
+        }
+        let times = repeats.len() + 1;
+        let mut extra: Vec<Prop> = Vec::with_capacity(repeats.len());
+        for &k in repeats.iter().rev() {
+            extra.push(w.props.remove(k));
+        }
+        extra.reverse();
+        let origin = w.props[i].origin;
+        match kind {
+            Merge::Points | Merge::List => {
+                let mut values = std::mem::take(&mut w.props[i].values);
+                values.extend(extra.into_iter().flat_map(|p| p.values));
+                let (kept, dropped) = if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
+                w.props[i].values = kept;
+                let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
+                let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
+                w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+            }
+            Merge::Text => {
+                let mut texts: Vec<String> =
+                    std::mem::take(&mut w.props[i].values).into_iter().map(|v| v.text).collect();
+                for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
+                    if !texts.contains(&t) {
+                        texts.push(t);
+                    }
+                }
+                texts.retain(|t| !t.is_empty());
+                w.props[i].values = vec![PropValue::new(texts.join("\n\n"))];
+                let msg = format!("{ident} given {times} times in one node; the texts joined with a blank line");
+                w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+            }
+            Merge::Single => {
+                // Every value of every occurrence, in order: the first stays, the distinct others
+                // (a first occurrence may itself hold several) are the conflict.
+                let mut all = std::mem::take(&mut w.props[i].values).into_iter();
+                let first = all.next().unwrap_or_else(|| PropValue::new(""));
+                w.props[i].values = vec![first.clone()];
+                let mut distinct: Vec<PropValue> = Vec::new();
+                for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
+                    let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
+                    if !same && !distinct.contains(&v) {
+                        distinct.push(v);
+                    }
+                }
+                if distinct.is_empty() {
+                    let msg = format!("{ident} given {times} times with the same value; kept once");
+                    w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+                } else if matches!(ident.as_str(), "FF" | "CA") {
+                    let shown: Vec<&str> = distinct.iter().map(|v| v.text.as_str()).collect();
+                    let msg = format!(
+                        "{ident} given {times} times ({} and {}); the first kept, the writer writes its own",
+                        w.props[i].first(),
+                        shown.join(", ")
+                    );
+                    w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
+                } else {
+                    let shown: Vec<String> = distinct.iter().map(|v| format!("[{}]", v.text)).collect();
+                    let msg = format!(
+                        "{ident} given {times} times with different values; [{}] kept, {} moved to {}",
+                        w.props[i].first(),
+                        shown.join(""),
+                        super::private(&ident)
+                    );
+                    w.keep_private(&ident, distinct, i);
+                    w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// After the other repairs: properties they renamed or added under a name the node already has
+/// (two `XSGFSZ`, say) are joined into the first, values in order (reported by the repair that
+/// made them).
+pub(crate) fn coalesce(w: &mut Work<'_>) {
+    coalesce_props(&mut w.props);
+    for node in &mut w.after {
+        coalesce_props(node);
+    }
+}
+
+fn coalesce_props(props: &mut Vec<Prop>) {
+    let mut i = 0;
+    while i < props.len() {
+        let ident = props[i].ident.clone();
+        let mut k = i + 1;
+        while k < props.len() {
+            if props[k].ident == ident {
+                let more = props.remove(k).values;
+                for v in more {
+                    if !props[i].values.contains(&v) {
+                        props[i].values.push(v);
+                    }
+                }
+            } else {
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Whether two value lists say the same: equal, or for `CA` two labels of one charset.
+fn same_values(ident: &str, a: &[PropValue], b: &[PropValue]) -> bool {
+    if a == b {
+        return true;
+    }
+    let charset = |v: &[PropValue]| v.first().and_then(|v| crate::charset::encoding_for_label(v.text.trim()));
+    ident == "CA" && charset(a).is_some() && charset(a) == charset(b)
+}
+
+fn is_simple_text(ident: &str) -> bool {
+    props::lookup(ident).is_some_and(|d| d.value == ValueType::SimpleText)
+}
+
+/// A single-value property read with several values (`C[a][b]`, `GN[a][b]`, `W[ce][dd]`): texts
+/// are joined (Text with a blank line, SimpleText with a space), other values keep the first and
+/// move the rest to a private property.
+fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
+    let ident = w.props[i].ident.clone();
+    let origin = w.props[i].origin;
+    let n = w.props[i].values.len();
+    let (kept, _) = dedupe_values(std::mem::take(&mut w.props[i].values));
+    if text {
+        let sep = if is_simple_text(&ident) { " " } else { "\n\n" };
+        let joined: Vec<String> = kept.into_iter().map(|v| v.text).filter(|t| !t.is_empty()).collect();
+        w.props[i].values = vec![PropValue::new(joined.join(sep))];
+        let how = if sep == " " { "a space" } else { "a blank line" };
+        let msg = format!("{ident} takes one value but has {n}; joined with {how}");
+        w.report(origin, Severity::Info, codes::VALUES_JOINED, msg);
+    } else {
+        let mut kept = kept.into_iter();
+        let first = kept.next().unwrap_or_else(|| PropValue::new(""));
+        let rest: Vec<PropValue> = kept.collect();
+        w.props[i].values = vec![first.clone()];
+        if rest.is_empty() {
+            let msg = format!("{ident} has the value [{}] {n} times; kept once", first.text);
+            w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+        } else {
+            let shown: Vec<String> = rest.iter().map(|v| format!("[{}]", v.text)).collect();
+            let msg = format!(
+                "{ident} takes one value but has {n}; [{}] kept, {} moved to {}",
+                first.text,
+                shown.join(""),
+                super::private(&ident)
+            );
+            w.keep_private(&ident, rest, i);
+            w.report(origin, Severity::Warning, codes::EXTRA_VALUES, msg);
+        }
+    }
+}
+
+/// Identical values dropped after their first occurrence.
+fn dedupe_values(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
+    let before = values.len();
+    let mut kept: Vec<PropValue> = Vec::with_capacity(before);
+    for v in values {
+        if !kept.contains(&v) {
+            kept.push(v);
+        }
+    }
+    let dropped = before - kept.len();
+    (kept, dropped)
+}
+
+/// Points already listed (alone or in a rectangle) dropped; a rectangle that overlaps earlier
+/// points is written as its remaining single points. Values that are not points stay.
+fn dedupe_points(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
+    let mut covered: HashSet<Point> = HashSet::new();
+    let mut kept = Vec::with_capacity(values.len());
+    let mut dropped = 0;
+    let many = values.len() > 1;
+    for v in values {
+        let (a, b) = match v.split {
+            Some(s) => (&v.text[..s], Some(&v.text[s + 1..])),
+            None => (v.text.as_str(), None),
+        };
+        if v.text.is_empty() && many {
+            // `[]` beside points means nothing (an elist's empty value stands alone).
+            dropped += 1;
+            continue;
+        }
+        let Some(points) = crate::model::point::expand_rect(a, b).map(|p| p.collect::<Vec<Point>>()) else {
+            kept.push(v);
+            continue;
+        };
+        let fresh: Vec<Point> = points.iter().copied().filter(|p| !covered.contains(p)).collect();
+        if fresh.len() == points.len() {
+            covered.extend(fresh);
+            kept.push(v);
+        } else {
+            dropped += points.len() - fresh.len();
+            for p in fresh {
+                if covered.insert(p) {
+                    if let Some(s) = p.to_sgf() {
+                        kept.push(PropValue::new(s));
+                    }
+                }
+            }
+        }
+    }
+    (kept, dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_dedupe_keeps_order_and_rectangles() {
+        let vals =
+            vec![PropValue::new("aa"), PropValue::composed("aa", "bb"), PropValue::new("cc"), PropValue::new("cc")];
+        let (kept, dropped) = dedupe_points(vals);
+        let texts: Vec<&str> = kept.iter().map(|v| v.text.as_str()).collect();
+        assert_eq!(texts, ["aa", "ba", "ab", "bb", "cc"]);
+        assert_eq!(dropped, 2);
+    }
+}

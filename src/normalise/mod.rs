@@ -1,0 +1,622 @@
+//! Normalisation after reading: the debris of old and odd SGF writers turned into clean FF\[4\],
+//! each change reported as its own `fix.*` diagnostic. Specification: `formats/normalise.md`.
+//!
+//! Applied by [`crate::Format::read`] unless [`crate::ReadOptions::no_repair`] is set. Every
+//! repair works on one node's property list; a few changed nodes are edited in place, more (or a
+//! split or reordered node) rebuild the game once, linear in its size.
+//! Positions: repairs are placed at the line and column of the property (or node) concerned,
+//! from the reader's offsets; an SGF input read without positions is parsed a second time with
+//! them, only when some repair applies.
+
+mod dialect;
+mod duplicates;
+mod fox;
+mod old_ff;
+mod small;
+mod variations;
+
+pub use dialect::is_oro_dialect;
+
+use crate::diag::{Diagnostic, Severity};
+use crate::formats::ReadOutput;
+use crate::model::{GameTree, NodeId, PropValue, TreeBuilder};
+
+/// Diagnostic codes of the normaliser (documented in `formats/normalise.md`).
+pub mod codes {
+    /// A property repeated in one node was merged into one (info).
+    pub const DUPLICATE_MERGED: &str = "fix.duplicate-merged";
+    /// A repeated single-value property with a different value: the first kept, the others moved
+    /// to a private property (warning).
+    pub const DUPLICATE_CONFLICT: &str = "fix.duplicate-conflict";
+    /// Several values of a single-value text property joined into one (info).
+    pub const VALUES_JOINED: &str = "fix.values-joined";
+    /// Extra values of a single-value property moved to a private property (warning).
+    pub const EXTRA_VALUES: &str = "fix.extra-values";
+    /// An FF\[1\]–FF\[3\] property converted to its FF\[4\] equivalent (`L` → `LB`, `M` → `MA`,
+    /// `KI` → `KM`) (info).
+    pub const OLD_PROPERTY: &str = "fix.old-property";
+    /// An FF\[1\]–FF\[3\] property FF\[4\] has no equivalent for, kept under a private identifier
+    /// (info).
+    pub const OLD_PROPERTY_KEPT: &str = "fix.old-property-kept";
+    /// A value in an old or odd form written in FF\[4\]'s (`TM[30:00]` → `TM[1800]`,
+    /// `HA[2.0]` → `HA[2]`, `PL[1]` → `PL[B]`, `SZ[19:19]` → `SZ[19]`) (info).
+    pub const OLD_VALUE: &str = "fix.old-value";
+    /// A value that is not of its property's type and has no FF\[4\] form, moved to a private
+    /// property (warning).
+    pub const VALUE_KEPT: &str = "fix.value-kept";
+    /// An empty or meaningless value removed (`PL[]`, `TM[-]`, `GN[]`, `HA[0]`) (info).
+    pub const EMPTY_REMOVED: &str = "fix.empty-removed";
+    /// `PL` in a move node removed: the move says who plays (info).
+    pub const MOVE_PL: &str = "fix.move-pl";
+    /// A node holding setup and a move, or two moves, split in two (warning).
+    pub const NODE_SPLIT: &str = "fix.node-split";
+    /// A root property outside the root: removed when the root has the same, else kept under a
+    /// private identifier (info / warning).
+    pub const ROOT_PROPERTY: &str = "fix.root-property";
+    /// `FF` and `CA` moved to the front of the root (info).
+    pub const HEADER_ORDER: &str = "fix.header-order";
+    /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points (warning).
+    pub const KOMI_SCALED: &str = "fix.komi-scaled";
+    /// A komi too large to be one, left as it is (warning).
+    pub const KOMI_IMPLAUSIBLE: &str = "fix.komi-implausible";
+    /// A Fox even game with `KM[0]`: the komi actually used is not in the file (warning).
+    pub const FOX_KOMI_ZERO: &str = "fix.fox-komi-zero";
+    /// Fox byo-yomi `TC`/`TT` written as an `OT` text as well (info).
+    pub const OVERTIME: &str = "fix.overtime";
+    /// A rank in CJK or spelled-out form written as FF\[4\] usage has it (`15级` → `15k`) (info).
+    pub const RANK: &str = "fix.rank";
+    /// A result in Korean, Japanese or Chinese text written as FF\[4\] `RE`; the text kept (info).
+    pub const RESULT_TEXT: &str = "fix.result-text";
+    /// A Nihon Ki-in / Cyberoro dialect property mapped to FF\[4\]; the original kept (info).
+    pub const DIALECT: &str = "fix.dialect";
+    /// Nodes after a closed variation made the continuation of the line it branched from
+    /// (warning).
+    pub const INLINE_VARIATION: &str = "fix.inline-variation";
+
+    /// The codes that report without changing anything (so they come again on every read).
+    pub const REPORT_ONLY: &[&str] = &[KOMI_IMPLAUSIBLE];
+
+    /// Every code above.
+    pub const ALL: &[&str] = &[
+        DUPLICATE_MERGED,
+        DUPLICATE_CONFLICT,
+        VALUES_JOINED,
+        EXTRA_VALUES,
+        OLD_PROPERTY,
+        OLD_PROPERTY_KEPT,
+        OLD_VALUE,
+        VALUE_KEPT,
+        EMPTY_REMOVED,
+        MOVE_PL,
+        NODE_SPLIT,
+        ROOT_PROPERTY,
+        HEADER_ORDER,
+        KOMI_SCALED,
+        KOMI_IMPLAUSIBLE,
+        FOX_KOMI_ZERO,
+        OVERTIME,
+        RANK,
+        RESULT_TEXT,
+        DIALECT,
+        INLINE_VARIATION,
+    ];
+}
+
+/// The prefix of the private properties the normaliser keeps values under (`XSGFTM`, `XSGFKO`).
+pub const PRIVATE_PREFIX: &str = "XSGF";
+
+/// The private identifier for a value of `ident` that has no FF\[4\] home.
+pub(crate) fn private(ident: &str) -> String {
+    format!("{PRIVATE_PREFIX}{ident}")
+}
+
+/// One property while a node is worked on.
+#[derive(Clone, Debug)]
+pub(crate) struct Prop {
+    pub ident: String,
+    pub values: Vec<PropValue>,
+    /// The property's index in the node as read (for its position), `None` for one added here.
+    pub origin: Option<usize>,
+}
+
+impl Prop {
+    pub(crate) fn new(ident: &str, values: Vec<PropValue>) -> Prop {
+        Prop { ident: ident.to_string(), values, origin: None }
+    }
+
+    pub(crate) fn first(&self) -> &str {
+        self.values.first().map_or("", |v| v.text.as_str())
+    }
+}
+
+/// A repair to report: where (node, property as read) and what.
+#[derive(Debug)]
+pub(crate) struct Finding {
+    pub node: NodeId,
+    pub origin: Option<usize>,
+    pub diag: Diagnostic,
+}
+
+/// What the repairs of one game know about it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GameFacts {
+    /// Fox Go Server file (`AP[foxwq]`, or the `TC`/`TT` byo-yomi pair of its exports).
+    pub fox: bool,
+    /// Nihon Ki-in / Cyberoro dialect (see [`is_oro_dialect`]).
+    pub oro: bool,
+    /// The root declares FF\[1\]–FF\[3\].
+    pub old_ff: bool,
+}
+
+/// One node's properties under repair, with the findings so far.
+pub(crate) struct Work<'f> {
+    pub node: NodeId,
+    pub is_root: bool,
+    pub props: Vec<Prop>,
+    /// Nodes to insert below this one (a node split in two); the node's children move to the last.
+    pub after: Vec<Vec<Prop>>,
+    pub changed: bool,
+    findings: &'f mut Vec<Finding>,
+}
+
+impl Work<'_> {
+    /// Report a repair on the property read at `origin` (or on the node when `None`).
+    pub(crate) fn report(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
+        self.changed = true;
+        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
+    }
+
+    /// Report something found that needs no change (the node is not rewritten for it).
+    pub(crate) fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
+        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
+    }
+
+    /// The index of the first property `ident`.
+    pub(crate) fn find(&self, ident: &str) -> Option<usize> {
+        self.props.iter().position(|p| p.ident == ident)
+    }
+
+    /// The first value of the first property `ident`.
+    pub(crate) fn value(&self, ident: &str) -> Option<&str> {
+        self.find(ident).map(|i| self.props[i].first())
+    }
+
+    /// Adds `values` to the private property for `ident` (created after the property at `after`).
+    pub(crate) fn keep_private(&mut self, ident: &str, values: Vec<PropValue>, after: usize) {
+        let id = private(ident);
+        match self.find(&id) {
+            Some(i) => self.props[i].values.extend(values),
+            None => {
+                let at = (after + 1).min(self.props.len());
+                self.props.insert(at, Prop::new(&id, values));
+            }
+        }
+    }
+}
+
+/// Applies every repair to every game of `read`, adding one diagnostic per repair.
+pub fn apply(read: &mut ReadOutput) {
+    if read.collection.games.iter().all(|g| !needs_repair(g)) {
+        return;
+    }
+    reparse_with_positions(read);
+    let mut added = Vec::new();
+    for game in &mut read.collection.games {
+        let (tree, diags) = repair_game(game);
+        if let Some(t) = tree {
+            *game = t;
+        }
+        added.extend(diags);
+    }
+    cap_per_code(&mut added);
+    read.diagnostics.extend(added);
+}
+
+/// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
+pub fn needs_repair(tree: &GameTree) -> bool {
+    if tree.is_empty() {
+        return false;
+    }
+    let facts = facts_of(tree);
+    tree.nodes().any(|n| node_needs_work(n, &facts)) || variations::candidates(tree)
+}
+
+fn facts_of(tree: &GameTree) -> GameFacts {
+    let old_ff =
+        tree.root().value("FF").and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
+    GameFacts { fox: fox::is_fox(tree), oro: is_oro_dialect(tree), old_ff }
+}
+
+fn node_needs_work(n: crate::model::Node<'_>, facts: &GameFacts) -> bool {
+    let count = n.prop_count();
+    if count == 0 {
+        return false;
+    }
+    // Fast path: a node holding one move with one value (nearly every node of a game).
+    if count == 1 && !n.is_root() {
+        let p = n.props().next().expect("one property");
+        if matches!(p.ident(), "B" | "W") && p.len() == 1 {
+            return false;
+        }
+    }
+    if duplicates::has_duplicates(n) || (n.is_root() && small::header_out_of_order(n)) {
+        return true;
+    }
+    n.props().any(|p| {
+        old_ff::needs(p, facts)
+            || small::needs(p, n)
+            || (facts.fox && fox::needs(p))
+            || (facts.oro && dialect::needs(p))
+            || fox::needs_general(p)
+    })
+}
+
+/// An SGF tree read without positions is parsed again from its source text with them, so that
+/// every repair can say where it is. The games are the same (same text, same parser).
+fn reparse_with_positions(read: &mut ReadOutput) {
+    let Some(first) = read.collection.games.first() else { return };
+    if first.source().is_empty() || first.node_offset(NodeId::ROOT).is_some() {
+        return;
+    }
+    let text = first.source().to_string();
+    let (again, _) = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), true);
+    let same_shape = again.games.len() == read.collection.games.len()
+        && again.games.iter().zip(&read.collection.games).all(|(a, b)| a.len() == b.len());
+    if same_shape {
+        read.collection = again;
+    }
+}
+
+/// Repairs one game: the rebuilt tree when something changed, and the diagnostics.
+fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
+    if tree.is_empty() {
+        return (None, Vec::new());
+    }
+    let facts = facts_of(tree);
+    let mut findings = Vec::new();
+    let mut rewrites: Vec<(NodeId, Vec<Vec<Prop>>)> = Vec::new();
+    for n in tree.nodes() {
+        if !node_needs_work(n, &facts) {
+            continue;
+        }
+        let props: Vec<Prop> = n
+            .props()
+            .enumerate()
+            .map(|(i, p)| Prop {
+                ident: p.ident().to_string(),
+                values: p.values().map(|v| v.to_owned_value()).collect(),
+                origin: Some(i),
+            })
+            .collect();
+        let mut w = Work {
+            node: n.id(),
+            is_root: n.is_root(),
+            props,
+            after: Vec::new(),
+            changed: false,
+            findings: &mut findings,
+        };
+        repair_node(&mut w, &facts, tree);
+        if w.changed {
+            let Work { node, props, after, .. } = w;
+            let mut chain = vec![props];
+            chain.extend(after);
+            rewrites.push((node, chain));
+        }
+    }
+    let order = variations::plan(tree, &mut findings);
+    let mut diags = place(tree, findings);
+    diags.sort_by_key(|d| d.position.map(|p| p.offset));
+    if rewrites.is_empty() && order.is_empty() {
+        return (None, diags);
+    }
+    // A few nodes whose properties change (the root, mostly) are edited in place, which keeps the
+    // tree's storage and positions; splits, reorders and many nodes rebuild the tree once.
+    if order.is_empty() && rewrites.len() <= IN_PLACE && rewrites.iter().all(|(_, chain)| chain.len() == 1) {
+        let mut t = tree.clone();
+        for (node, mut chain) in rewrites {
+            rewrite_in_place(&mut t, node, chain.remove(0));
+        }
+        return (Some(t), diags);
+    }
+    (Some(rebuild(tree, rewrites, &order)), diags)
+}
+
+/// How many rewritten nodes are edited in place (each edit is linear in the tree's size).
+const IN_PLACE: usize = 8;
+
+/// Replaces the properties of `node` by `props`.
+fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Prop>) {
+    let mut idents: Vec<String> = tree.node(node).props().map(|p| p.ident().to_string()).collect();
+    idents.dedup();
+    for ident in idents {
+        tree.remove_prop(node, &ident);
+    }
+    for (k, p) in props.iter().enumerate() {
+        tree.insert_prop(node, k, &p.ident, &p.values);
+    }
+}
+
+/// Runs the repair families on one node, in an order where each sees the previous one's work.
+fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
+    duplicates::merge(w);
+    old_ff::repair(w, facts);
+    small::repair(w, tree);
+    small::split(w);
+    if facts.oro {
+        dialect::repair(w);
+    }
+    fox::repair(w, facts);
+    if w.is_root {
+        small::header_first(w);
+    }
+    duplicates::coalesce(w);
+}
+
+/// Resolves each finding's place to line:column (from the reader's offsets) and adds the move
+/// number of nodes below the root.
+fn place(tree: &GameTree, findings: Vec<Finding>) -> Vec<Diagnostic> {
+    if findings.is_empty() {
+        return Vec::new();
+    }
+    let src = tree.source();
+    let offsets: Vec<Option<usize>> = findings
+        .iter()
+        .map(|f| {
+            let node = tree.get_node(f.node)?;
+            match f.origin.and_then(|i| node.props().nth(i)) {
+                Some(p) => p.offset().or_else(|| tree.node_offset(f.node)),
+                None => tree.node_offset(f.node),
+            }
+        })
+        .collect();
+    let mut wanted: Vec<usize> = offsets.iter().flatten().copied().collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let found = crate::diag::positions_of(src, &wanted);
+    let numbers = move_numbers(tree, &findings);
+    findings
+        .into_iter()
+        .zip(offsets)
+        .map(|(f, off)| {
+            let mut d = f.diag;
+            if let Some(&n) = numbers.get(&f.node) {
+                let own = tree.node(f.node).props().any(|p| matches!(p.ident(), "B" | "W"));
+                let at = if own { "" } else { ", the node after it" };
+                d.message = format!("move {n}{at}: {}", d.message);
+            } else if f.node != NodeId::ROOT {
+                d.message = format!("node {}: {}", f.node.index(), d.message);
+            }
+            match off.and_then(|o| wanted.binary_search(&o).ok()) {
+                Some(i) => d.at(found[i]),
+                None => d,
+            }
+        })
+        .collect()
+}
+
+/// The move number (moves on the path from the root, this node's included) of the nodes that
+/// have findings and carry or follow a move.
+fn move_numbers(tree: &GameTree, findings: &[Finding]) -> std::collections::HashMap<NodeId, usize> {
+    let mut out = std::collections::HashMap::new();
+    if findings.iter().all(|f| f.node == NodeId::ROOT) {
+        return out;
+    }
+    let mut count = vec![0u32; tree.len()];
+    for n in tree.nodes() {
+        let here = n.props().any(|p| matches!(p.ident(), "B" | "W")) as u32;
+        count[n.id().index()] = n.parent().map_or(0, |p| count[p.id().index()]) + here;
+    }
+    for f in findings {
+        let c = count[f.node.index()];
+        if c > 0 {
+            out.insert(f.node, c as usize);
+        }
+    }
+    out
+}
+
+/// Keeps at most [`crate::diag::MAX_PER_CODE`] repairs of one code per input, then one summary.
+fn cap_per_code(diags: &mut Vec<Diagnostic>) {
+    let mut counts: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
+    let mut over: Vec<(&'static str, Severity)> = Vec::new();
+    diags.retain(|d| {
+        let n = counts.entry(d.code).or_insert(0);
+        *n += 1;
+        if *n == crate::diag::MAX_PER_CODE + 1 {
+            over.push((d.code, d.severity));
+        }
+        *n <= crate::diag::MAX_PER_CODE
+    });
+    for (code, severity) in over {
+        let n = counts[code];
+        diags.push(Diagnostic::new(
+            severity,
+            code,
+            format!("{} more repairs like this not shown ({n} in all)", n - crate::diag::MAX_PER_CODE),
+        ));
+    }
+}
+
+/// Builds the repaired tree: nodes in `rewrites` get their new properties; the children listed
+/// in `order` come in that order (the others keep theirs).
+fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Prop>>)>, order: &[(NodeId, Vec<NodeId>)]) -> GameTree {
+    let mut rewrites: std::collections::HashMap<NodeId, Vec<Vec<Prop>>> = rewrites.into_iter().collect();
+    let reordered: std::collections::HashMap<NodeId, &Vec<NodeId>> = order.iter().map(|(p, c)| (*p, c)).collect();
+    let mut b = TreeBuilder::new();
+    // Builder ids of the tree's nodes; a parent is always placed before its children.
+    let mut ids = vec![NodeId::ROOT; tree.len()];
+    let mut stack = vec![NodeId::ROOT];
+    while let Some(id) = stack.pop() {
+        let mut at = ids[id.index()];
+        match rewrites.remove(&id) {
+            Some(chain) => {
+                for (k, props) in chain.into_iter().enumerate() {
+                    if k > 0 {
+                        at = b.add_child(at);
+                    }
+                    for p in props {
+                        b.add_prop(at, &p.ident, p.values);
+                    }
+                }
+            }
+            None => {
+                for p in tree.node(id).props() {
+                    b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
+                }
+            }
+        }
+        let kids: Vec<NodeId> = match reordered.get(&id) {
+            Some(c) => c.to_vec(),
+            None => tree.children(id).collect(),
+        };
+        for &c in &kids {
+            ids[c.index()] = b.add_child(at);
+        }
+        stack.extend(kids.iter().rev());
+    }
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Format, ReadOptions};
+
+    fn read(text: &str) -> ReadOutput {
+        Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn clean_games_need_nothing() {
+        let r = read("(;GM[1]FF[4]CA[UTF-8]SZ[19]PB[a]KM[6.5];B[pd];W[dd](;B[pp])(;B[dp]))");
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert!(!needs_repair(&r.collection.games[0]));
+    }
+
+    #[test]
+    fn findings_have_positions_and_move_numbers() {
+        let r = read("(;GM[1]SZ[9]\n;B[aa];W[bb]C[x]C[y];B[cc]\n;AB[dd]AB[ee])");
+        let fix: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            fix,
+            [
+                "2:13: info[fix.duplicate-merged]: move 2: C given 2 times in one node; the texts joined with a blank line",
+                "3:2: info[fix.duplicate-merged]: move 3, the node after it: AB given 2 times in one node; merged into one (values in order)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_few_nodes_are_edited_in_place_many_rebuild() {
+        // In place: the tree keeps its source text and recorded positions.
+        let few = read("(;GM[1]SZ[9]C[a]C[b];B[aa])");
+        assert!(!few.collection.games[0].source().is_empty());
+        assert_eq!(few.collection.games[0].root().value("C"), Some("a\n\nb"));
+        // Many: rebuilt, same content.
+        let text: String = (0..20).map(|i| format!(";B[{}a]C[x]C[y]", (b'a' + i) as char)).collect();
+        let many = read(&format!("(;GM[1]SZ[19]{text})"));
+        let tree = &many.collection.games[0];
+        assert_eq!(tree.len(), 21);
+        assert!(tree.nodes().skip(1).all(|n| n.value("C") == Some("x\n\ny") && n.prop_count() == 2));
+    }
+
+    #[test]
+    fn repairs_are_capped_per_code() {
+        let text: String = (0..150)
+            .map(|i| format!(";B[{}{}]C[x]C[y]", (b'a' + (i % 19) as u8) as char, (b'a' + (i / 19) as u8) as char))
+            .collect();
+        let r = read(&format!("(;GM[1]SZ[19]{text})"));
+        let merged = r.diagnostics.iter().filter(|d| d.code == codes::DUPLICATE_MERGED).count();
+        assert_eq!(merged, crate::diag::MAX_PER_CODE + 1);
+        assert!(r.diagnostics.last().unwrap().message.contains("150 in all"));
+    }
+
+    const TOKENS: &[&str] = &[
+        "(",
+        ")",
+        ";",
+        "(;",
+        "GM[1]",
+        "FF[4]",
+        "FF[3]",
+        "CA[UTF-8]",
+        "SZ[9]",
+        "SZ[9:9]",
+        "AB[aa]",
+        "AB[aa:bb]",
+        "AW[bb]",
+        "AE[aa]",
+        "B[cc]",
+        "W[dd]",
+        "B[cc][dd]",
+        "PL[1]",
+        "PL[]",
+        "PL[W]",
+        "C[x]",
+        "C[]",
+        "C[a][b]",
+        "N[ ]",
+        "KM[750]",
+        "KM[0]",
+        "KM[1234]",
+        "HA[0]",
+        "HA[1]",
+        "HA[2.0]",
+        "TC[3]",
+        "TT[30]",
+        "AP[foxwq]",
+        "TE[title]",
+        "TE[1]",
+        "KO[黒6目半]",
+        "KO[]",
+        "RD[2001-01-18]",
+        "LT[30秒]",
+        "LC[5回]",
+        "HD[3]",
+        "GK[1]",
+        "RE[黒中押し勝ち]",
+        "RE[B+R]",
+        "BR[15级]",
+        "WR[九段]",
+        "TM[30:00(5x1:00)]",
+        "TM[-]",
+        "BL[1:00]",
+        "DT[13/5/95]",
+        "DT[2017.08.20 05:42]",
+        "L[aa][bb]",
+        "M[cc]",
+        "KI[13]",
+        "ID[x]",
+        "GN[]",
+        "PB[é]",
+        "LB[aa:x]",
+        "TR[aa][aa]",
+        "XSGFKM[1]",
+        "\n",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        /// Any mix of repairable forms: no panic, and the output needs no further repair.
+        #[test]
+        fn repairs_never_panic_and_settle(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..50)) {
+            let text: String = tokens.concat();
+            if let Ok(r) = Format::SGF.read(text.into_bytes(), &ReadOptions::default()) {
+                let out = Format::SGF.write(&r.collection, &crate::WriteOptions::default()).unwrap().bytes;
+                if let Ok(again) = Format::SGF.read(out.clone(), &ReadOptions::default()) {
+                    let second = Format::SGF.write(&again.collection, &crate::WriteOptions::default()).unwrap().bytes;
+                    proptest::prop_assert_eq!(String::from_utf8_lossy(&second), String::from_utf8_lossy(&out));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn codes_are_documented() {
+        let doc = include_str!("../../formats/normalise.md");
+        for c in codes::ALL {
+            assert!(doc.contains(&format!("`{c}`")), "{c} is not in formats/normalise.md");
+        }
+    }
+}

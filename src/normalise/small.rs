@@ -1,0 +1,227 @@
+//! Small real-world forms: `FF`/`CA` late in the root, `SZ[19:19]`, `PL` in a move node, empty
+//! game-info texts (`GN[]`) and comments (`C[]`), root properties outside the root, ranks in CJK
+//! or spelled-out form, results in CJK text, setup and moves mixed in one node.
+
+use super::{Work, codes};
+use crate::diag::Severity;
+/// A rank as FF\[4\] usage writes it (`15k`, `4d`, `9p`), also from kanji numerals (`九段`,
+/// `十五級`, `初段`); `None` when the text is not a rank.
+fn normalize_rank(raw: &str) -> Option<String> {
+    crate::model::info::normalize_rank(raw).or_else(|| crate::model::info::normalize_rank(&kanji_digits(raw.trim())?))
+}
+
+/// `九段` → `9段`, `十五級` → `15級`, `初段` → `1段`: the kanji number before the unit in digits.
+fn kanji_digits(s: &str) -> Option<String> {
+    let unit = s.find(['段', '級', '级', '단', '급'])?;
+    let (num, rest) = s.split_at(unit);
+    if num == "初" {
+        return Some(format!("1{rest}"));
+    }
+    let digit = |c: char| "一二三四五六七八九".chars().position(|d| d == c).map(|i| i as u32 + 1);
+    let chars: Vec<char> = num.chars().collect();
+    let n = match chars.as_slice() {
+        ['十'] => 10,
+        [d] => digit(*d)?,
+        ['十', d] => 10 + digit(*d)?,
+        [t, '十'] => digit(*t)? * 10,
+        [t, '十', d] => digit(*t)? * 10 + digit(*d)?,
+        _ => return None,
+    };
+    Some(format!("{n}{rest}"))
+}
+use crate::model::props::{PropKind, ValueType};
+use crate::model::{GameTree, Node, PropValue, Property};
+
+/// Whether property `p` of node `n` is one this family repairs.
+pub(crate) fn needs(p: Property<'_>, n: Node<'_>) -> bool {
+    let v = p.first().unwrap_or("");
+    match p.ident() {
+        "SZ" => n.is_root() && square_composed(v).is_some(),
+        "PL" => n.props().any(|q| matches!(q.ident(), "B" | "W")),
+        "AB" | "AW" | "AE" => n.props().any(|q| q.def().is_some_and(|d| d.kind == PropKind::Move)),
+        "B" => n.get("W").is_some(),
+        "BR" | "WR" => v.trim().is_empty() || normalize_rank(v).is_some_and(|r| r != v),
+        "RE" => v.trim().is_empty() || super::dialect::result_from_text(v).is_some(),
+        "C" | "N" => v.trim().is_empty() && p.len() == 1,
+        _ => empty_info_text(p) || (!n.is_root() && p.def().is_some_and(|d| d.kind == PropKind::Root)),
+    }
+}
+
+fn empty_info_text(p: Property<'_>) -> bool {
+    p.def().is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
+        && p.values().all(|v| v.as_str().trim().is_empty())
+}
+
+/// `SZ[19:19]`: the side of a square board written in composed form.
+fn square_composed(v: &str) -> Option<&str> {
+    let (a, b) = v.split_once(':')?;
+    (a.trim() == b.trim() && a.trim().parse::<u32>().is_ok()).then(|| a.trim())
+}
+
+/// Root properties whose values are plain ASCII: `FF` and `CA` may follow them.
+const HEADER: &[&str] = &["FF", "CA", "GM", "SZ", "ST"];
+
+/// Whether `FF` or `CA` comes after a property with text in the root (readers that decide the
+/// charset from the first `CA` need it before any text; the writer puts a missing `CA` after
+/// `FF`).
+fn header_late(idents: &[&str]) -> bool {
+    let first_text = idents.iter().position(|i| !HEADER.contains(i)).unwrap_or(idents.len());
+    idents.iter().enumerate().any(|(k, i)| matches!(*i, "FF" | "CA") && k > first_text)
+}
+
+/// Whether the root's `FF` or `CA` comes after a text property.
+pub(crate) fn header_out_of_order(root: Node<'_>) -> bool {
+    let idents: Vec<&str> = root.props().map(|p| p.ident()).collect();
+    header_late(&idents)
+}
+
+/// Moves `FF` and `CA` to the front of the root when one comes after text (SGFC stops with
+/// fatal error 73 on a `CA` that follows text it had to decode).
+pub(crate) fn header_first(w: &mut Work<'_>) {
+    let idents: Vec<&str> = w.props.iter().map(|p| p.ident.as_str()).collect();
+    if !header_late(&idents) {
+        return;
+    }
+    let mut front = Vec::new();
+    for ident in ["FF", "CA"] {
+        if let Some(i) = w.find(ident) {
+            front.push(w.props.remove(i));
+        }
+    }
+    let origin = front.last().and_then(|p| p.origin);
+    let names: Vec<String> = front.iter().map(|p| p.ident.clone()).collect();
+    for (k, p) in front.into_iter().enumerate() {
+        w.props.insert(k, p);
+    }
+    let msg = format!("{} moved to the front of the root (readers decide the charset from it)", names.join(" and "));
+    w.report(origin, Severity::Info, codes::HEADER_ORDER, msg);
+}
+
+/// A node holding setup (`AB`/`AW`/`AE`/`PL`) and a move, or both `B` and `W`, is split as SGFC
+/// does: setup, game information and `N` first, then the move with the node's other properties
+/// (comments and markup describe the position after it); in the root everything but the move
+/// stays. `B` and `W` each get a node, in their order.
+pub(crate) fn split(w: &mut Work<'_>) {
+    let is_move = |p: &super::Prop| crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move);
+    // In the root, everything but the move stays (game information, header).
+    let root = w.is_root;
+    let is_setup = |p: &super::Prop| matches!(p.ident.as_str(), "AB" | "AW" | "AE" | "PL");
+    // As SGFC does: setup, game information, root properties and N stay; the rest moves.
+    let stays = |p: &super::Prop| {
+        root || is_setup(p)
+            || p.ident == "N"
+            || crate::model::props::lookup(&p.ident)
+                .is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
+    };
+    let stays = |p: &super::Prop| if root { !is_move(p) } else { stays(p) };
+    if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
+        let origin = w.props.iter().find(|p| is_setup(p)).and_then(|p| p.origin);
+        let (setup, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut w.props).into_iter().partition(stays);
+        let names: Vec<String> = setup.iter().filter(|p| is_setup(p)).map(|p| p.ident.clone()).collect();
+        w.props = setup;
+        w.after.push(rest);
+        let msg =
+            format!("setup ({}) and a move in one node: split into a setup node and the move's node", names.join(", "));
+        w.report(origin, Severity::Warning, codes::NODE_SPLIT, msg);
+    }
+    let last = w.after.last().map_or(&w.props, |l| l);
+    let b = last.iter().position(|p| p.ident == "B");
+    let wh = last.iter().position(|p| p.ident == "W");
+    if let (Some(b), Some(wh)) = (b, wh) {
+        let mut node = match w.after.pop() {
+            Some(n) => n,
+            None => std::mem::take(&mut w.props),
+        };
+        let second = if b < wh { "W" } else { "B" };
+        let origin = node.iter().find(|p| p.ident == second).and_then(|p| p.origin);
+        let k = node.iter().position(|p| p.ident == second).unwrap_or(0);
+        let moved = node.remove(k);
+        let timing = if second == "W" { ["WL", "OW"] } else { ["BL", "OB"] };
+        let mut next = vec![moved];
+        while let Some(t) = node.iter().position(|p| timing.contains(&p.ident.as_str())) {
+            next.push(node.remove(t));
+        }
+        if w.props.is_empty() {
+            w.props = node;
+        } else {
+            w.after.push(node);
+        }
+        w.after.push(next);
+        let first = if second == "W" { "B" } else { "W" };
+        let msg = format!("{first} and {second} in one node: {second} moved to a node of its own after {first}");
+        w.report(origin, Severity::Warning, codes::NODE_SPLIT, msg);
+    }
+}
+
+/// Repairs the small forms of the node.
+pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
+    let mut i = 0;
+    while i < w.props.len() {
+        let ident = w.props[i].ident.clone();
+        let origin = w.props[i].origin;
+        let raw = w.props[i].first().to_string();
+        match ident.as_str() {
+            "SZ" if w.is_root => {
+                if let Some(side) = square_composed(&raw).map(str::to_string) {
+                    w.props[i].values = vec![PropValue::new(side.clone())];
+                    let msg = format!("SZ[{raw}]: a square board is written SZ[{side}]");
+                    w.report(origin, Severity::Info, codes::OLD_VALUE, msg);
+                }
+            }
+            "PL" if w.props.iter().any(|p| matches!(p.ident.as_str(), "B" | "W")) => {
+                w.props.remove(i);
+                let msg =
+                    format!("PL[{raw}] in a move node removed (the move says who plays; FF[4] keeps PL to setup)");
+                w.report(origin, Severity::Info, codes::MOVE_PL, msg);
+                continue;
+            }
+            "BR" | "WR" if !raw.trim().is_empty() => {
+                if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
+                    w.props[i].values = vec![PropValue::new(rank.clone())];
+                    w.report(origin, Severity::Info, codes::RANK, format!("{ident}[{raw}] written {ident}[{rank}]"));
+                }
+            }
+            "RE" if !raw.trim().is_empty() => {
+                if let Some(re) = super::dialect::result_from_text(&raw) {
+                    w.props[i].values = vec![PropValue::new(re.clone())];
+                    w.keep_private("RE", vec![PropValue::new(raw.clone())], i);
+                    let msg = format!("RE[{raw}] written RE[{re}]; the text kept in {}", super::private("RE"));
+                    w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
+                }
+            }
+            "C" | "N" if raw.trim().is_empty() && w.props[i].values.len() == 1 => {
+                w.props.remove(i);
+                w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}[{raw}] is empty; removed"));
+                continue;
+            }
+            id if !w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root) => {
+                let in_root: Option<Vec<PropValue>> =
+                    tree.root().get(id).map(|p| p.values().map(|v| v.to_owned_value()).collect());
+                if in_root.as_ref() == Some(&w.props[i].values) {
+                    w.props.remove(i);
+                    let msg = format!("{ident}[{raw}] outside the root means nothing (the root has the same); removed");
+                    w.report(origin, Severity::Info, codes::ROOT_PROPERTY, msg);
+                    continue;
+                }
+                let new = super::private(id);
+                w.props[i].ident = new.clone();
+                let msg = format!(
+                    "{ident}[{raw}] is a root property outside the root, where it means nothing; kept as {new}"
+                );
+                w.report(origin, Severity::Warning, codes::ROOT_PROPERTY, msg);
+            }
+            _ => {}
+        }
+        let p = &w.props[i];
+        let empty = crate::model::props::lookup(&p.ident).is_some_and(|d| {
+            d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text)
+        }) && p.values.iter().all(|v| v.text.trim().is_empty());
+        if empty {
+            let shown: String = p.values.iter().map(|v| format!("[{}]", v.text)).collect();
+            w.props.remove(i);
+            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}{shown} is empty; removed"));
+            continue;
+        }
+        i += 1;
+    }
+}
