@@ -292,6 +292,14 @@ fn decide<'b>(
                 codes::UNKNOWN_LABEL,
                 format!("unknown charset '{label}'; the charset is detected instead"),
             )),
+            Some(enc) if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE => {
+                // The label was read from the raw bytes as ASCII, so they are not UTF-16 (a
+                // UTF-16 file without a BOM was recognised above).
+                sink.push(Diagnostic::warning(
+                    codes::MISMATCH,
+                    format!("the file declares '{label}' but is not UTF-16 (the declaration itself is 8-bit text); the charset is detected instead"),
+                ));
+            }
             Some(enc) => {
                 if bytes.is_ascii() && enc.is_ascii_compatible() {
                     return (pick(enc, CharsetSource::Declared, DECLARED), bytes);

@@ -1,5 +1,6 @@
 //! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: `formats/sgf.md`.
 
+mod declared;
 mod read;
 mod write;
 
@@ -69,6 +70,15 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     let mut sink = crate::diag::Sink::new();
     let parts = charset_parts(&bytes);
     let mixed = parts.len() > 1 && options.encoding.is_none() && encoding_rs::Encoding::for_bom(&bytes).is_none();
+    // Kept for a second decoding when the first makes the file unparseable: only when that can
+    // happen (a charset other than UTF-8 declared, or bytes that are not UTF-8).
+    let fallback = (options.encoding.is_none()
+        && (parts
+            .first()
+            .and_then(|p| crate::charset::encoding_for_label(&p.1))
+            .is_some_and(|e| e != encoding_rs::UTF_8)
+            || std::str::from_utf8(&bytes).is_err()))
+    .then(|| bytes.clone());
     let (text, charset) = if mixed {
         decode_parts(&bytes, &parts, &mut sink)
     } else {
@@ -78,9 +88,48 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     };
     let (collection, diagnostics) = parse_text(text, sink, options.positions);
     if collection.games.is_empty() {
+        if let Some(found) = fallback.and_then(|b| reread(&b, charset, options)) {
+            return Ok(found);
+        }
         return Err(ReadError { diagnostics });
     }
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+}
+
+/// A charset that makes the file unparseable is never chosen over one that parses: when the
+/// decoded text holds no game tree, the bytes are decoded again without the declaration, then
+/// as UTF-8, then as windows-1252 (every ASCII-compatible reading gives the same structure, so
+/// this matters for UTF-16 and double-byte readings that swallow `]` or `\`). The first that
+/// parses is used, with a `charset.mismatch` warning.
+fn reread(bytes: &[u8], failed: crate::charset::CharsetDecision, options: &ReadOptions) -> Option<ReadOutput> {
+    use crate::charset::{CharsetDecision, CharsetSource};
+    // A byte-order mark that does not fit (a UTF-16 mark on 8-bit text) is dropped.
+    let bytes = bytes.get(encoding_rs::Encoding::for_bom(bytes).map_or(0, |(_, n)| n)..).unwrap_or_default();
+    let mut tried = vec![failed.encoding];
+    let mut sink = crate::diag::Sink::new();
+    let detected = crate::charset::decode(bytes, None, None, &mut sink).decision;
+    for enc in [detected.encoding, encoding_rs::UTF_8, encoding_rs::WINDOWS_1252] {
+        if tried.contains(&enc) {
+            continue;
+        }
+        tried.push(enc);
+        let mut sink = crate::diag::Sink::new();
+        sink.push(crate::diag::Diagnostic::warning(
+            crate::charset::codes::MISMATCH,
+            format!("no game tree can be read from this file as {}; read as {}", failed.encoding.name(), enc.name()),
+        ));
+        let decoded = crate::charset::decode(bytes, Some(enc), None, &mut sink);
+        let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+        if !collection.games.is_empty() {
+            let charset = CharsetDecision {
+                encoding: enc,
+                source: CharsetSource::Detected,
+                reason: "the first charset chosen makes the file unparseable",
+            };
+            return Some(ReadOutput { collection, charset: Some(charset), diagnostics });
+        }
+    }
+    None
 }
 
 /// Decodes a collection whose games declare different charsets part by part (each part from the

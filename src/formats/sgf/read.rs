@@ -10,45 +10,29 @@ use nom::{IResult, Parser};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Finds the charset an SGF file declares: the first `CA[...]` property on the raw bytes (the
-/// value is ASCII in every charset SGF files use). UTF-16 files are recognised by their BOM.
+/// Finds the charset an SGF file declares: the `CA` of the first game tree's root node that has
+/// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`).
 pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
-    declared_charsets(bytes).next().map(|(_, label)| label)
+    super::declared::root_charsets(bytes).into_iter().next().map(|r| r.label)
 }
 
-/// Every `CA[...]` on the raw bytes, with its byte offset, in order.
+/// Every root `CA` on the raw bytes, with the byte offset of its identifier, in order.
 pub fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> + '_ {
-    memchr::memmem::find_iter(bytes, b"CA[").filter_map(move |at| {
-        // Must be a whole identifier: not preceded by another letter.
-        if at > 0 && bytes[at - 1].is_ascii_alphabetic() {
-            return None;
-        }
-        let rest = &bytes[at + 3..];
-        let end = memchr::memchr(b']', &rest[..rest.len().min(64)])?;
-        let label = std::str::from_utf8(&rest[..end]).ok()?.trim();
-        (!label.is_empty()).then(|| (at, label.to_string()))
-    })
+    super::declared::root_charsets(bytes).into_iter().map(|r| (r.at, r.label))
 }
 
 /// Where a collection must be cut so that each part is decoded with the charset its games
-/// declare: for each `CA` whose charset differs from the one before, the last `(;` before it.
-/// Returns the parts as (start, label); a single part when every game agrees.
+/// declare: at the `(` of each game tree whose root `CA` names a charset other than the one
+/// before. Returns the parts as (start, label); a single part when every game agrees.
 pub fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
-    for (at, label) in declared_charsets(bytes) {
-        let Some(enc) = crate::charset::encoding_for_label(&label) else { continue };
+    for r in super::declared::root_charsets(bytes) {
+        let Some(enc) = crate::charset::encoding_for_label(&r.label) else { continue };
         match current {
-            None => parts.push((0, label)),
+            None => parts.push((0, r.label)),
             Some(c) if c == enc => continue,
-            Some(_) => {
-                let from = parts.last().map_or(0, |p| p.0);
-                match memchr::memmem::rfind(&bytes[from..at], b"(;") {
-                    Some(k) if from + k > from => parts.push((from + k, label)),
-                    // No game start between the two declarations: one game, keep the first.
-                    _ => continue,
-                }
-            }
+            Some(_) => parts.push((r.game, r.label)),
         }
         current = Some(enc);
     }
