@@ -71,3 +71,39 @@ fn a_charset_that_makes_the_file_unparseable_is_not_chosen() {
     assert_eq!(out.charset.unwrap().name(), "UTF-8");
     assert!(out.diagnostics.iter().any(|d| d.code == "charset.mismatch"), "{:?}", out.diagnostics);
 }
+
+// Finding 3: a missing `]` swallowed the next move.
+
+#[test]
+fn a_missing_bracket_in_a_move_does_not_swallow_the_next_move() {
+    let out = read(Format::SGF, b"(;GM[1]SZ[19];B[pd;W[dp];B[dd];W[pp])");
+    assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 19)]);
+    let moves: Vec<_> = out.collection.games[0].main_line().filter_map(|n| n.value("B").or(n.value("W"))).collect();
+    assert_eq!(moves, ["pd", "dp", "dd", "pp"]);
+    // Before a variation, before the end, in a setup list and in a number.
+    let out = read(Format::SGF, b"(;GM[1]SZ[19];B[pd(;W[dp])(;W[dd]))");
+    assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 19)]);
+    assert_eq!(out.collection.games[0].len(), 4);
+    let out = read(Format::SGF, b"(;GM[1]SZ[19AB[aa][bb];B[cc])");
+    assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 13)]);
+    assert_eq!(out.collection.games[0].root().value("SZ"), Some("19"));
+    assert_eq!(out.collection.games[0].root().get("AB").map(|p| p.len()), Some(2));
+    // A comment may hold anything: no repair there.
+    let out = read(Format::SGF, b"(;GM[1]C[see ;W[dp\\] here];B[pd])");
+    assert_eq!(codes(&out), []);
+}
+
+#[test]
+fn every_single_byte_deletion_of_a_bracket_gets_a_diagnostic() {
+    let text = b"(;GM[1]SZ[19];B[pd];W[dp];B[dd];W[pp])";
+    for (i, _) in text.iter().enumerate().filter(|(_, c)| **c == b']') {
+        let mut b = text.to_vec();
+        b.remove(i);
+        let out = Format::SGF.read(b.clone(), &ReadOptions::default());
+        let diags = match &out {
+            Ok(o) => o.diagnostics.clone(),
+            Err(e) => e.diagnostics.clone(),
+        };
+        assert!(!diags.is_empty(), "{}", String::from_utf8_lossy(&b));
+    }
+}

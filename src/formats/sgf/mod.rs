@@ -35,6 +35,9 @@ pub mod codes {
     pub const NODE_AFTER_VARIATION: &str = "sgf.node-after-variation";
     /// A `]` that could not end the value was kept as part of the text.
     pub const UNESCAPED_BRACKET: &str = "sgf.unescaped-bracket";
+    /// A point, number or other non-text value ran over a node boundary (`B[pd;W[dp]`): its `]`
+    /// is missing; the value was closed before the `;`, `(` or `)`.
+    pub const MISSING_BRACKET: &str = "sgf.missing-bracket";
     /// A value ran to the end of the input without `]`.
     pub const UNTERMINATED_VALUE: &str = "sgf.unterminated-value";
     /// A property identifier had no value and was dropped.

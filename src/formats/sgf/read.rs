@@ -499,7 +499,10 @@ impl<'s> Reader<'s> {
         let short = &b[start..(start + 8).min(b.len())];
         if let Some(k) = short.iter().position(|&c| c == b']' || c == b'\\') {
             let plain = vt.is_some_and(|t| !t.is_composed() && !t.is_simple_text() && t != ValueType::Text);
-            if short[k] == b']' && plain {
+            if short[k] == b']'
+                && plain
+                && (k <= 2 || !short[..k].iter().any(|c| matches!(c, b';' | b'(' | b')' | b'[')))
+            {
                 self.pos = start + k + 1;
                 return GameTree::val(GameTree::src_loc(start), k as u32, None);
             }
@@ -551,6 +554,13 @@ impl<'s> Reader<'s> {
             }
         };
         self.pos = (end + 1).min(b.len());
+        let end = match self.missing_close(start, end, vt) {
+            Some(cut) => {
+                self.pos = cut;
+                cut
+            }
+            None => end,
+        };
         let raw = &self.text[start..end];
         let simple = vt.is_some_and(ValueType::is_simple_text);
         let text_kind = matches!(vt, None | Some(ValueType::Text));
@@ -565,6 +575,63 @@ impl<'s> Reader<'s> {
         let (text, split) = unescape(raw, simple, composed);
         let (loc, len) = tree.own_text(&text);
         GameTree::val(loc, len, split)
+    }
+
+    /// A value of a type that never holds `;`, `(` or `)` (points, numbers, colours, sizes) that
+    /// runs from `start` to the `]` at `end` over a node boundary: `B[pd;W[dp]` lost its `]`
+    /// before `;W[dp]`. Returns where the value must end (the `;`, `(` or `)`), with an
+    /// `sgf.missing-bracket` error there, so the next node is not swallowed (SGFC recovers the
+    /// same way).
+    fn missing_close(&mut self, start: usize, end: usize, vt: Option<ValueType>) -> Option<usize> {
+        use ValueType as T;
+        let structured = matches!(
+            vt,
+            Some(
+                T::None
+                    | T::Number
+                    | T::Real
+                    | T::Double
+                    | T::Color
+                    | T::Move
+                    | T::PointList
+                    | T::PointElist
+                    | T::SizeValue
+                    | T::PointPair
+            )
+        );
+        if !structured || end <= start {
+            return None;
+        }
+        let raw = &self.bytes[start..end];
+        // `GM[1SZ[19]`: an upper-case identifier and `[` inside the value, the next property.
+        let ident = memchr::memchr(b'[', raw).and_then(|open| {
+            let n = raw[..open].iter().rev().take_while(|c| c.is_ascii_uppercase()).count();
+            (n > 0).then(|| open - n)
+        });
+        let node = memchr::memchr3(b';', b'(', b')', raw);
+        let at = match (ident, node) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        let after = raw[at + 1..].trim_ascii_start();
+        let boundary = match raw[at] {
+            c if c.is_ascii_uppercase() => true,
+            // `;` and then a property: the next node.
+            b';' => {
+                let n = after.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+                n > 0 && after[n..].trim_ascii_start().first() == Some(&b'[')
+            }
+            b'(' => after.first() == Some(&b';'),
+            _ => true,
+        };
+        if !boundary {
+            return None;
+        }
+        let cut = start + at;
+        let shown = String::from_utf8_lossy(&raw[..at]);
+        let msg = format!("value '{shown}' is not closed by ']' before '{}'; closed there", &self.text[cut..end]);
+        self.error(cut, codes::MISSING_BRACKET, msg);
+        Some(cut)
     }
 
     /// Whether the text at `at` (just after a `]`) can follow the end of a value: blanks, then
