@@ -107,3 +107,73 @@ fn every_single_byte_deletion_of_a_bracket_gets_a_diagnostic() {
         assert!(!diags.is_empty(), "{}", String::from_utf8_lossy(&b));
     }
 }
+
+// Finding 4: JSON input written into broken SGF.
+
+fn json_game(node: &str) -> Vec<u8> {
+    format!(
+        r#"{{"format":"kifu","version":1,"games":[{{"nodes":[{{"GM":["1"],"PB":["Ann"]}},{node},{{"W":["dp"]}}]}}]}}"#
+    )
+    .into_bytes()
+}
+
+/// Reads JSON, writes SGF, reads that back: the two models must be equal.
+fn json_through_sgf(node: &str) -> (kifu::ReadOutput, kifu::ReadOutput) {
+    let out = read(Format::from_name("json").unwrap(), &json_game(node));
+    let text = sgf(&out);
+    let back = read(Format::SGF, text.as_bytes());
+    let strip = |c: &kifu::Collection| {
+        let mut c = c.clone();
+        for g in &mut c.games {
+            g.remove_prop(kifu::model::NodeId::ROOT, "FF");
+            g.remove_prop(kifu::model::NodeId::ROOT, "CA");
+        }
+        c
+    };
+    assert_eq!(strip(&back.collection), strip(&out.collection), "{text}");
+    (out, back)
+}
+
+#[test]
+fn an_empty_value_array_is_one_empty_value_and_reported() {
+    let (out, back) = json_through_sgf(r#"{"B":["pd"],"TR":[]}"#);
+    assert_eq!(out.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["json.no-values"]);
+    assert!(out.diagnostics[0].message.contains("games[0].nodes[1].TR"), "{}", out.diagnostics[0].message);
+    assert_eq!(back.collection.games[0].main_line().count(), 3);
+}
+
+#[test]
+fn lower_case_identifiers_are_read_as_sgf_reads_them_and_reported() {
+    let (out, _) = json_through_sgf(r#"{"B":["pd"],"pb":["x"],"Ot":["3x30"]}"#);
+    let found: Vec<_> = out.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(found, ["json.identifier", "json.identifier"]);
+    let n = out.collection.games[0].main_line().nth(1).unwrap();
+    assert_eq!((n.value("PB"), n.value("O")), (Some("x"), Some("3x30")));
+    // Not letters at all: skipped with an error, as before.
+    let out = read(Format::from_name("json").unwrap(), &json_game(r#"{"B":["pd"],"P1":["x"]}"#));
+    assert_eq!(out.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["json.shape"]);
+}
+
+#[test]
+fn a_composed_value_for_a_plain_property_keeps_its_text() {
+    let (out, _) = json_through_sgf(r#"{"B":["pd"],"C":[["a","b"]],"LB":[["dd","x:y"]]}"#);
+    assert_eq!(out.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["json.not-composed"]);
+    let n = out.collection.games[0].main_line().nth(1).unwrap();
+    assert_eq!(n.value("C"), Some("a:b"));
+    assert_eq!(n.get("LB").unwrap().values().next().unwrap().parts(), Some(("dd", "x:y")));
+}
+
+// Finding 7 (reader side): a lone CR inside a value became LF silently.
+
+#[test]
+fn lone_cr_line_ends_are_reported_once() {
+    let out = read(Format::SGF, b"(;GM[1]C[a\rb\r\nc\n\rd\\\re]GC[x\ry];B[pd])");
+    assert_eq!(codes(&out), [("sgf.lone-cr", 1, 11)]);
+    assert!(out.diagnostics[0].message.starts_with("2 lone CR"), "{}", out.diagnostics[0].message);
+    assert_eq!(out.collection.games[0].root().value("C"), Some("a\nb\nc\nde"));
+    // Names keep their blanks (a SimpleText line end is a space, no note).
+    let out = read(Format::SGF, b"(;GM[1]PB[ Ann ]PW[Bob\r ];B[pd])");
+    assert_eq!(codes(&out), []);
+    assert_eq!(out.collection.games[0].root().value("PB"), Some(" Ann "));
+    assert_eq!(out.collection.games[0].root().value("PW"), Some("Bob  "));
+}

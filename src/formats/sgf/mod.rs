@@ -38,6 +38,8 @@ pub mod codes {
     /// A point, number or other non-text value ran over a node boundary (`B[pd;W[dp]`): its `]`
     /// is missing; the value was closed before the `;`, `(` or `)`.
     pub const MISSING_BRACKET: &str = "sgf.missing-bracket";
+    /// Lone CR line ends (old Mac files) in text values were read as LF (one note per input).
+    pub const LONE_CR: &str = "sgf.lone-cr";
     /// A value ran to the end of the input without `]`.
     pub const UNTERMINATED_VALUE: &str = "sgf.unterminated-value";
     /// A property identifier had no value and was dropped.

@@ -58,6 +58,8 @@ struct Reader<'s> {
     vals: Vec<crate::model::tree::Val>,
     /// Old identifiers already reported.
     reported_old: Vec<String>,
+    /// Lone CR line ends met in text values: the first one's offset and the count.
+    lone_cr: Option<(usize, usize)>,
     /// Whether to record node and property offsets.
     positions: bool,
     /// Nodes and properties of the last game read (to size the next).
@@ -101,6 +103,7 @@ pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec
         sink,
         vals: Vec::new(),
         reported_old: Vec::new(),
+        lone_cr: None,
         positions,
         last_size: (0, 0),
         table: props::lookup_table(),
@@ -108,6 +111,7 @@ pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec
         key_w: props::index_of("W").unwrap_or_default(),
     };
     let games = r.collection();
+    r.report_lone_cr();
     let diags = r.sink.finish(text);
     (Collection::new(games), diags)
 }
@@ -572,9 +576,35 @@ impl<'s> Reader<'s> {
             let split = if composed { memchr::memchr(b':', raw.as_bytes()) } else { None };
             return GameTree::val(GameTree::src_loc(start), raw.len() as u32, split);
         }
+        if !simple && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
+            self.count_lone_cr(start, end);
+        }
         let (text, split) = unescape(raw, simple, composed);
         let (loc, len) = tree.own_text(&text);
         GameTree::val(loc, len, split)
+    }
+
+    /// Counts the lone CRs (not part of CRLF or LFCR, not escaped) of the text value at
+    /// `start..end`: each becomes LF in the model (SGF's rule for line ends), reported once per
+    /// input by [`Reader::report_lone_cr`].
+    fn count_lone_cr(&mut self, start: usize, end: usize) {
+        let b = self.bytes;
+        for at in memchr::memchr_iter(b'\r', &b[start..end]).map(|k| start + k) {
+            let before = if at > start { b[at - 1] } else { 0 };
+            if b.get(at + 1) != Some(&b'\n') && before != b'\n' && before != b'\\' {
+                self.lone_cr.get_or_insert((at, 0)).1 += 1;
+            }
+        }
+    }
+
+    /// One note for the lone CRs read as LF (a writer gives them back as LF).
+    fn report_lone_cr(&mut self) {
+        if let Some((at, n)) = self.lone_cr {
+            let msg = format!(
+                "{n} lone CR line end(s) in text values read as line breaks (LF), as SGF reads every line end; written back as LF"
+            );
+            self.sink.push_at(at, Diagnostic::info(codes::LONE_CR, msg));
+        }
     }
 
     /// A value of a type that never holds `;`, `(` or `)` (points, numbers, colours, sizes) that
