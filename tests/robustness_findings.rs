@@ -177,3 +177,43 @@ fn lone_cr_line_ends_are_reported_once() {
     assert_eq!(out.collection.games[0].root().value("PB"), Some(" Ann "));
     assert_eq!(out.collection.games[0].root().value("PW"), Some("Bob  "));
 }
+
+// Finding 2: two invalid bytes turned a whole UTF-8 file into windows-1252.
+
+#[test]
+fn two_stray_bytes_do_not_turn_utf8_into_windows_1252() {
+    for (bytes, want) in [
+        (&b"(;GM[1]BR[15\xe7\xba\xa7]C[a\xff b \x9c])"[..], "15级"),
+        (&b"(;CA[UTF-8]GM[1]BR[Jos\xc3\xa9]C[a\xff b \x9c])"[..], "José"),
+    ] {
+        let out = read(Format::SGF, bytes);
+        assert_eq!(out.charset.unwrap().name(), "UTF-8");
+        assert_eq!(out.collection.games[0].root().value("BR"), Some(want));
+        assert_eq!(out.collection.games[0].root().value("C"), Some("a\u{FFFD} b \u{FFFD}"));
+        let found = codes(&out);
+        let at: Vec<_> = found.iter().filter(|c| c.0 == "charset.invalid-bytes").map(|c| (c.1, c.2)).collect();
+        assert_eq!(at.len(), 2, "{found:?}");
+        assert!(at.iter().all(|&(line, col)| line == 1 && col > 10), "{found:?}");
+    }
+}
+
+#[test]
+fn a_single_byte_declaration_on_coherent_cjk_text_is_caught() {
+    let cases = [
+        (encoding_rs::GBK, "ISO-8859-1", "柯洁", "黑先白死，这是一个常见的死活题"),
+        (encoding_rs::EUC_KR, "windows-1252", "이세돌", "바둑은 재미있다"),
+        (encoding_rs::SHIFT_JIS, "ISO-8859-1", "井山裕太", "囲碁は楽しい"),
+    ];
+    for (enc, label, name, comment) in cases {
+        let text = format!("(;CA[{label}]PB[{name}]C[{comment}])");
+        let out = read(Format::SGF, &enc.encode(&text).0);
+        assert_eq!(out.charset.unwrap().encoding, enc, "{text}");
+        assert_eq!(out.collection.games[0].root().value("PB"), Some(name));
+        assert_eq!(codes(&out), [("charset.mismatch", 0, 0)]);
+    }
+    // Real Latin-1 text stays Latin-1.
+    let latin = "(;CA[ISO-8859-1]PB[Jérôme Hüber]C[Très bien joué, élève! Ça va? Noël à Zürich, façade.])";
+    let out = read(Format::SGF, &encoding_rs::WINDOWS_1252.encode(latin).0);
+    assert_eq!(out.charset.unwrap().name(), "windows-1252");
+    assert_eq!(codes(&out), []);
+}

@@ -49,6 +49,71 @@ impl Utf8Stats {
     }
 }
 
+/// How well `bytes` read as UTF-8, for a file that is not valid UTF-8 throughout: +2 per byte of
+/// every valid multi-byte character of a script game records hold (Latin, Greek, Cyrillic,
+/// punctuation, CJK, kana, hangul, full-width forms), 0 for other valid characters (legacy
+/// double-byte text makes IPA, Armenian, Hebrew… by accident), −4 per malformed sequence.
+/// Compared with [`legacy_score`] of the other reading: the charset that fits more of the file
+/// wins, so two stray bytes do not turn a UTF-8 file into windows-1252.
+pub fn utf8_score(bytes: &[u8]) -> i64 {
+    let mut score = 0i64;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars().filter(|c| !c.is_ascii()) {
+            let plausible = matches!(c as u32,
+                0xA0..=0x24F | 0x370..=0x3FF | 0x400..=0x4FF | 0x2000..=0x206F | 0x2100..=0x22FF
+                | 0x2460..=0x24FF | 0x25A0..=0x25FF | 0x3000..=0x30FF | 0x3130..=0x318F
+                | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 | 0xFF00..=0xFFEF);
+            if plausible {
+                score += 2 * c.len_utf8() as i64;
+            }
+        }
+        if !chunk.invalid().is_empty() {
+            score -= 4;
+        }
+    }
+    score
+}
+
+/// How well `bytes` read in the legacy charset `enc`: the [`coherence`] of the text, −4 per
+/// malformed sequence, and for a single-byte charset −4 per byte of every valid multi-byte
+/// UTF-8 character (mojibake: UTF-8 级 read as windows-1252 is "çº§").
+pub fn legacy_score(bytes: &[u8], enc: &'static Encoding) -> i64 {
+    let (text, damage) = super::decode_counting(enc, bytes);
+    let mut score = coherence(&text, enc) - 4 * damage as i64;
+    if enc.is_single_byte() {
+        let utf8_bytes: usize = bytes
+            .utf8_chunks()
+            .map(|c| c.valid().chars().filter(|c| !c.is_ascii()).map(char::len_utf8).sum::<usize>())
+            .sum();
+        score -= 4 * utf8_bytes as i64;
+    }
+    score
+}
+
+/// A declared single-byte charset (`CA[ISO-8859-1]`) on bytes that read as coherent Chinese,
+/// Korean or Japanese text in a double-byte charset: Latin-1 decodes any byte, so only script
+/// coherence can tell. Returns the double-byte charset when one decodes every byte, scores at
+/// least 2 per character (frequent native characters, single-script runs) and far above the
+/// declared reading.
+pub fn coherent_cjk(bytes: &[u8], declared: &'static Encoding) -> Option<&'static Encoding> {
+    let (declared_text, _) = super::decode_counting(declared, bytes);
+    let declared_score = coherence(&declared_text, declared);
+    let mut best: Option<(&'static Encoding, i64)> = None;
+    // chardetng's frequency model and the tie-break first (EUC-KR names also decode as GBK).
+    let guess = detect_legacy(bytes);
+    let candidates = std::iter::once(guess).filter(|g| CJK.contains(g) || *g == encoding_rs::GB18030);
+    for enc in candidates.chain(CJK) {
+        let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes) else { continue };
+        let chars = text.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
+        let score = coherence(&text, enc);
+        if chars > 0 && score >= 2 * chars && best.is_none_or(|(_, b)| score > b) {
+            best = Some((enc, score));
+        }
+    }
+    let (enc, score) = best?;
+    (score > declared_score + (declared_score.abs() / 2).max(8)).then_some(enc)
+}
+
 /// UTF-16 without a byte-order mark: most ASCII characters have a zero high byte, so one byte
 /// parity is mostly zeros and the other almost never, starting with the first character.
 /// Returns the byte order.
