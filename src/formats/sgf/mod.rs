@@ -177,5 +177,11 @@ fn decode_parts(
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.
-    super::encode_output(&write_text(collection, options), options, Vec::new())
+    let text = write_text(collection, options);
+    if options.encoding() == encoding_rs::UTF_8 {
+        // Nothing to encode: hand the text over without a copy (a 200 MB comment is written
+        // with one buffer, not two).
+        return Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: Vec::new() });
+    }
+    super::encode_output(&text, options, Vec::new())
 }
