@@ -175,14 +175,18 @@ fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static En
     bytes.len()
 }
 
-/// Whether `rest` (what follows a `]`) can follow the end of a value (the reader's rule).
-fn can_follow_value(rest: &[u8]) -> bool {
-    let rest = rest.trim_ascii_start();
+/// Whether `rest` (what follows a `]`) can follow the end of a value: blanks (control characters
+/// included), then `;`, `(`, `)`, `[`, the end of the input, or an identifier followed by `[`.
+/// The reader's rule, shared with it.
+pub(super) fn can_follow_value(rest: &[u8]) -> bool {
+    let blank = |rest: &[u8]| rest.iter().position(|&c| !(c.is_ascii_whitespace() || c < 0x20)).unwrap_or(rest.len());
+    let rest = &rest[blank(rest)..];
     match rest.first() {
         None | Some(b';' | b'(' | b')' | b'[') => true,
         Some(c) if c.is_ascii_alphabetic() => {
             let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-            rest[n..].trim_ascii_start().first() == Some(&b'[')
+            let after = &rest[n..];
+            after.get(blank(after)) == Some(&b'[')
         }
         _ => false,
     }

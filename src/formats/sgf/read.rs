@@ -664,21 +664,10 @@ impl<'s> Reader<'s> {
         Some(cut)
     }
 
-    /// Whether the text at `at` (just after a `]`) can follow the end of a value: blanks, then
-    /// `;`, `(`, `)`, `[`, end of input, or an identifier followed by `[`.
+    /// Whether the text at `at` (just after a `]`) can follow the end of a value
+    /// ([`super::declared::can_follow_value`]).
     fn can_follow_value(&self, at: usize) -> bool {
-        let rest = &self.bytes[at.min(self.bytes.len())..];
-        let rest = ws(rest).map(|(r, _)| r).unwrap_or(rest);
-        match rest.first() {
-            None => true,
-            Some(b';' | b'(' | b')' | b'[') => true,
-            Some(c) if c.is_ascii_alphabetic() => {
-                let Ok((r, _)) = ident(rest) else { return false };
-                let r = ws(r).map(|(r, _)| r).unwrap_or(r);
-                r.first() == Some(&b'[')
-            }
-            _ => false,
-        }
+        super::declared::can_follow_value(&self.bytes[at.min(self.bytes.len())..])
     }
 }
 
