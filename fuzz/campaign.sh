@@ -4,13 +4,13 @@
 # toolchain and cargo-fuzz (`cargo install cargo-fuzz`). Known open findings of other owners'
 # writers can be skipped with KIFU_FUZZ_IGNORE (see fuzz/src/oracle.rs). Prints libFuzzer's
 # final statistics per target; crashes land in fuzz/artifacts/<target>/.
-#   fuzz/campaign.sh 600
+#   fuzz/campaign.sh 600                 (TARGETS="sgf gib" fuzz/campaign.sh 60 for some)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$(dirname "$here")"
 secs=${1:-120}
 [ -d fuzz/corpus ] || fuzz/build_corpus.sh
-for t in roundtrip sgf json ndjson gib ngf ugf sniff; do
+for t in ${TARGETS:-roundtrip sgf json ndjson gib ngf ugf sniff}; do
     case $t in
         roundtrip|sniff|sgf) dict=sgf ;;
         ndjson) dict=json ;;

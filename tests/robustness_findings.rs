@@ -253,3 +253,10 @@ fn no_writer_writes_a_nul_byte() {
         assert_eq!(found, [], "{writer}");
     }
 }
+
+#[test]
+#[ignore = "UGF writer (legacy helper, issue 13 item 5): an unreadable move (W[x]) is dropped without a diagnostic (GIB and NGF report it)"]
+fn ugf_reports_a_move_it_cannot_write() {
+    let found = oracle_findings("(;GM[1]SZ[19]W[x];B[pd])", "same-moves", "ugf");
+    assert_eq!(found, []);
+}
