@@ -83,7 +83,30 @@ fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Opt
     let mut nodes = 0usize;
     let mut in_root = false;
     let mut i = game + 1;
+    let mut past_root = false;
     while i < bytes.len() {
+        if nodes > 0 && !in_root {
+            if !past_root {
+                past_root = true;
+                // No `CA[` further on: no later game can declare anything, stop here.
+                if memchr::memmem::find(&bytes[i..], b"CA[").is_none() {
+                    return (found, bytes.len());
+                }
+            }
+            // Past the root only the game tree's end matters: jump to the next bracket or
+            // parenthesis.
+            let c = bytes[i];
+            if !matches!(c, b'[' | b'(' | b')') {
+                i += 1;
+                continue;
+            }
+            if c == b'[' {
+                // Every value is skipped by the text rule here: on well-formed values it ends
+                // where the type's rule does, and it is the cheaper of the two.
+                i = skip_value(bytes, i + 1, true, dbcs);
+                continue;
+            }
+        }
         match bytes[i] {
             b'(' => {
                 depth += 1;
@@ -114,11 +137,7 @@ fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Opt
                     nodes = 1;
                     in_root = true;
                 }
-                let raw = &bytes[start..i];
-                let upper: Vec<u8> = raw.iter().copied().filter(u8::is_ascii_uppercase).collect();
-                let ident = if upper.is_empty() { raw.to_ascii_uppercase() } else { upper };
-                let ident = std::str::from_utf8(&ident).unwrap_or_default();
-                let vt = props::lookup(ident).map(|d| d.value);
+                let (is_ca, vt) = identify(&bytes[start..i]);
                 let textual = matches!(vt, None | Some(ValueType::Text | ValueType::SimpleText));
                 let mut first = true;
                 loop {
@@ -129,7 +148,7 @@ fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Opt
                         break;
                     }
                     let end = skip_value(bytes, i + 1, textual, dbcs);
-                    if first && in_root && ident == "CA" && found.is_none() {
+                    if first && in_root && is_ca && found.is_none() {
                         let value = bytes.get(i + 1..end.saturating_sub(1)).unwrap_or_default();
                         if let Ok(label) = std::str::from_utf8(value) {
                             let label = label.trim();
@@ -146,6 +165,20 @@ fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Opt
         }
     }
     (found, bytes.len())
+}
+
+/// Whether the identifier `raw` is `CA`, and its value type, as the reader reads identifiers
+/// (FF\[1\]–FF\[3\] lower-case letters dropped); one or two upper-case letters, nearly every
+/// identifier, are looked up without allocating.
+fn identify(raw: &[u8]) -> (bool, Option<ValueType>) {
+    if let Some(slot) = props::slot(raw) {
+        let k = props::lookup_table()[slot];
+        return (raw == b"CA", props::PROPS.get(k as usize).map(|d| d.value));
+    }
+    let upper: Vec<u8> = raw.iter().copied().filter(u8::is_ascii_uppercase).collect();
+    let ident = if upper.is_empty() { raw.to_ascii_uppercase() } else { upper };
+    let ident = std::str::from_utf8(&ident).unwrap_or_default();
+    (ident == "CA", props::lookup(ident).map(|d| d.value))
 }
 
 /// Skips a value whose text starts at `from` (after its `[`); returns the offset after its
@@ -165,10 +198,18 @@ fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static En
                 i += 1;
             }
             (c, Some(enc)) if c >= 0x80 => i += char_len(enc, c, bytes.get(i + 1).copied()),
-            (_, None) => match memchr::memchr2(b']', b'\\', &bytes[i..]) {
-                Some(k) => i += k.max(1),
-                None => return bytes.len(),
-            },
+            (_, None) => {
+                // Most values are short (moves): look at a few bytes by hand first.
+                let rest = &bytes[i..];
+                let short = &rest[..rest.len().min(16)];
+                match short.iter().position(|&c| c == b']' || c == b'\\') {
+                    Some(k) => i += k.max(1),
+                    None => match memchr::memchr2(b']', b'\\', &rest[short.len()..]) {
+                        Some(k) => i += short.len() + k,
+                        None => return bytes.len(),
+                    },
+                }
+            }
             _ => i += 1,
         }
     }
@@ -212,6 +253,9 @@ mod tests {
         assert_eq!(labels(b"(CA[Big5]C[x])"), [(0, "Big5".to_string())]);
         assert_eq!(labels(b"(;C[a]CA[UTF-8])(;CA[EUC-KR])"), [(0, "UTF-8".into()), (16, "EUC-KR".into())]);
         assert_eq!(labels(b"(;C[x](;CA[GBK]))"), []);
+        // A game tree inside a later comment is text, not a game.
+        let text = b"(;CA[UTF-8]PB[a];C[x (;CA[GBK]) y];B[aa])(;CA[Big5])";
+        assert_eq!(labels(text), [(0, "UTF-8".into()), (41, "Big5".into())]);
     }
 
     #[test]

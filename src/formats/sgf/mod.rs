@@ -5,6 +5,7 @@ mod read;
 mod write;
 
 pub use read::{charset_parts, declared_charsets, find_declared_charset, parse_text};
+
 pub use write::{normalize_header, write_text};
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
@@ -73,21 +74,22 @@ fn sniff(bytes: &[u8]) -> bool {
 /// Reads SGF bytes: charset decision (BOM, override, `CA`, detection), then the grammar.
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
-    let parts = charset_parts(&bytes);
+    let (parts, declared) = read::declarations(&bytes);
     let mixed = parts.len() > 1 && options.encoding.is_none() && encoding_rs::Encoding::for_bom(&bytes).is_none();
     // Kept for a second decoding when the first makes the file unparseable: only when that can
-    // happen (a charset other than UTF-8 declared, or bytes that are not UTF-8).
+    // happen (a charset other than UTF-8 declared, a byte-order mark, the UTF-16 byte pattern;
+    // every ASCII-compatible reading keeps `(` and `;`, which are never a trail byte).
     let fallback = (options.encoding.is_none()
         && (parts
             .first()
             .and_then(|p| crate::charset::encoding_for_label(&p.1))
             .is_some_and(|e| e != encoding_rs::UTF_8)
-            || std::str::from_utf8(&bytes).is_err()))
+            || encoding_rs::Encoding::for_bom(&bytes).is_some()
+            || crate::charset::sniff_utf16(&bytes).is_some()))
     .then(|| bytes.clone());
     let (text, charset) = if mixed {
         decode_parts(&bytes, &parts, &mut sink)
     } else {
-        let declared = find_declared_charset(&bytes);
         let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
         (decoded.text, decoded.decision)
     };

@@ -25,9 +25,16 @@ pub fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> 
 /// declare: at the `(` of each game tree whose root `CA` names a charset other than the one
 /// before. Returns the parts as (start, label); a single part when every game agrees.
 pub fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
+    declarations(bytes).0
+}
+
+/// [`charset_parts`] and [`find_declared_charset`] from one scan.
+pub(super) fn declarations(bytes: &[u8]) -> (Vec<(usize, String)>, Option<String>) {
+    let roots = super::declared::root_charsets(bytes);
+    let first = roots.first().map(|r| r.label.clone());
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
-    for r in super::declared::root_charsets(bytes) {
+    for r in roots {
         let Some(enc) = crate::charset::encoding_for_label(&r.label) else { continue };
         match current {
             None => parts.push((0, r.label)),
@@ -36,7 +43,7 @@ pub fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
         }
         current = Some(enc);
     }
-    parts
+    (parts, first)
 }
 
 fn ws(i: &[u8]) -> IResult<&[u8], &[u8]> {
