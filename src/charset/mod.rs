@@ -412,7 +412,9 @@ fn decide<'b>(
         }
         return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes);
     }
-    if stats.is_damaged_utf8() {
+    // Damaged UTF-8 with many good characters is UTF-8; with few (a short name: Big5 簡 is
+    // valid UTF-8 "²", then 麗 a cut character), the reading that fits more of the file wins.
+    if stats.is_damaged_utf8() && stats.good >= 8 {
         return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
     }
     let guess = detect_legacy(bytes);
