@@ -6,6 +6,12 @@
 use std::fmt;
 
 /// How serious a diagnostic is.
+///
+/// ```
+/// use kifu::Severity;
+/// assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
+/// assert_eq!(Severity::Warning.to_string(), "warning");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// Something the user may want to know; nothing is wrong with the data.
@@ -35,6 +41,13 @@ impl fmt::Display for Severity {
 
 /// A place in the input text: 1-based line and column (in characters), and the byte offset into
 /// the decoded text.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1]\n;B[pd]C[a]b])"[..]).unwrap();
+/// let d = read.diagnostics.iter().find(|d| d.code == "sgf.unescaped-bracket").unwrap();
+/// let at = d.position.unwrap();
+/// assert_eq!((at.line, at.column), (2, 10));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Position {
     /// 1-based line number.
@@ -52,6 +65,13 @@ impl fmt::Display for Position {
 }
 
 /// One finding: severity, stable code (e.g. `sgf.unescaped-bracket`), message and position.
+///
+/// ```
+/// use kifu::{Diagnostic, Severity};
+/// let d = Diagnostic::warning("gib.lossy-comment", "node 3: the comment is not written");
+/// assert_eq!(d.severity, Severity::Warning);
+/// assert_eq!(d.to_string(), "warning[gib.lossy-comment]: node 3: the comment is not written");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// How serious it is.
@@ -102,7 +122,41 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// One diagnostic as kifu prints it, in every command: `FILE:LINE:COL: severity[code]: message`,
+/// or `FILE: severity[code]: message` when it has no place. `paint` wraps the severity word
+/// (for colour on a terminal; pass [`plain`] otherwise).
+pub fn render(file: &str, d: &Diagnostic, paint: impl Fn(Severity, &str) -> String) -> String {
+    let severity = paint(d.severity, d.severity.as_str());
+    match d.position {
+        Some(p) => format!("{file}:{p}: {severity}[{}]: {}", d.code, d.message),
+        None => format!("{file}: {severity}[{}]: {}", d.code, d.message),
+    }
+}
+
+/// The severity word as it is, for [`render`] without colour.
+pub fn plain(_: Severity, word: &str) -> String {
+    word.to_string()
+}
+
+/// The board coordinate players read for the point at column `x`, row `y` (0-based from the
+/// top-left) on a board `height` rows high: columns `A`–`Z` without `I`, rows counted from the
+/// bottom (`Q16`). Boards wider than 25 columns have no letters for the rest: `(x+1)-row` then.
+pub fn board_coordinate(x: u8, y: u8, height: u8) -> String {
+    let row = u32::from(height).saturating_sub(u32::from(y));
+    let letters: Vec<char> = ('A'..='Z').filter(|&c| c != 'I').collect();
+    match letters.get(usize::from(x)) {
+        Some(c) => format!("{c}{row}"),
+        None => format!("{}-{row}", u32::from(x) + 1),
+    }
+}
+
 /// Maps byte offsets of a text to line and column, built once per input and only when needed.
+///
+/// ```
+/// let lines = kifu::diag::LineIndex::new("(;GM[1]\r\n;B[pd])");
+/// let at = lines.position(10);
+/// assert_eq!((at.line, at.column), (2, 2));
+/// ```
 #[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
@@ -174,7 +228,7 @@ impl<'a> LineIndex<'a> {
 
 /// The positions of sorted byte offsets of `text`, found in one pass (same rules as
 /// [`LineIndex`]: a line ends at LF, CRLF or a lone CR; columns count characters).
-pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
+pub(crate) fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(sorted.len());
     let (mut line, mut line_start, mut scanned) = (1u32, 0usize, 0usize);
@@ -206,13 +260,14 @@ pub fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
 /// line:column at the end (so the common, clean case pays nothing for positions).
 #[derive(Debug, Default)]
+#[doc(hidden)]
 pub struct Sink {
     pending: Vec<(Option<usize>, Diagnostic)>,
     counts: std::collections::HashMap<&'static str, usize>,
 }
 
 /// How many diagnostics of one code a single input reports before the rest are summarised.
-pub const MAX_PER_CODE: usize = 100;
+pub(crate) const MAX_PER_CODE: usize = 100;
 
 impl Sink {
     /// An empty sink.
@@ -326,6 +381,25 @@ mod tests {
             let want = text[start..o].chars().count() as u32 + 1;
             assert_eq!(idx.position(o).column, want, "at {o}");
         }
+    }
+
+    #[test]
+    fn one_shape_with_and_without_a_place() {
+        let d = Diagnostic::error("sgf.x", "bad").at(Position { line: 2, column: 5, offset: 9 });
+        assert_eq!(render("a.sgf", &d, plain), "a.sgf:2:5: error[sgf.x]: bad");
+        let d = Diagnostic::info("batch.y", "note");
+        assert_eq!(render("a.sgf", &d, plain), "a.sgf: info[batch.y]: note");
+        let red = |_: Severity, w: &str| format!("<{w}>");
+        assert_eq!(render("a", &d, red), "a: <info>[batch.y]: note");
+    }
+
+    #[test]
+    fn board_coordinates_skip_i_and_count_rows_from_the_bottom() {
+        assert_eq!(board_coordinate(15, 3, 19), "Q16"); // SGF pd
+        assert_eq!(board_coordinate(8, 0, 19), "J19"); // SGF ia: no I column
+        assert_eq!(board_coordinate(0, 18, 19), "A1");
+        assert_eq!(board_coordinate(24, 0, 25), "Z25");
+        assert_eq!(board_coordinate(30, 0, 52), "31-52");
     }
 
     #[test]

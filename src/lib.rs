@@ -1,44 +1,70 @@
-//! kifu: convert Go (baduk, weiqi) game records between SGF, the legacy server formats and JSON.
+//! kifu reads and writes Go (baduk, weiqi) game records — SGF, GIB (Tygem), NGF (WBaduk),
+//! UGF/UGI (Pandanet) and JSON — through one game-tree model, deciding every file's charset and
+//! reporting every repair as a diagnostic instead of printing or panicking.
 //!
-//! Every format reads into and writes from one model ([`model::Collection`] → [`model::GameTree`]
-//! → nodes → properties). Readers decide the charset through one shared layer ([`charset`]) and
-//! return [`diag::Diagnostic`]s beside their result; nothing here prints or panics on bad input.
+//! # A tour
 //!
 //! ```
-//! use kifu::{Format, ReadOptions, WriteOptions};
-//! let read = Format::SGF.read(b"(;GM[1]SZ[9]PB[Shusaku];B[ee])".to_vec(), &ReadOptions::default()).unwrap();
-//! let game = &read.collection.games[0];
-//! assert_eq!(game.info().black.as_deref(), Some("Shusaku"));
-//! let out = Format::SGF.write(&read.collection, &WriteOptions::default()).unwrap();
-//! assert!(String::from_utf8(out.bytes).unwrap().starts_with("(;FF[4]CA[UTF-8]GM[1]SZ[9]"));
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let read = kifu::read_path("fixtures/gib/korean-euc-kr.gib")?; // any format, any charset
+//! for game in &read.collection.games {
+//!     let info = game.info(); // players, ranks, komi, result, date, …
+//!     println!("{} vs {}", info.black.unwrap_or_default(), info.white.unwrap_or_default());
+//!     for (color, mv) in game.main_line().filter_map(|node| node.mv()) {
+//!         print!("{color}[{mv}] "); // B[qd] W[dp] …
+//!     }
+//! }
+//! let mut sgf = Vec::new(); // convert, keeping the input's charset (EUC-KR here)
+//! read.collection.write_to(&mut sgf, kifu::Format::SGF, &read.write_options())?;
+//! # assert!(sgf.starts_with(b"(;FF[4]CA[EUC-KR]"));
+//! # Ok(()) }
 //! ```
+//!
+//! # Where to start
+//!
+//! * Reading: [`read_path`], [`read`] (any [`std::io::Read`]), [`read_bytes`]; or a
+//!   [`Format`] by name ([`Format::SGF`], `"gib".parse()`, [`Format::guess`]) and
+//!   [`Format::read`] with [`ReadOptions`]. A [`ReadOutput`] holds the games, the
+//!   [charset decision](charset::CharsetDecision) and the [`Diagnostic`]s.
+//! * The model ([`model`]): [`Collection`] → [`GameTree`] → [`Node`] →
+//!   [`Property`](model::Property) → [`Value`](model::Value), every property kept in order, with
+//!   typed views ([`GameTree::info`], [`Node::mv`],
+//!   [`Property::typed`](model::Property::typed)), typed setters ([`GameTree::set_player`],
+//!   [`GameTree::set_info`], …), walks without recursion ([`GameTree::lines`],
+//!   [`GameTree::leaves`], [`GameTree::node_at`]) and [`TreeBuilder`] for
+//!   structural edits.
+//! * Writing: [`Collection::write_to`] or [`Format::write`] with [`WriteOptions`]
+//!   ([`ReadOutput::write_options`] keeps the input's charset); what a format cannot hold comes
+//!   back as diagnostics, item by item.
+//! * Checking: [`check::check_collection`] (what `kifu check` reports); replaying: [`go::Board`].
+//! * The specifications of every format and every diagnostic code: [`spec`].
+//!
+//! Feature `serde`: `Serialize`/`Deserialize` for [`Collection`] and [`GameTree`] in the shape of
+//! kifu's JSON ([`spec::json`]).
 
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
-pub mod batch;
+// The API: what is `pub` here and in these modules, except `#[doc(hidden)]` items, is the public
+// surface (docs/architecture.md, "API"); `unreachable_pub` keeps everything else `pub(crate)`.
 pub mod charset;
 pub mod check;
 pub mod diag;
 pub mod formats;
 pub mod go;
 pub mod model;
+#[cfg(not(doctest))]
+pub mod spec;
 
 pub use diag::{Diagnostic, Position, Severity};
-pub use formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-pub use model::{Collection, GameTree};
+pub use entry::{read, read_bytes, read_path, read_path_with};
+pub use formats::{Format, ReadError, ReadOptions, ReadOutput, UnknownFormat, WriteError, WriteOptions, WriteOutput};
+pub use model::{BoardSize, Collection, Color, GameInfo, GameTree, Move, Node, NodeId, Point, TreeBuilder};
 
-/// Reads `bytes` as `format`, or as the format sniffed from the content when `format` is `None`.
-pub fn read(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-    let format = match format.or_else(|| Format::sniff(&bytes)) {
-        Some(f) => f,
-        None => {
-            return Err(ReadError {
-                diagnostics: vec![Diagnostic::error(
-                    "format.unknown",
-                    "cannot tell the input's format from its content",
-                )],
-            });
-        }
-    };
-    format.read(bytes, options)
-}
+mod entry;
+#[cfg(feature = "serde")]
+mod serde_impls;
+
+// Not API: the engine of `kifu convert -r`, public for the binary only.
+#[doc(hidden)]
+#[allow(rustdoc::broken_intra_doc_links)] // its docs are not rendered; links into it are hidden
+pub mod batch;

@@ -169,7 +169,7 @@ fn mirrors_the_tree_and_reports_every_input() {
     assert!(stderr.contains("in/damaged/empty.sgf:"), "{stderr}");
 
     let cut = &records["in/damaged/truncated.sgf"];
-    assert_eq!(cut["status"], "warnings");
+    assert_eq!(cut["status"], "repaired", "an error-level repair is not a warning");
     let d = cut["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "sgf.missing-close").unwrap();
     assert_eq!((d["stage"].as_str(), d["line"].as_u64()), (Some("read"), Some(1)));
     assert!(d["column"].as_u64().is_some_and(|c| c > 30), "{d}");
@@ -379,7 +379,9 @@ fn split_and_merge_collections() {
     let merge = lines.iter().find(|l| l["type"] == "merge").unwrap();
     assert_eq!((merge["inputs"].as_u64(), merge["games"].as_u64()), (Some(2), Some(4)));
     assert_eq!(lines.last().unwrap()["outputs"], 1);
-    // an existing merged file is refused, or kept with --skip-existing
+    // an identical merged file is unchanged; a different one is refused, or kept with --skip-existing
+    assert_eq!(run(&["-r", "in", "--merge", "all.sgf"], root).0, 0);
+    std::fs::write(root.join("all.sgf"), "(;GM[1]PB[someone else])").unwrap();
     assert_eq!(run(&["-r", "in", "--merge", "all.sgf"], root).0, 1);
     assert_eq!(run(&["-r", "in", "--merge", "all.sgf", "--skip-existing", "--report", "m2"], root).0, 0);
     let lines = report(&root.join("m2"));

@@ -138,12 +138,13 @@ fn unreadable_inputs_are_errors_and_usage_is_2() {
     let (out, rc) = check_in_fixtures(&["no-such-file.sgf"]);
     assert!(out.starts_with("no-such-file.sgf: error[io.unreadable]: cannot read the file"), "{out}");
     assert!(out.ends_with("no-such-file.sgf: no game read: structure unreadable; 1 error, 0 warnings, 0 notes\n"));
-    assert_eq!(rc, 1);
+    assert_eq!(rc, 66, "a missing input is 66 in every command (formats/cli.md)");
+    assert_eq!(check_in_fixtures(&["no-such-file.sgf", "clean.sgf"]).1, 1, "of several files: 1");
     let dir = tempfile::tempdir().expect("tempdir");
     let junk = dir.path().join("junk.txt");
     std::fs::write(&junk, "hello").expect("write");
     let out = kifu().arg("check").arg(&junk).output().expect("runs");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(65), "not readable as a format: 65");
     assert!(String::from_utf8_lossy(&out.stdout).contains("error[format.unknown]"));
     let out = kifu().arg("check").output().expect("runs");
     assert_eq!(out.status.code(), Some(2));

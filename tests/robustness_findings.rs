@@ -266,7 +266,7 @@ fn ugf_reports_a_move_it_cannot_write() {
 fn a_property_with_no_values_is_written_so_that_it_reads_back() {
     // The library can build what JSON no longer yields: a property without values.
     let mut out = read(Format::SGF, b"(;GM[1];B[pd];W[dp])");
-    out.collection.games[0].set_prop(kifu::model::NodeId::from_index(1), "TR", &[]);
+    out.collection.games[0].set_prop(kifu::model::NodeId::from_index(1), "TR", Vec::<kifu::model::PropValue>::new());
     let found: Vec<_> = oracle::check_writers(&out.collection)
         .into_iter()
         .filter(|f| f.writer == "sgf" || f.writer == "json")

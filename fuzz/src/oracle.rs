@@ -52,7 +52,7 @@ fn lossy(d: &[kifu::Diagnostic]) -> bool {
 /// runs every writer on what was read and checks the rules. Never panics on its own: a panic
 /// comes from kifu.
 pub fn round_trip(bytes: &[u8], format: Option<Format>) -> Vec<Finding> {
-    let sniffed = kifu::read(bytes.to_vec(), None, &ReadOptions::default());
+    let sniffed = kifu::read_bytes(bytes.to_vec(), None, &ReadOptions::default());
     let read = match format {
         Some(f) => f.read(bytes.to_vec(), &ReadOptions::default()),
         None => sniffed,
@@ -128,7 +128,7 @@ pub const TARGETS: &[&str] = &["sgf", "gib", "ngf", "ugf", "json", "ndjson", "sn
 pub fn run(name: &str, data: &[u8]) {
     match name {
         "sniff" => {
-            if let Ok(out) = kifu::read(data.to_vec(), None, &ReadOptions::default()) {
+            if let Ok(out) = kifu::read_bytes(data.to_vec(), None, &ReadOptions::default()) {
                 let _ = Format::SGF.write(&out.collection, &WriteOptions::default());
             }
         }

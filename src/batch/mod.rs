@@ -4,15 +4,21 @@
 //! name collisions deterministically, refusing outputs that are inputs); [`execute`] converts
 //! them on a rayon pool and returns a [`Report`] whose records and output bytes are the same for
 //! any thread count. Nothing here prints: progress goes through a callback. The report records
-//! are specified in `formats/report.md`.
+//! are specified in [`formats/report.md`](crate::spec::report).
 
 pub mod glob;
+mod input;
+mod moves;
+pub mod output;
 mod plan;
 pub mod report;
 mod run;
 mod walk;
 
 pub use glob::{Glob, GlobError};
+pub use input::{FORMAT_MISMATCH, detect_format};
+pub use moves::name_moves;
+pub use output::{OutputError, OutputPolicy, Written, write_output};
 pub use plan::{Job, Plan, plan};
 pub use report::{CharsetRecord, DiagRecord, MergeRecord, Record, Report, Stage, Status, Summary};
 pub use run::execute;
@@ -38,8 +44,10 @@ pub mod codes {
     pub const CANNOT_READ: &str = "batch.cannot-read";
     /// The input's format could not be told from its name or content.
     pub const UNKNOWN_FORMAT: &str = "batch.unknown-format";
-    /// The output (or its folder) could not be created.
+    /// The output (or its folder) could not be created or written.
     pub const CANNOT_WRITE: &str = "batch.cannot-write";
+    /// The input is not a regular file (it became a FIFO, a device or a socket after the walk).
+    pub const NOT_REGULAR: &str = "batch.not-regular";
     /// With `--merge`, this input contributed no games because it failed.
     pub const NOT_MERGED: &str = "batch.not-merged";
 }
@@ -143,6 +151,9 @@ pub enum BatchError {
     /// The output format cannot be written.
     #[error("kifu cannot write {0}")]
     CannotWrite(&'static str),
+    /// An output path (`--merge`, `--report`) names an input or another output of the run.
+    #[error("{0}")]
+    OutputClash(String),
     /// The worker pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),

@@ -33,6 +33,21 @@ pub struct Plan {
     pub ignored: usize,
     /// Every planned output path, so `--split` names never take another input's output.
     pub(crate) planned: HashSet<PathBuf>,
+    /// The identities of the input files, so no output (a `--split` name included) replaces one.
+    pub(crate) input_keys: HashSet<FileKey>,
+}
+
+impl Plan {
+    /// Why `path` (given for `what`, e.g. `the report`) may not be written by this run: it is
+    /// an input file, or one of the run's planned outputs. `None` when it is free.
+    pub fn clash(&self, path: &Path, what: &str) -> Option<String> {
+        if file_key(path).is_some_and(|k| self.input_keys.contains(&k)) {
+            return Some(format!("{what} {} is an input file; refusing to overwrite it", path.display()));
+        }
+        let target = resolve(path);
+        let output = self.jobs.iter().filter_map(|j| j.output.as_deref()).find(|o| resolve(o) == target)?;
+        Some(format!("{what} {} is also an output of this run ({})", path.display(), output.display()))
+    }
 }
 
 /// `path` made absolute with symbolic links resolved as far as it exists (the rest appended
@@ -71,12 +86,12 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
 /// What identifies a file whatever path names it: device and inode on Unix, the canonical
 /// path elsewhere.
 #[cfg(unix)]
-type FileKey = (u64, u64);
+pub(crate) type FileKey = (u64, u64);
 #[cfg(not(unix))]
-type FileKey = PathBuf;
+pub(crate) type FileKey = PathBuf;
 
 /// The identity of the existing file at `path` (links followed), or `None` when there is none.
-fn file_key(path: &Path) -> Option<FileKey> {
+pub(crate) fn file_key(path: &Path) -> Option<FileKey> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -127,8 +142,16 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         }
     }
     let (mut found, mut ignored) = walk::find(inputs, options)?;
-    // The merged file of an earlier run found in a walked folder is our output, not an input.
+    // The merged file of an earlier run found in a walked folder is our output, not an input;
+    // an input named on the command line is never replaced by the merge.
     if let Some(key) = merge.as_deref().and_then(file_key) {
+        if let Some(f) = found.iter().find(|f| f.named && file_key(&f.input) == Some(key)) {
+            let m = merge.as_deref().unwrap_or(&f.input).display();
+            return Err(BatchError::OutputClash(format!(
+                "the merged file {m} is the input {}; refusing to overwrite it",
+                f.input.display()
+            )));
+        }
         let before = found.len();
         found.retain(|f| file_key(&f.input) != Some(key));
         ignored += before - found.len();
@@ -208,7 +231,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         }
     }
     let planned = jobs.iter().filter_map(|j| j.output.clone()).collect();
-    Ok(Plan { jobs, ignored, planned })
+    Ok(Plan { jobs, ignored, planned, input_keys })
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Report records of a batch run (specified in `formats/report.md`), serialisable as NDJSON.
+//! Report records of a batch run (specified in [`formats/report.md`](crate::spec::report)), serialisable as NDJSON.
 
 use crate::charset::CharsetDecision;
 use crate::diag::{Diagnostic, Severity};
@@ -11,8 +11,11 @@ use std::collections::BTreeMap;
 pub enum Status {
     /// Converted; nothing worth a warning.
     Ok,
-    /// Converted, with warnings or repaired errors (see the diagnostics).
+    /// Converted, with warnings but no error (see the diagnostics).
     Warnings,
+    /// Converted from a damaged input: at least one error-severity repair; the output holds what
+    /// could be recovered and may differ from what the author meant.
+    Repaired,
     /// Not converted (unreadable, unwritable, refused); the diagnostics say why.
     Failed,
     /// Deliberately not converted (`--skip-existing`, a symbolic link not followed).
@@ -20,14 +23,23 @@ pub enum Status {
 }
 
 impl Status {
-    /// `ok`, `warnings`, `failed` or `skipped`.
+    /// Every status, in the order the summary lists them.
+    pub const ALL: [Status; 5] = [Status::Ok, Status::Warnings, Status::Repaired, Status::Failed, Status::Skipped];
+
+    /// `ok`, `warnings`, `repaired`, `failed` or `skipped`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Ok => "ok",
             Status::Warnings => "warnings",
+            Status::Repaired => "repaired",
             Status::Failed => "failed",
             Status::Skipped => "skipped",
         }
+    }
+
+    /// Whether the input was converted (`ok`, `warnings` or `repaired`).
+    pub fn converted(self) -> bool {
+        matches!(self, Status::Ok | Status::Warnings | Status::Repaired)
     }
 }
 
@@ -115,6 +127,10 @@ pub struct Record {
     pub games: usize,
     /// Every diagnostic: planning notes first, then the reader's, then the writer's.
     pub diagnostics: Vec<DiagRecord>,
+    /// How many of `outputs` already held exactly these bytes and were left untouched (not in
+    /// the NDJSON, so a rerun gives the same report).
+    #[serde(skip)]
+    pub unchanged: usize,
 }
 
 impl Record {
@@ -130,6 +146,7 @@ impl Record {
             status: Status::Ok,
             games: 0,
             diagnostics: Vec::new(),
+            unchanged: 0,
         }
     }
 
@@ -145,10 +162,14 @@ impl Record {
         self
     }
 
-    /// Sets `ok` or `warnings` from the diagnostics (unless already failed or skipped).
+    /// Sets `ok`, `warnings` or `repaired` from the diagnostics (unless failed or skipped).
     pub(crate) fn settle(&mut self) {
-        if self.status == Status::Ok && self.diagnostics.iter().any(DiagRecord::is_warning) {
-            self.status = Status::Warnings;
+        if self.status == Status::Ok {
+            if self.diagnostics.iter().any(|d| d.severity == Severity::Error.as_str()) {
+                self.status = Status::Repaired;
+            } else if self.diagnostics.iter().any(DiagRecord::is_warning) {
+                self.status = Status::Warnings;
+            }
         }
     }
 }
@@ -169,6 +190,9 @@ pub struct MergeRecord {
     pub status: Status,
     /// The writer's diagnostics and any `batch.*` failure.
     pub diagnostics: Vec<DiagRecord>,
+    /// Whether the file already held exactly these bytes (not in the NDJSON).
+    #[serde(skip)]
+    pub unchanged: bool,
 }
 
 /// Totals of a run. Holds no timings, so the report is the same for every run of the same inputs.
@@ -178,7 +202,7 @@ pub struct Summary {
     pub dry_run: bool,
     /// Inputs with a record.
     pub inputs: usize,
-    /// Records per status (`ok`, `warnings`, `failed`, `skipped`; all four present).
+    /// Records per status (`ok`, `warnings`, `repaired`, `failed`, `skipped`; all present).
     pub status: BTreeMap<&'static str, usize>,
     /// Records per input format (`unknown` when it could not be told).
     pub formats: BTreeMap<&'static str, usize>,
@@ -187,7 +211,7 @@ pub struct Summary {
     pub ignored: usize,
     /// Games read.
     pub games: usize,
-    /// Files written (or that would be written).
+    /// Output files that hold the result (written, or already identical).
     pub outputs: usize,
 }
 
@@ -210,6 +234,10 @@ pub struct Report {
     /// Temporary files of killed earlier runs removed from the output folders (not part of the
     /// NDJSON, which must not depend on earlier runs).
     pub removed_temp_files: usize,
+    /// Of the summary's `outputs`, those that already held exactly these bytes and were left
+    /// untouched (not part of the NDJSON either: a rerun that changes nothing gives the same
+    /// report).
+    pub unchanged: usize,
 }
 
 #[derive(Serialize)]
@@ -224,7 +252,7 @@ impl Report {
     /// Builds the totals for `records`.
     pub(crate) fn new(records: Vec<Record>, merge: Option<MergeRecord>, ignored: usize, dry_run: bool) -> Report {
         let mut summary = Summary { dry_run, inputs: records.len(), ignored, ..Summary::default() };
-        for s in [Status::Ok, Status::Warnings, Status::Failed, Status::Skipped] {
+        for s in Status::ALL {
             summary.status.insert(s.as_str(), 0);
         }
         for r in &records {
@@ -233,10 +261,12 @@ impl Report {
             summary.games += r.games;
             summary.outputs += r.outputs.len();
         }
+        let mut unchanged = records.iter().map(|r| r.unchanged).sum();
         if let Some(m) = &merge {
-            summary.outputs = usize::from(matches!(m.status, Status::Ok | Status::Warnings));
+            summary.outputs = usize::from(m.status.converted());
+            unchanged = usize::from(m.unchanged);
         }
-        Report { records, merge, summary, removed_temp_files: 0 }
+        Report { records, merge, summary, removed_temp_files: 0, unchanged }
     }
 
     /// The report as NDJSON: `{"type":"file",…}` per input, `{"type":"merge",…}` with
@@ -254,9 +284,11 @@ impl Report {
         out
     }
 
-    /// Whether any record (or the merge) has warnings.
+    /// Whether any record (or the merge) has warnings or repaired errors.
     pub fn has_warnings(&self) -> bool {
-        self.summary.count(Status::Warnings) > 0 || self.merge.as_ref().is_some_and(|m| m.status == Status::Warnings)
+        let flagged = |s: Status| matches!(s, Status::Warnings | Status::Repaired);
+        Status::ALL.into_iter().filter(|&s| flagged(s)).any(|s| self.summary.count(s) > 0)
+            || self.merge.as_ref().is_some_and(|m| flagged(m.status))
     }
 
     /// Whether any record (or the merge) failed.

@@ -1,69 +1,16 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
-use super::plan::{Job, Plan};
+use super::output::{OutputPolicy, Written, remove_stale_temp_files, write_output};
+use super::plan::{FileKey, Job, Plan, file_key};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, Existing, codes};
 use crate::diag::Diagnostic;
-use crate::formats::{Format, WriteOptions};
+use crate::formats::{Format, ReadOptions, WriteOptions};
 use crate::model::Collection;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
-use std::io::{self, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-
-/// Writes `bytes` to `path` through a temporary file in the same folder (created as needed) and
-/// a rename, so `path` never holds a half-written file. Refuses to replace an existing file
-/// unless `force`.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8], force: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let prefix = format!(".kifu-{}-", std::process::id());
-    let builder = || tempfile::Builder::new().prefix(&prefix).suffix(".tmp").tempfile_in(dir);
-    // Create the folder only when it is missing: one failed open instead of a mkdir per file.
-    let mut tmp = match builder() {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(dir)?;
-            builder()?
-        }
-        r => r?,
-    };
-    tmp.write_all(bytes)?;
-    if force {
-        tmp.persist(path).map_err(|e| e.error)?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    }
-    Ok(())
-}
-
-/// Removes the temporary files (`.kifu-PID-XXXXXX.tmp`) that a killed run left in `dirs`: those
-/// whose process is gone. Only where processes can be checked (`/proc`); returns how many.
-fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return 0;
-    }
-    let mut removed = 0;
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(dir) else { continue };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Some(pid) =
-                name.strip_prefix(".kifu-").filter(|n| n.ends_with(".tmp")).and_then(|n| n.split('-').next())
-            else {
-                continue;
-            };
-            let gone = pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !proc.join(pid).exists());
-            if gone && entry.file_type().is_ok_and(|t| t.is_file()) && std::fs::remove_file(entry.path()).is_ok() {
-                removed += 1;
-            }
-        }
-    }
-    removed
-}
 
 fn exists(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
@@ -80,6 +27,43 @@ fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
     base.with_file_name(name)
 }
 
+/// Reads a regular file. It is opened without blocking and its type checked on the open handle,
+/// so a file replaced by a FIFO (or a device) after the walk fails at once instead of hanging
+/// the run (`InvalidInput`).
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+    let mut file = open.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file (a FIFO, device or socket)"));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The read diagnostics with the moves they are about named (`move 37 (B Q16, SGF pd): …`).
+/// Node positions cost time, so a file is read again with them only when it has positioned
+/// diagnostics (damaged files, the rare case).
+fn moves_named(job: &Job, format: Format, options: &BatchOptions, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if options.read.positions || diags.iter().all(|d| d.position.is_none()) {
+        return diags;
+    }
+    let again = read_regular(&job.input)
+        .ok()
+        .and_then(|bytes| format.read(bytes, &ReadOptions { positions: true, ..options.read.clone() }).ok());
+    match again {
+        Some(mut read) if read.diagnostics.len() == diags.len() => {
+            super::name_moves(&read.collection, &mut read.diagnostics);
+            read.diagnostics
+        }
+        _ => diags,
+    }
+}
+
 /// Reads one input; fills `record` (format, charset, games, read diagnostics). Returns the games
 /// and the charset decision (which the JSON writer records).
 fn read_input(
@@ -87,27 +71,29 @@ fn read_input(
     options: &BatchOptions,
     record: &mut Record,
 ) -> Option<(Collection, Option<crate::charset::CharsetDecision>)> {
-    let bytes = match std::fs::read(&job.input) {
+    let bytes = match read_regular(&job.input) {
         Ok(b) => b,
         Err(e) => {
-            let d = Diagnostic::error(codes::CANNOT_READ, format!("cannot read {}: {e}", job.input.display()));
+            let code = if e.kind() == io::ErrorKind::InvalidInput { codes::NOT_REGULAR } else { codes::CANNOT_READ };
+            let d = Diagnostic::error(code, format!("cannot read {}: {e}", job.input.display()));
             record.add(Stage::Batch, &[d]);
             record.status = Status::Failed;
             return None;
         }
     };
-    let Some(format) = job.format.or_else(|| Format::from_path(&job.input)).or_else(|| Format::sniff(&bytes)) else {
+    let Some((format, mismatch)) = super::detect_format(options.from, Some(&job.input), &bytes) else {
         let d = Diagnostic::error(codes::UNKNOWN_FORMAT, "cannot tell the format from the name or content (give -f)");
         record.add(Stage::Batch, &[d]);
         record.status = Status::Failed;
         return None;
     };
+    record.add(Stage::Batch, mismatch.as_slice());
     record.from = Some(format.name());
     match format.read(bytes, &options.read) {
         Ok(read) => {
             record.charset = read.charset.map(Into::into);
             record.games = read.collection.games.len();
-            record.add(Stage::Read, &read.diagnostics);
+            record.add(Stage::Read, &moves_named(job, format, options, read.diagnostics));
             Some((read.collection, read.charset))
         }
         Err(e) => {
@@ -118,36 +104,21 @@ fn read_input(
     }
 }
 
-/// Writes one output file unless it exists and may not be replaced. Returns whether the file
-/// was skipped because it exists (`--skip-existing`); a failure is recorded and `Err` returned.
-fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -> Result<bool, ()> {
-    if options.existing != Existing::Force && exists(path) {
-        if options.existing == Existing::Skip {
-            return Ok(true);
-        }
-        let msg = format!("{} exists; give --force to replace it or --skip-existing to keep it", path.display());
-        record.add(Stage::Batch, &[Diagnostic::error(codes::OUTPUT_EXISTS, msg)]);
-        return Err(());
-    }
-    if options.dry_run {
-        return Ok(false);
-    }
-    match write_atomically(path, bytes, options.existing == Existing::Force) {
-        Ok(()) => Ok(false),
-        Err(e) => {
-            let (code, msg) = if e.kind() == io::ErrorKind::AlreadyExists {
-                (codes::OUTPUT_EXISTS, format!("{} exists; give --force to replace it", path.display()))
-            } else {
-                (codes::CANNOT_WRITE, format!("cannot write {}: {e}", path.display()))
-            };
-            record.add(Stage::Batch, &[Diagnostic::error(code, msg)]);
-            Err(())
-        }
-    }
+/// Writes one output through [`write_output`]; a failure is recorded and `Err` returned.
+fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -> Result<Written, ()> {
+    let policy = OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true };
+    write_output(path, bytes, &policy).map_err(|e| {
+        let d = if e.exists() {
+            Diagnostic::error(codes::OUTPUT_EXISTS, format!("{e} (or --skip-existing to keep it)"))
+        } else {
+            Diagnostic::error(codes::CANNOT_WRITE, e.to_string())
+        };
+        record.add(Stage::Batch, &[d]);
+    })
 }
 
 /// Converts one input to its output(s).
-fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) -> Record {
+fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, inputs: &HashSet<FileKey>) -> Record {
     let to = options.to;
     let shown = |p: &PathBuf| p.display().to_string();
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), to.name());
@@ -163,15 +134,12 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) ->
     }
     let Some(output) = &job.output else { return record };
     let split = options.collect == Collect::Split;
-    if !split && options.existing != Existing::Force && exists(output) {
-        if options.existing == Existing::Skip {
-            let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", output.display()));
-            record.add(Stage::Batch, &[d]);
-            record.status = Status::Skipped;
-            return record;
-        }
-        let msg = format!("{} exists; give --force to replace it or --skip-existing to keep it", output.display());
-        return record.fail(Diagnostic::error(codes::OUTPUT_EXISTS, msg));
+    // --skip-existing resumes a run: an existing output is kept without reading its input.
+    if !split && options.existing == Existing::Skip && exists(output) {
+        let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", output.display()));
+        record.add(Stage::Batch, &[d]);
+        record.status = Status::Skipped;
+        return record;
     }
     let Some((collection, charset)) = read_input(job, options, &mut record) else { return record };
     let write_options = WriteOptions { source_charset: charset, ..options.write.clone() };
@@ -205,6 +173,11 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) ->
     } else {
         vec![(output.clone(), collection)]
     };
+    // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`).
+    if let Some((path, _)) = parts.iter().find(|(p, _)| file_key(p).is_some_and(|k| inputs.contains(&k))) {
+        let msg = format!("the output {} is an input file; refusing to overwrite it", path.display());
+        return record.fail(Diagnostic::error(codes::OUTPUT_IS_INPUT, msg));
+    }
     let mut skipped = 0;
     for (path, part) in &parts {
         let written = match to.write(part, &write_options) {
@@ -221,8 +194,11 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>) ->
         };
         record.add(Stage::Write, &written.diagnostics);
         match put(path, &written.bytes, options, &mut record) {
-            Ok(true) => skipped += 1,
-            Ok(false) => record.outputs.push(shown(path)),
+            Ok(Written::Kept) => skipped += 1,
+            Ok(w) => {
+                record.unchanged += usize::from(w == Written::Unchanged);
+                record.outputs.push(shown(path));
+            }
             Err(()) => {
                 record.status = Status::Failed;
                 return record;
@@ -262,6 +238,7 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
         games: games.len(),
         status: Status::Ok,
         diagnostics: Vec::new(),
+        unchanged: false,
     };
     let collection = Collection::new(games);
     let mut scratch = Record::new(String::new(), None, options.to.name());
@@ -269,12 +246,13 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
         Ok(w) => {
             scratch.add(Stage::Write, &w.diagnostics);
             match put(path, &w.bytes, options, &mut scratch) {
-                Ok(false) => {}
-                Ok(true) => {
+                Ok(Written::Unchanged) => m.unchanged = true,
+                Ok(Written::Kept) => {
                     let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", path.display()));
                     scratch.add(Stage::Batch, &[d]);
                     scratch.status = Status::Skipped;
                 }
+                Ok(_) => {}
                 Err(()) => scratch.status = Status::Failed,
             }
         }
@@ -308,7 +286,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
     let removed = if options.dry_run {
         0
     } else {
-        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()?.parent()).collect();
+        let dirs: BTreeSet<&Path> =
+            plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(super::output::parent_folder).collect();
         remove_stale_temp_files(&dirs)
     };
     let mut report = pool.install(|| match &merge_path {
@@ -317,7 +296,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .jobs
                 .par_iter()
                 .map(|job| {
-                    let r = convert_one(job, options, &plan.planned);
+                    let r = convert_one(job, options, &plan.planned, &plan.input_keys);
                     progress(&r);
                     r
                 })
@@ -349,7 +328,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 })
                 .unzip();
             let m = merge(&mut records, parts, path, options);
-            if matches!(m.status, Status::Ok | Status::Warnings) {
+            if m.status.converted() {
                 for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
                     r.outputs.push(m.output.clone());
                 }
@@ -366,35 +345,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stale_temp_files_of_dead_processes_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let own = format!(".kifu-{}-abc.tmp", std::process::id());
-        for name in [".kifu-4000000-abc.tmp", own.as_str(), ".kifu-x.tmp", "game.sgf"] {
-            std::fs::write(dir.path().join(name), "x").unwrap();
-        }
-        let removed = remove_stale_temp_files(&BTreeSet::from([dir.path()]));
-        if Path::new("/proc/self").exists() {
-            assert_eq!(removed, 1);
-            assert!(!dir.path().join(".kifu-4000000-abc.tmp").exists());
-        }
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4 - removed);
-    }
-
-    #[test]
     fn split_names_are_numbered_and_padded() {
         assert_eq!(split_name(Path::new("o/a.sgf"), 0, 3), Path::new("o/a-001.sgf"));
         assert_eq!(split_name(Path::new("o/a.sgf"), 1233, 1500), Path::new("o/a-1234.sgf"));
-    }
-
-    #[test]
-    fn atomic_write_creates_folders_and_never_clobbers() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("x/y/out.sgf");
-        write_atomically(&p, b"one", false).unwrap();
-        assert_eq!(write_atomically(&p, b"two", false).unwrap_err().kind(), io::ErrorKind::AlreadyExists);
-        write_atomically(&p, b"two", true).unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"two");
-        assert_eq!(std::fs::read_dir(dir.path().join("x/y")).unwrap().count(), 1);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Finding the inputs: files named on the command line, and game records under walked folders.
 
+use super::output::is_temp_name;
 use super::{BatchError, BatchOptions, codes};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
@@ -26,17 +27,14 @@ pub(crate) struct Found {
     pub rel: PathBuf,
     /// What to do with it.
     pub verdict: Verdict,
+    /// Whether it was named on the command line (not found by walking a folder).
+    pub named: bool,
 }
 
 /// The relative path with `/` separators, for globs.
 fn slash_path(rel: &Path) -> String {
     let parts: Vec<_> = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect();
     parts.join("/")
-}
-
-/// Whether a name is one of our own temporary files (`.kifu-XXXXXX.tmp`).
-pub(crate) fn is_temp_name(name: &str) -> bool {
-    name.starts_with(".kifu-") && name.ends_with(".tmp")
 }
 
 /// The format of a file in a walked folder, or `None` when it is not a game record: its
@@ -64,7 +62,7 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
         if !meta.is_dir() {
             let rel = root.file_name().map_or_else(|| root.clone(), PathBuf::from);
             let format = options.from.or_else(|| Format::from_path(root).filter(|f| f.can_read()));
-            found.push(Found { input: root.clone(), rel, verdict: Verdict::Convert(format) });
+            found.push(Found { input: root.clone(), rel, verdict: Verdict::Convert(format), named: true });
             continue;
         }
         if !options.recursive {
@@ -94,7 +92,7 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
                     let input = e.path().map_or_else(|| root.clone(), Path::to_path_buf);
                     let rel = input.strip_prefix(root).map_or_else(|_| input.clone(), Path::to_path_buf);
                     let d = Diagnostic::error(codes::WALK_ERROR, format!("cannot walk {}: {e}", input.display()));
-                    found.push(Found { input, rel, verdict: Verdict::Fail(d) });
+                    found.push(Found { input, rel, verdict: Verdict::Fail(d), named: false });
                     continue;
                 }
             };
@@ -113,7 +111,7 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
             }
             if ft.is_symlink() {
                 let d = Diagnostic::info(codes::SYMLINK, "symbolic link not followed (give --follow-symlinks)");
-                found.push(Found { input: path.to_path_buf(), rel, verdict: Verdict::Skip(d) });
+                found.push(Found { input: path.to_path_buf(), rel, verdict: Verdict::Skip(d), named: false });
                 continue;
             }
             if !ft.is_file() {
@@ -123,7 +121,7 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
             match recognise(path) {
                 Some(f) => {
                     let verdict = Verdict::Convert(Some(options.from.unwrap_or(f)));
-                    found.push(Found { input: path.to_path_buf(), rel, verdict });
+                    found.push(Found { input: path.to_path_buf(), rel, verdict, named: false });
                 }
                 None => ignored += 1,
             }
@@ -137,10 +135,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slash_paths_and_temp_names() {
+    fn slash_paths() {
         assert_eq!(slash_path(Path::new("a/b/c.sgf")), "a/b/c.sgf");
-        assert!(is_temp_name(".kifu-abc123.tmp"));
-        assert!(!is_temp_name("kifu-abc.tmp"));
     }
 
     #[test]

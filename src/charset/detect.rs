@@ -6,7 +6,7 @@ use encoding_rs::Encoding;
 
 /// What the bytes look like as UTF-8.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Utf8Stats {
+pub(crate) struct Utf8Stats {
     /// Valid non-ASCII characters.
     pub good: usize,
     /// Invalid byte sequences.
@@ -19,7 +19,7 @@ pub struct Utf8Stats {
 
 impl Utf8Stats {
     /// Measures `bytes`.
-    pub fn of(bytes: &[u8]) -> Utf8Stats {
+    pub(crate) fn of(bytes: &[u8]) -> Utf8Stats {
         let mut s = Utf8Stats::default();
         let mut chunks = bytes.utf8_chunks().peekable();
         while let Some(chunk) = chunks.next() {
@@ -37,14 +37,14 @@ impl Utf8Stats {
     }
 
     /// Valid UTF-8 (ASCII included).
-    pub fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         self.bad == 0
     }
 
     /// UTF-8 with some damage: every invalid sequence is a cut character, or the valid
     /// multi-byte characters far outnumber the invalid sequences. Legacy double-byte text read
     /// as UTF-8 gives mostly invalid sequences, few of them cuts.
-    pub fn is_damaged_utf8(&self) -> bool {
+    pub(crate) fn is_damaged_utf8(&self) -> bool {
         self.bad > 0 && self.good > 0 && (self.bad == self.cut || self.good >= 4 * self.bad)
     }
 }
@@ -55,7 +55,7 @@ impl Utf8Stats {
 /// double-byte text makes IPA, Armenian, Hebrew… by accident), −4 per malformed sequence.
 /// Compared with [`legacy_score`] of the other reading: the charset that fits more of the file
 /// wins, so two stray bytes do not turn a UTF-8 file into windows-1252.
-pub fn utf8_score(bytes: &[u8]) -> i64 {
+pub(crate) fn utf8_score(bytes: &[u8]) -> i64 {
     let mut score = 0i64;
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars().filter(|c| !c.is_ascii()) {
@@ -77,7 +77,7 @@ pub fn utf8_score(bytes: &[u8]) -> i64 {
 /// How well `bytes` read in the legacy charset `enc`: the [`coherence`] of the text, −4 per
 /// malformed sequence, and for a single-byte charset −4 per byte of every valid multi-byte
 /// UTF-8 character (mojibake: UTF-8 级 read as windows-1252 is "çº§").
-pub fn legacy_score(bytes: &[u8], enc: &'static Encoding) -> i64 {
+pub(crate) fn legacy_score(bytes: &[u8], enc: &'static Encoding) -> i64 {
     let (text, damage) = super::decode_counting(enc, bytes);
     let mut score = coherence(&text, enc) - 4 * damage as i64;
     if enc.is_single_byte() {
@@ -95,7 +95,7 @@ pub fn legacy_score(bytes: &[u8], enc: &'static Encoding) -> i64 {
 /// coherence can tell. Returns the double-byte charset when one decodes every byte, scores at
 /// least 2 per character (frequent native characters, single-script runs) and far above the
 /// declared reading.
-pub fn coherent_cjk(bytes: &[u8], declared: &'static Encoding) -> Option<&'static Encoding> {
+pub(crate) fn coherent_cjk(bytes: &[u8], declared: &'static Encoding) -> Option<&'static Encoding> {
     let (declared_text, _) = super::decode_counting(declared, bytes);
     let declared_score = coherence(&declared_text, declared);
     let mut best: Option<(&'static Encoding, i64)> = None;
@@ -165,7 +165,7 @@ const CJK: [&Encoding; 4] = [encoding_rs::GBK, encoding_rs::EUC_KR, encoding_rs:
 /// Statistical detection of a legacy charset for bytes that are not UTF-8: chardetng over the
 /// whole input (no TLD hint), then the script-coherence tie-break among the CJK charsets that
 /// decode the bytes without error.
-pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
+pub(crate) fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
     let iso2022 = if memchr::memchr(0x1B, bytes).is_some() {
         chardetng::Iso2022JpDetection::Allow
     } else {
@@ -179,7 +179,7 @@ pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
 
 /// Picks among `guess` and the CJK charsets: a candidate must decode without error, and
 /// replaces the guess only when its text is clearly more coherent.
-pub fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
+pub(crate) fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
     let decode = |enc: &'static Encoding| enc.decode_without_bom_handling_and_without_replacement(bytes);
     let guess_text = decode(guess);
     let guess_score = guess_text.as_deref().map(|t| coherence(t, guess));
@@ -312,7 +312,7 @@ fn script(c: char) -> Script {
 /// score, foreign scripts, rare characters, junk and runs that mix hangul with han or kana
 /// (the mark of a wrong double-byte charset) cost. Looks at the first 4,000 non-ASCII
 /// characters.
-pub fn coherence(text: &str, enc: &'static Encoding) -> i64 {
+pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
     let korean = enc == encoding_rs::EUC_KR;
     let japanese = enc == encoding_rs::SHIFT_JIS || enc == encoding_rs::EUC_JP || enc == encoding_rs::ISO_2022_JP;
     let chinese = enc == encoding_rs::GBK || enc == encoding_rs::GB18030 || enc == encoding_rs::BIG5;

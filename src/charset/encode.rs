@@ -8,7 +8,7 @@ use encoding_rs::{EncoderResult, Encoding};
 
 /// One character the output charset cannot hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unmappable {
+pub(crate) struct Unmappable {
     /// The character.
     pub ch: char,
     /// Its byte offset in the text given to the encoder.
@@ -17,7 +17,7 @@ pub struct Unmappable {
 
 /// Encodes `text` in `enc`, writing `?` for each character the charset cannot hold and listing
 /// them. UTF-16 is written with a byte-order mark; ISO-2022-JP ends in ASCII mode.
-pub fn encode_listing(text: &str, enc: &'static Encoding) -> (Vec<u8>, Vec<Unmappable>) {
+pub(crate) fn encode_listing(text: &str, enc: &'static Encoding) -> (Vec<u8>, Vec<Unmappable>) {
     if enc == encoding_rs::UTF_8 {
         return (text.as_bytes().to_vec(), Vec::new());
     }
@@ -61,7 +61,7 @@ pub fn encode(text: &str, enc: &'static Encoding) -> (Vec<u8>, usize) {
 /// Encodes a writer's output `text` in `enc`, reporting each character the charset cannot hold
 /// with its line:column in `text`: an error (`Err`, nothing written) unless `lossy`, in which
 /// case it is written as `?` and the report is a warning.
-pub fn encode_output(
+pub(crate) fn encode_output(
     text: &str,
     enc: &'static Encoding,
     lossy: bool,

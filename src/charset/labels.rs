@@ -4,7 +4,7 @@ use encoding_rs::Encoding;
 
 /// Project aliases on top of the WHATWG labels `encoding_rs` knows, keyed by the label with
 /// everything but ASCII letters and digits removed, lower-cased. Documented in
-/// `formats/charsets.md`.
+/// [`formats/charsets.md`](crate::spec::charsets).
 pub const ALIASES: &[(&str, &Encoding)] = &[
     // Korean: CP949 / Unified Hangul Code is a superset of EUC-KR; encoding_rs's EUC-KR is CP949.
     ("cp949", encoding_rs::EUC_KR),

@@ -7,7 +7,7 @@
 //! before any grammar sees it, so multi-byte characters whose trail byte is `\` or `]`
 //! (Shift_JIS, Big5) never break a value. Writing encodes UTF-8 by default, or a legacy charset
 //! on request, reporting characters the target cannot hold. Specification:
-//! `formats/charsets.md`.
+//! [`formats/charsets.md`](crate::spec::charsets).
 //!
 //! Files: `labels.rs` (alias table, written names), `detect.rs` (UTF-8 damage, UTF-16 without
 //! BOM, chardetng, script-coherence tie-break), `encode.rs` (writing), this file (the decision).
@@ -16,11 +16,12 @@ mod detect;
 mod encode;
 mod labels;
 
-pub use detect::{
-    Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, sniff_utf16, suspicious_utf8, tie_break,
-    utf8_score,
-};
-pub use encode::{Unmappable, encode, encode_listing, encode_output};
+pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, utf8_score};
+#[doc(hidden)]
+pub use detect::{sniff_utf16, suspicious_utf8};
+#[doc(hidden)]
+pub use encode::encode;
+pub(crate) use encode::encode_output;
 pub use labels::{ALIASES, ca_label, encoding_for_label};
 
 use crate::diag::{Diagnostic, Sink};
@@ -45,6 +46,14 @@ pub mod codes {
 }
 
 /// How the charset of an input was decided.
+///
+/// ```
+/// use kifu::charset::CharsetSource;
+/// let declared = kifu::read(&b"(;CA[UTF-8]PB[x])"[..]).unwrap().charset.unwrap();
+/// assert_eq!(declared.source, CharsetSource::Declared);
+/// let bom = kifu::read(&b"\xEF\xBB\xBF(;PB[x])"[..]).unwrap().charset.unwrap();
+/// assert_eq!(bom.source, CharsetSource::Bom);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CharsetSource {
     /// A byte-order mark.
@@ -76,6 +85,13 @@ impl fmt::Display for CharsetSource {
 }
 
 /// Which charset an input was decoded with, and why.
+///
+/// ```
+/// let read = kifu::read_path("fixtures/gib/korean-euc-kr.gib").unwrap();
+/// let decision = read.charset.unwrap();
+/// assert_eq!(decision.name(), "EUC-KR");
+/// println!("{} ({}: {})", decision.name(), decision.source, decision.reason);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CharsetDecision {
     /// The charset used.
@@ -105,6 +121,7 @@ impl CharsetDecision {
 
 /// Decoded text and the decision behind it.
 #[derive(Debug)]
+#[doc(hidden)]
 pub struct Decoded {
     /// The whole input as UTF-8 text, without a byte-order mark.
     pub text: String,
@@ -114,13 +131,14 @@ pub struct Decoded {
 
 /// Statistical detection of a legacy charset (UTF-8 excluded: the caller checks it first); see
 /// [`detect_legacy`].
+#[doc(hidden)]
 pub fn detect(bytes: &[u8]) -> &'static Encoding {
     detect_legacy(bytes)
 }
 
 /// One malformed byte sequence met while decoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Damage {
+pub(crate) struct Damage {
     /// Byte offset of the U+FFFD that stands for it in the decoded text.
     pub offset: usize,
     /// The malformed bytes.
@@ -129,7 +147,7 @@ pub struct Damage {
 
 /// Decodes `bytes` with `enc` (no BOM handling), replacing each malformed sequence with U+FFFD;
 /// returns the text and where each replacement is.
-pub fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
+pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
     let mut damage = Vec::new();
     if enc == encoding_rs::UTF_8 {
         if let Ok(s) = std::str::from_utf8(bytes) {
@@ -169,6 +187,7 @@ pub fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Dama
 
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
+#[doc(hidden)]
 pub fn decode_counting(enc: &'static Encoding, bytes: &[u8]) -> (String, usize) {
     let (text, damage) = decode_marking(enc, bytes);
     (text, damage.len())
@@ -209,12 +228,13 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
 ///
 /// `override_enc` is the user's choice; `declared` the label the file itself carries (found on
 /// the raw bytes by the format's reader). The decision order is documented in
-/// `formats/charsets.md`: BOM, override, UTF-16 pattern, declaration (checked against the
+/// [`formats/charsets.md`](crate::spec::charsets): BOM, override, UTF-16 pattern, declaration (checked against the
 /// bytes), then valid UTF-8, damaged UTF-8, and chardetng with the script-coherence tie-break.
 /// Diagnostics go to `sink`, placed at offsets of the decoded text: `charset.mismatch` /
 /// `charset.unknown-label` when the declaration was not used, `charset.invalid-bytes` at each
 /// U+FFFD the decoding had to put in. The decision itself is returned ([`CharsetDecision::note`]
 /// makes it a `charset.decided` info diagnostic).
+#[doc(hidden)]
 pub fn decode(
     bytes: &[u8],
     override_enc: Option<&'static Encoding>,
@@ -426,6 +446,7 @@ fn decide<'b>(
 }
 
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
+#[doc(hidden)]
 pub fn decode_owned(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,

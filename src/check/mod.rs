@@ -3,7 +3,7 @@
 //! The reader's diagnostics give the structural verdict (parsed cleanly, or recovered and what
 //! was repaired); the checks here judge what the properties mean: board size, points, where
 //! properties sit, value types and the Go rules. Every finding is a [`Diagnostic`] with a
-//! stable `check.*` code (listed in [`codes`], documented in `formats/checks.md`) and, when the
+//! stable `check.*` code (listed in [`codes`], documented in [`formats/checks.md`](crate::spec::checks)) and, when the
 //! reader recorded positions, the line and column of the node, property or value concerned.
 //! Nothing here recurses: trees are walked in pre-order with per-node state.
 
@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, LineIndex, MAX_PER_CODE, Position, Severity};
 use crate::model::{BoardSize, Collection, GameTree, NodeId, Property};
 use std::collections::HashMap;
 
-/// Diagnostic codes of the checks (documented in `formats/checks.md`).
+/// Diagnostic codes of the checks (documented in [`formats/checks.md`](crate::spec::checks)).
 pub mod codes {
     /// The root has no `SZ`: the board is 19×19 (info).
     pub const SIZE_DEFAULT: &str = "check.size-default";
@@ -150,6 +150,15 @@ pub mod codes {
 }
 
 /// The structural verdict of one game: what the reader had to do to get it.
+///
+/// ```
+/// use kifu::check::{SemanticVerdict, StructuralVerdict, check_collection};
+/// let read = kifu::read(&b"(;GM[1]SZ[9];B[ee];W[ee])"[..]).unwrap();
+/// let report = check_collection(&read.collection, &read.diagnostics);
+/// assert_eq!(report.structural(), StructuralVerdict::Clean);
+/// assert_eq!(report.semantic(), SemanticVerdict::Invalid); // W plays on an occupied point
+/// assert_eq!(report.games[0].worst(), Some(kifu::Severity::Error));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum StructuralVerdict {
     /// The input was read without a repair.
@@ -159,6 +168,15 @@ pub enum StructuralVerdict {
 }
 
 /// The semantic verdict of one game: what the checks found (ordered from best to worst).
+///
+/// ```
+/// use kifu::check::{SemanticVerdict, StructuralVerdict, check_collection};
+/// let read = kifu::read(&b"(;GM[1]SZ[9];B[ee];W[ee])"[..]).unwrap();
+/// let report = check_collection(&read.collection, &read.diagnostics);
+/// assert_eq!(report.structural(), StructuralVerdict::Clean);
+/// assert_eq!(report.semantic(), SemanticVerdict::Invalid); // W plays on an occupied point
+/// assert_eq!(report.games[0].worst(), Some(kifu::Severity::Error));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SemanticVerdict {
     /// Nothing above an informational note.
@@ -191,6 +209,15 @@ impl SemanticVerdict {
 }
 
 /// What kifu found in one game.
+///
+/// ```
+/// use kifu::check::{SemanticVerdict, StructuralVerdict, check_collection};
+/// let read = kifu::read(&b"(;GM[1]SZ[9];B[ee];W[ee])"[..]).unwrap();
+/// let report = check_collection(&read.collection, &read.diagnostics);
+/// assert_eq!(report.structural(), StructuralVerdict::Clean);
+/// assert_eq!(report.semantic(), SemanticVerdict::Invalid); // W plays on an occupied point
+/// assert_eq!(report.games[0].worst(), Some(kifu::Severity::Error));
+/// ```
 #[derive(Clone, Debug)]
 pub struct GameReport {
     /// 0-based index of the game in its collection.
@@ -213,6 +240,15 @@ impl GameReport {
 }
 
 /// What kifu found in one input: one report per game.
+///
+/// ```
+/// use kifu::check::{SemanticVerdict, StructuralVerdict, check_collection};
+/// let read = kifu::read(&b"(;GM[1]SZ[9];B[ee];W[ee])"[..]).unwrap();
+/// let report = check_collection(&read.collection, &read.diagnostics);
+/// assert_eq!(report.structural(), StructuralVerdict::Clean);
+/// assert_eq!(report.semantic(), SemanticVerdict::Invalid); // W plays on an occupied point
+/// assert_eq!(report.games[0].worst(), Some(kifu::Severity::Error));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// The games, in input order.

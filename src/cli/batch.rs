@@ -1,13 +1,14 @@
 //! `kifu convert` over several inputs or whole folders: options, progress bar, summary, report.
 
 use super::ExitCode;
-use super::output::{Verbosity, write_atomically, write_stdout};
+use super::output::{Verbosity, diag_line, print_stdout};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kifu::batch::{self, BatchError, BatchOptions, Collect, Existing, Glob, Record, Report, Status};
-use kifu::{Format, ReadOptions, WriteOptions};
+use kifu::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Existing, Glob, OutputPolicy, Plan, Record};
+use kifu::batch::{Report, Status, Written, write_output};
+use kifu::{Diagnostic, Format, Position, ReadOptions, Severity, WriteOptions};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -100,7 +101,22 @@ fn globs(patterns: &[String]) -> Result<Vec<Glob>, String> {
     patterns.iter().map(|p| Glob::new(p).map_err(|e| e.to_string())).collect()
 }
 
-/// Prints what the user should see of one record on stderr.
+/// A report diagnostic back as a [`Diagnostic`], to print it in the one shape.
+fn diagnostic(d: &DiagRecord) -> Diagnostic {
+    let severity = match d.severity {
+        "error" => Severity::Error,
+        "warning" => Severity::Warning,
+        _ => Severity::Info,
+    };
+    let mut out = Diagnostic::new(severity, d.code, d.message.clone());
+    if let (Some(line), Some(column)) = (d.line, d.column) {
+        out = out.at(Position { line, column, offset: 0 });
+    }
+    out
+}
+
+/// Prints what the user should see of one record on stderr: the errors of a failed input,
+/// the `batch` stage's warnings; everything else with `-v` (the report has all of it).
 fn print_record(r: &Record, v: Verbosity) {
     for d in &r.diagnostics {
         let show = match (d.severity, r.status == Status::Failed) {
@@ -109,11 +125,7 @@ fn print_record(r: &Record, v: Verbosity) {
             _ => !v.quiet && (v.verbose || d.stage == batch::Stage::Batch),
         };
         if show {
-            let at = match (d.line, d.column) {
-                (Some(l), Some(c)) => format!("{l}:{c}: "),
-                _ => String::new(),
-            };
-            eprintln!("{}:{at}{}[{}]: {}", r.input, d.severity, d.code, d.message);
+            eprintln!("{}", diag_line(&r.input, &diagnostic(d)));
         }
     }
 }
@@ -122,11 +134,12 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     let s = &report.summary;
     let count = |st: Status| s.count(st);
     let mut line = format!(
-        "kifu: {} input{}: {} ok, {} with warnings, {} failed, {} skipped",
+        "kifu: {} input{}: {} ok, {} with warnings, {} repaired with errors, {} failed, {} skipped",
         s.inputs,
         if s.inputs == 1 { "" } else { "s" },
         count(Status::Ok),
         count(Status::Warnings),
+        count(Status::Repaired),
         count(Status::Failed),
         count(Status::Skipped)
     );
@@ -136,15 +149,73 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     eprintln!("{line}");
     let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
     let rate = if elapsed > 0.0 { s.inputs as f64 / elapsed } else { 0.0 };
+    let written = s.outputs.saturating_sub(report.unchanged);
     eprintln!(
-        "kifu: from {}: {} game{}, {} file{} {} in {elapsed:.2} s ({rate:.0} files/s)",
+        "kifu: from {}: {} game{}, {written} file{} {}, {} unchanged, in {elapsed:.2} s ({rate:.0} files/s)",
         if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },
         s.games,
         if s.games == 1 { "" } else { "s" },
-        s.outputs,
-        if s.outputs == 1 { "" } else { "s" },
+        if written == 1 { "" } else { "s" },
         if dry_run { "would be written" } else { "written" },
+        report.unchanged,
     );
+}
+
+/// Whether the file at `path` holds a kifu report (NDJSON whose last line is its summary).
+fn is_kifu_report(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let last = text.lines().rev().find(|l| !l.trim().is_empty());
+    let record = last.and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+    record.is_some_and(|r| r["type"] == "summary" && r.get("dry_run").is_some() && r.get("inputs").is_some())
+}
+
+/// Checks `--report FILE` before anything is converted: not an input, not another output of
+/// the run, its folder exists, and an existing file is kifu's own earlier report (or `--force`).
+/// Returns whether an existing file will be replaced.
+fn check_report_path(path: &Path, plan: &Plan, force: bool) -> Result<bool, ExitCode> {
+    let refuse = |msg: String| {
+        eprintln!("kifu: {msg}");
+        ExitCode::CantCreate
+    };
+    if let Some(msg) = plan.clash(path, "the report") {
+        return Err(refuse(msg));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {
+            if !force && !is_kifu_report(path) {
+                return Err(refuse(format!(
+                    "the report {} exists and is not a kifu report; give --force to replace it",
+                    path.display()
+                )));
+            }
+            Ok(true)
+        }
+        Ok(m) if m.is_dir() => Err(refuse(format!("the report {} is a folder", path.display()))),
+        Ok(_) => Ok(false),
+        Err(_) => {
+            let dir = kifu::batch::output::parent_folder(path);
+            if dir.is_dir() { Ok(false) } else { Err(refuse(format!("folder {}/ does not exist", dir.display()))) }
+        }
+    }
+}
+
+/// Writes the report (an output like the others: unchanged when identical).
+fn write_report(path: &Path, text: &str, replacing: bool, v: Verbosity) -> Result<(), ExitCode> {
+    if path.as_os_str() == "-" {
+        return print_stdout(text.as_bytes());
+    }
+    let policy = OutputPolicy { existing: Existing::Force, dry_run: false, create_dirs: false };
+    match write_output(path, text.as_bytes(), &policy) {
+        Ok(Written::Replaced) if replacing && !v.quiet => {
+            eprintln!("kifu: replaced the report of an earlier run in {}", path.display());
+            Ok(())
+        }
+        Ok(_) => Ok(()),
+        Err(e) => {
+            eprintln!("kifu: cannot write the report: {e}");
+            Err(if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr })
+        }
+    }
 }
 
 /// Runs a batch conversion.
@@ -155,6 +226,10 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
     }
     if inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-") {
         return usage("a batch conversion reads files and folders, not standard input");
+    }
+    if let Some(dir) = args.output_dir.as_deref().filter(|d| d.exists() && !d.is_dir()) {
+        eprintln!("kifu: the output folder {} is not a folder", dir.display());
+        return ExitCode::CantCreate;
     }
     let to = common.to.unwrap_or(Format::SGF);
     if !to.can_write() {
@@ -195,9 +270,16 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
             return match e {
                 BatchError::NoInput(..) => ExitCode::NoInput,
                 BatchError::Threads(_) => ExitCode::IoErr,
+                BatchError::OutputClash(_) => ExitCode::CantCreate,
                 _ => ExitCode::Usage,
             };
         }
+    };
+    let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
+    let replacing = match report_path.map(|p| check_report_path(p, &plan, common.force)) {
+        Some(Err(code)) => return code,
+        Some(Ok(r)) => r,
+        None => false,
     };
     if plan.jobs.is_empty() && !v.quiet {
         eprintln!("kifu: no game records found");
@@ -238,18 +320,11 @@ pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
     }
     if let Some(m) = &report.merge {
         for d in m.diagnostics.iter().filter(|d| d.severity == "error" || (v.verbose && !v.quiet)) {
-            eprintln!("{}: {}[{}]: {}", m.output, d.severity, d.code, d.message);
+            eprintln!("{}", diag_line(&m.output, &diagnostic(d)));
         }
     }
     if let Some(path) = &args.report {
-        let text = report.to_ndjson();
-        let written = if path.as_os_str() == "-" {
-            write_stdout(text.as_bytes()).map_err(|e| (ExitCode::IoErr, e))
-        } else {
-            write_atomically(path, text.as_bytes(), true).map_err(|e| (ExitCode::CantCreate, e))
-        };
-        if let Err((code, e)) = written {
-            eprintln!("kifu: cannot write the report {}: {e}", path.display());
+        if let Err(code) = write_report(path, &report.to_ndjson(), replacing, v) {
             return code;
         }
     }

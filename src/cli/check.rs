@@ -1,7 +1,7 @@
 //! `kifu check`: read each file, check every game, print the findings and one summary per file.
 
 use super::ExitCode;
-use super::output::write_stdout;
+use super::output::{print_stdout, stdout_diag_line};
 use clap::{Args, ValueEnum};
 use kifu::check::{GameReport, Report, StructuralVerdict, check_collection};
 use kifu::{Diagnostic, Format, ReadOptions, Severity};
@@ -10,11 +10,15 @@ use std::path::{Path, PathBuf};
 
 /// The exit codes of `kifu check` (shown by `kifu check --help`).
 pub const EXIT_CODES: &str = "\
-Exit codes:
+Exit codes (formats/cli.md):
   0   every file is clean (informational notes allowed)
-  1   at least one error: a broken rule, an error-level repair, or an unreadable file
+  1   at least one error: a broken rule, an error-level repair, or (of several files) one
+      that cannot be read
   2   usage error
   3   warnings, but no error
+  65  the only file is not readable as its format
+  66  the only file is missing or unreadable
+  74  standard output cannot be written
 Output lines: FILE:LINE:COL: SEVERITY[CODE]: MESSAGE, then one summary line per file.
 Codes are documented in formats/checks.md.";
 
@@ -33,8 +37,11 @@ pub struct CheckArgs {
     /// Files to check, in any format kifu reads; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    /// JSON Lines: one object per diagnostic, per game and per file (same as --format json).
+    #[arg(long)]
+    json: bool,
+    /// Output style (`--json` is the short way to ask for JSON).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text, hide = true)]
     format: OutputFormat,
     /// Input format for every file (default: from each file's extension, else its content).
     #[arg(short = 'f', long = "from", value_name = "FORMAT")]
@@ -42,9 +49,12 @@ pub struct CheckArgs {
     /// Decode the inputs with this charset, whatever they declare (a byte-order mark still wins).
     #[arg(long, value_name = "LABEL")]
     from_encoding: Option<String>,
-    /// Do not print informational notes (errors and warnings still print).
+    /// Print errors only (warnings and notes are still counted in the summary lines).
     #[arg(short, long)]
     quiet: bool,
+    /// Print everything, notes included (the default for check, whose findings are its output).
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 /// Everything found in one file, ready to print.
@@ -55,6 +65,8 @@ struct FileResult {
     report: Option<Report>,
     /// Diagnostics of a file that could not be read at all.
     fatal: Vec<Diagnostic>,
+    /// The exit code of a file that could not be read, when it is the only one (65 or 66).
+    unreadable: Option<ExitCode>,
 }
 
 impl FileResult {
@@ -74,17 +86,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     let options = ReadOptions { encoding, positions: true };
     let mut worst = None;
+    let mut unreadable = None;
+    let json = args.json || args.format == OutputFormat::Json;
     for path in &args.files {
         let result = check_file(path, from, &options);
         worst = worst.max(result.worst());
-        let text = match args.format {
-            OutputFormat::Text => render_text(&result, args.quiet),
-            OutputFormat::Json => render_json(&result, args.quiet),
-        };
-        if let Err(e) = write_stdout(text.as_bytes()) {
-            eprintln!("kifu: cannot write standard output: {e}");
-            return ExitCode::IoErr;
+        unreadable = unreadable.or(result.unreadable);
+        let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
+        if let Err(code) = print_stdout(text.as_bytes()) {
+            return code;
         }
+    }
+    if let (Some(code), [_]) = (unreadable, args.files.as_slice()) {
+        return code;
     }
     match worst {
         Some(Severity::Error) => ExitCode::SomeFailed,
@@ -101,6 +115,7 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
         format,
         report: None,
         fatal: vec![Diagnostic::error(code, msg)],
+        unreadable: Some(if code == "io.unreadable" { ExitCode::NoInput } else { ExitCode::DataErr }),
     };
     let bytes = if stdin {
         let mut b = Vec::new();
@@ -114,8 +129,7 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
             Err(e) => return fail(None, "io.unreadable", format!("cannot read the file: {e}")),
         }
     };
-    let by_name = if stdin { None } else { Format::from_path(path).filter(|f| f.can_read()) };
-    let Some(format) = from.or(by_name).or_else(|| Format::sniff(&bytes)) else {
+    let Some((format, mismatch)) = kifu::batch::detect_format(from, (!stdin).then_some(path), &bytes) else {
         return fail(
             None,
             "format.unknown",
@@ -124,22 +138,30 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
     };
     match format.read(bytes, options) {
         Ok(read) => {
-            let report = check_collection(&read.collection, &read.diagnostics);
-            FileResult { name, format: Some(format), report: Some(report), fatal: Vec::new() }
+            let mut diags = mismatch.into_iter().collect::<Vec<_>>();
+            diags.extend(read.diagnostics);
+            let mut report = check_collection(&read.collection, &diags);
+            for g in &mut report.games {
+                kifu::batch::name_moves(&read.collection, &mut g.diagnostics);
+            }
+            FileResult { name, format: Some(format), report: Some(report), fatal: Vec::new(), unreadable: None }
         }
-        Err(e) => FileResult { name, format: Some(format), report: None, fatal: e.diagnostics },
+        Err(e) => FileResult {
+            name,
+            format: Some(format),
+            report: None,
+            fatal: e.diagnostics,
+            unreadable: Some(ExitCode::DataErr),
+        },
     }
 }
 
 fn shown(d: &Diagnostic, quiet: bool) -> bool {
-    !(quiet && d.severity == Severity::Info)
+    !quiet || d.severity == Severity::Error
 }
 
 fn diag_line(name: &str, d: &Diagnostic) -> String {
-    match d.position {
-        Some(p) => format!("{name}:{}:{}: {}[{}]: {}\n", p.line, p.column, d.severity, d.code, d.message),
-        None => format!("{name}: {}[{}]: {}\n", d.severity, d.code, d.message),
-    }
+    format!("{}\n", stdout_diag_line(name, d))
 }
 
 fn counts<'a>(diags: impl Iterator<Item = &'a Diagnostic>) -> [usize; 3] {

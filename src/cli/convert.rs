@@ -2,10 +2,9 @@
 //! folders go to `batch.rs`.
 
 use super::ExitCode;
-use super::output::{Verbosity, print_diagnostics, write_atomically, write_stdout};
+use super::output::{Verbosity, print_diagnostics, print_stdout, write_file};
 use clap::Args;
 use kifu::{Format, ReadOptions, Severity, WriteOptions};
-use std::io::Read;
 use std::path::PathBuf;
 
 /// Arguments of `kifu convert`.
@@ -53,6 +52,9 @@ pub struct ConvertArgs {
     batch: Box<super::batch::BatchArgs>,
 }
 
+/// Inputs up to this size are read with node positions, so diagnostics name their move.
+const NAMED_MOVES_UP_TO: usize = 16 << 20;
+
 fn usage(msg: &str) -> ExitCode {
     eprintln!("kifu: {msg}");
     ExitCode::Usage
@@ -93,34 +95,23 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         };
         return super::batch::run(&args.inputs, &args.batch, common);
     }
-    let input = args.inputs.into_iter().next().filter(|p| p.as_os_str() != "-");
-    let output = args.output.filter(|p| p.as_os_str() != "-");
-    let name = input.as_ref().map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string());
-    let bytes = match &input {
-        Some(p) => match std::fs::read(p) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("kifu: cannot read {name}: {e}");
-                return ExitCode::NoInput;
-            }
-        },
-        None => {
-            let mut b = Vec::new();
-            if let Err(e) = std::io::stdin().lock().read_to_end(&mut b) {
-                eprintln!("kifu: cannot read standard input: {e}");
-                return ExitCode::NoInput;
-            }
-            b
+    let input = args.inputs.into_iter().next();
+    let output = args.output.filter(|p| !super::input::is_stdin(p));
+    let read_in = match super::input::read(input.as_deref()) {
+        Ok(i) => i,
+        Err(e) => {
+            let shown = input.as_ref().map_or_else(|| "standard input".to_string(), |p| p.display().to_string());
+            eprintln!("kifu: {shown}: {}", e.message);
+            return e.code;
         }
     };
-    let from = match from.or_else(|| input.as_deref().and_then(Format::from_path)).or_else(|| Format::sniff(&bytes)) {
-        Some(f) => f,
-        None => {
-            eprintln!(
-                "kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
-            );
-            return ExitCode::DataErr;
-        }
+    let (name, bytes) = (read_in.name, read_in.bytes);
+    let input = read_in.path;
+    let Some((from, mismatch)) = kifu::batch::detect_format(from, input.as_deref(), &bytes) else {
+        eprintln!(
+            "kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
+        );
+        return ExitCode::DataErr;
     };
     let to = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
     if !from.can_read() {
@@ -130,16 +121,20 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         return usage(&format!("kifu cannot write {to}"));
     }
     if let (Some(i), Some(o)) = (&input, &output) {
-        if let (Ok(a), Ok(b)) = (std::fs::canonicalize(i), std::fs::canonicalize(o)) {
-            if a == b {
-                eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
-                return ExitCode::CantCreate;
-            }
+        if kifu::batch::output::same_file(i, o) {
+            eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
+            return ExitCode::CantCreate;
         }
     }
+    print_diagnostics(&name, mismatch.as_slice(), v);
 
-    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, ..ReadOptions::default() }) {
-        Ok(r) => r,
+    // Node positions let diagnostics name their move; recorded for inputs of ordinary size.
+    let positions = bytes.len() <= NAMED_MOVES_UP_TO;
+    let read = match from.read(bytes, &ReadOptions { encoding: from_enc, positions }) {
+        Ok(mut r) => {
+            kifu::batch::name_moves(&r.collection, &mut r.diagnostics);
+            r
+        }
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);
             return ExitCode::DataErr;
@@ -160,31 +155,40 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         Ok(w) => w,
         Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
             print_diagnostics(&out_name, &diags, v);
-            return ExitCode::DataErr;
+            eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+            return ExitCode::CannotHold;
         }
         Err(e) => {
             eprintln!("kifu: {name}: {e}");
-            return ExitCode::DataErr;
+            return ExitCode::CannotHold;
         }
     };
     print_diagnostics(&out_name, &written.diagnostics, v);
     let result = match &output {
-        Some(p) => write_atomically(p, &written.bytes, args.force).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                eprintln!("kifu: {} exists; use --force to replace it", p.display());
+        Some(p) => {
+            // Temporary files of killed runs, beside a file output (not in /dev for /dev/null).
+            let dir = kifu::batch::output::parent_folder(p);
+            let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
+            let removed = if file {
+                kifu::batch::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir]))
             } else {
-                eprintln!("kifu: cannot write {}: {e}", p.display());
+                0
+            };
+            if removed > 0 && !v.quiet {
+                eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
             }
-            ExitCode::CantCreate
-        }),
-        None => write_stdout(&written.bytes).map_err(|e| {
-            eprintln!("kifu: cannot write standard output: {e}");
-            ExitCode::IoErr
-        }),
+            write_file(p, &written.bytes, args.force).map(|w| {
+                if w == kifu::batch::Written::Unchanged && v.verbose && !v.quiet {
+                    eprintln!("kifu: {} unchanged (it already holds this output)", p.display());
+                }
+            })
+        }
+        None => print_stdout(&written.bytes),
     };
     if let Err(code) = result {
         return code;
     }
-    let warned = read.diagnostics.iter().chain(&written.diagnostics).any(|d| d.severity >= Severity::Warning);
+    let warned =
+        mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics).any(|d| d.severity >= Severity::Warning);
     if args.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
 }

@@ -1,17 +1,19 @@
-//! `kifu info`: one line per game with its format, charset decision, players, result and moves.
+//! `kifu info`: one line (or JSON record) per game with its format, charset decision, players,
+//! result and moves.
 
 use super::ExitCode;
-use super::output::{Verbosity, print_diagnostics, write_stdout};
+use super::output::{Verbosity, print_diagnostics, print_stdout};
 use clap::Args;
 use kifu::charset::ca_label;
-use kifu::{Format, ReadOptions, ReadOutput};
+use kifu::{Format, GameTree, ReadOptions, ReadOutput};
+use serde_json::json;
 use std::path::PathBuf;
 
 /// Arguments of `kifu info`.
 #[derive(Debug, Args)]
 pub struct InfoArgs {
-    /// Input files.
-    #[arg(required = true)]
+    /// Input files; `-` (or nothing) reads standard input.
+    #[arg(value_name = "FILE")]
     inputs: Vec<PathBuf>,
     /// Input format (default: from the file extension, else from the content).
     #[arg(short = 'f', long = "from", value_name = "FORMAT")]
@@ -19,9 +21,24 @@ pub struct InfoArgs {
     /// Decode the inputs with this charset, whatever they declare (a byte-order mark still wins).
     #[arg(long, value_name = "LABEL")]
     from_encoding: Option<String>,
-    /// Also print the readers' warnings and notes.
+    /// JSON Lines: one record per game (file, game, format, charset, players, ranks, result,
+    /// komi, handicap, size, date, moves, variations).
+    #[arg(long)]
+    json: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Also print informational notes (the charset decision).
     #[arg(short, long)]
     verbose: bool,
+}
+
+/// The header of the tab-separated form.
+pub const HEADER: &str = "FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tBLACK\tWHITE\tRESULT\tMOVES\n";
+
+/// Branches off the main line and off other variations: one per extra child of a node.
+fn variations(game: &GameTree) -> usize {
+    game.nodes().map(|n| game.child_count(n.id()).saturating_sub(1)).sum()
 }
 
 /// One line per game: `FILE<TAB>GAME<TAB>FORMAT<TAB>CHARSET (SOURCE)<TAB>B=…<TAB>W=…<TAB>RE=…<TAB>moves=N`.
@@ -43,9 +60,29 @@ pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
     out
 }
 
+/// One JSON record per game.
+pub fn records(name: &str, format: Format, read: &ReadOutput) -> String {
+    let charset = read.charset.map(|d| json!({"name": ca_label(d.encoding), "source": d.source.as_str()}));
+    let mut out = String::new();
+    for (i, game) in read.collection.games.iter().enumerate() {
+        let info = game.info();
+        let size = game.board_size();
+        let line = json!({
+            "file": name, "game": i + 1, "format": format.name(), "charset": charset,
+            "black": info.black, "white": info.white,
+            "black_rank": info.black_rank, "white_rank": info.white_rank,
+            "result": info.result_text, "komi": info.komi, "handicap": info.handicap,
+            "size": {"width": size.width, "height": size.height}, "date": info.date,
+            "moves": game.main_line_moves(), "variations": variations(game),
+        });
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
 /// Runs `kifu info`.
 pub fn run(args: InfoArgs) -> ExitCode {
-    let v = Verbosity { quiet: false, verbose: args.verbose };
+    let v = Verbosity { quiet: args.quiet, verbose: args.verbose };
     let (from, encoding) = match super::args::input(args.from.as_deref(), args.from_encoding.as_deref()) {
         Ok(parsed) => parsed,
         Err(code) => return code,
@@ -53,42 +90,50 @@ pub fn run(args: InfoArgs) -> ExitCode {
     // ReadOptions grows fields (positions, …); keep the update syntax.
     #[allow(clippy::needless_update)]
     let options = ReadOptions { encoding, ..ReadOptions::default() };
-    let mut failed = 0;
-    for path in &args.inputs {
-        let name = path.display().to_string();
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+    let inputs = if args.inputs.is_empty() { vec![PathBuf::from("-")] } else { args.inputs };
+    if !args.json {
+        if let Err(code) = print_stdout(HEADER.as_bytes()) {
+            return code;
+        }
+    }
+    // The code of the last failure: what a single input exits with.
+    let mut failed = Vec::new();
+    for path in &inputs {
+        let input = match super::input::read(Some(path)) {
+            Ok(i) => i,
             Err(e) => {
-                eprintln!("kifu: cannot read {name}: {e}");
-                failed += 1;
+                eprintln!("kifu: {}: {}", path.display(), e.message);
+                failed.push(e.code);
                 continue;
             }
         };
-        let Some(format) = from.or_else(|| Format::from_path(path)).or_else(|| Format::sniff(&bytes)) else {
-            eprintln!("kifu: {name}: cannot tell the format; name it with -f FORMAT");
-            failed += 1;
+        let Some((format, mismatch)) = kifu::batch::detect_format(from, input.path.as_deref(), &input.bytes) else {
+            eprintln!("kifu: {}: cannot tell the format; name it with -f FORMAT", input.name);
+            failed.push(ExitCode::DataErr);
             continue;
         };
-        match format.read(bytes, &options) {
+        let name = input.name;
+        print_diagnostics(&name, mismatch.as_slice(), v);
+        match format.read(input.bytes, &options) {
             Ok(read) => {
-                let quiet = Verbosity { quiet: !v.verbose, ..v };
                 if let Some(decision) = read.charset {
-                    print_diagnostics(&name, &[decision.note()], quiet);
+                    print_diagnostics(&name, &[decision.note()], v);
                 }
-                print_diagnostics(&name, &read.diagnostics, quiet);
-                if write_stdout(lines(&name, format, &read).as_bytes()).is_err() {
-                    return ExitCode::IoErr;
+                print_diagnostics(&name, &read.diagnostics, v);
+                let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
+                if let Err(code) = print_stdout(text.as_bytes()) {
+                    return code;
                 }
             }
             Err(e) => {
                 print_diagnostics(&name, &e.diagnostics, v);
-                failed += 1;
+                failed.push(ExitCode::DataErr);
             }
         }
     }
-    match failed {
-        0 => ExitCode::Ok,
-        n if n == args.inputs.len() && n == 1 => ExitCode::DataErr,
+    match failed.as_slice() {
+        [] => ExitCode::Ok,
+        [only] if inputs.len() == 1 => *only,
         _ => ExitCode::SomeFailed,
     }
 }

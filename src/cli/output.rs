@@ -1,10 +1,15 @@
-//! Printing diagnostics and writing outputs safely.
+//! Printing diagnostics (one shape, coloured by severity on a terminal) and writing outputs.
 
+use super::ExitCode;
+use clap::ValueEnum;
+use kifu::batch::{Existing, OutputPolicy, Written, write_output};
+use kifu::diag::render;
 use kifu::{Diagnostic, Severity};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+use std::sync::OnceLock;
 
-/// How much to print.
+/// How much to print; `-q` and `-v` mean the same in every command.
 #[derive(Clone, Copy, Debug)]
 pub struct Verbosity {
     /// Hide warnings and notes (errors still print).
@@ -13,45 +18,87 @@ pub struct Verbosity {
     pub verbose: bool,
 }
 
-/// Prints `diags` for `name` to stderr as `name:line:col: severity[code]: message`.
-pub fn print_diagnostics(name: &str, diags: &[Diagnostic], v: Verbosity) {
-    let stderr = io::stderr();
-    let mut err = stderr.lock();
-    for d in diags {
-        let show = match d.severity {
+impl Verbosity {
+    /// Whether a diagnostic of `severity` is printed.
+    pub fn shows(self, severity: Severity) -> bool {
+        match severity {
             Severity::Error => true,
-            Severity::Warning => !v.quiet,
-            Severity::Info => v.verbose && !v.quiet,
-        };
-        if show {
-            let _ = writeln!(err, "{name}:{d}");
+            Severity::Warning => !self.quiet,
+            Severity::Info => self.verbose && !self.quiet,
         }
     }
 }
 
-/// Formats one diagnostic line as the CLI prints it (for tests).
-#[cfg(test)]
-pub fn line(name: &str, d: &Diagnostic) -> String {
-    format!("{name}:{d}")
+/// `--color`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (and not empty) or `TERM=dumb`.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so the
-/// destination never holds a half-written file. Refuses to replace an existing file unless
-/// `force`.
-pub fn write_atomically(path: &Path, bytes: &[u8], force: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+/// Whether standard error and standard output get colour, decided once.
+static COLOR: OnceLock<(bool, bool)> = OnceLock::new();
+
+/// Decides once whether standard error and standard output get colour.
+pub fn set_color(choice: ColorChoice) {
+    let on = |terminal: bool| match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            !no_color && !dumb && terminal
+        }
     };
-    let mut tmp = tempfile::Builder::new().prefix(".kifu-").suffix(".tmp").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if force {
-        tmp.persist(path).map_err(|e| e.error)?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    let _ = COLOR.set((on(io::stderr().is_terminal()), on(io::stdout().is_terminal())));
+}
+
+/// The severity word, coloured for standard error when colour is on (error red, warning
+/// yellow, info cyan).
+fn paint(severity: Severity, word: &str) -> String {
+    paint_if(COLOR.get().is_some_and(|c| c.0), severity, word)
+}
+
+/// The same for standard output (`check` prints its findings there).
+fn paint_stdout(severity: Severity, word: &str) -> String {
+    paint_if(COLOR.get().is_some_and(|c| c.1), severity, word)
+}
+
+fn paint_if(on: bool, severity: Severity, word: &str) -> String {
+    if !on {
+        return word.to_string();
     }
-    Ok(())
+    let color = match severity {
+        Severity::Error => anstyle::AnsiColor::Red,
+        Severity::Warning => anstyle::AnsiColor::Yellow,
+        Severity::Info => anstyle::AnsiColor::Cyan,
+    };
+    let style = anstyle::Style::new().fg_color(Some(color.into())).bold();
+    format!("{style}{word}{style:#}")
+}
+
+/// One diagnostic line (no newline), coloured when colour is on.
+pub fn diag_line(name: &str, d: &Diagnostic) -> String {
+    render(name, d, paint)
+}
+
+/// One diagnostic line for standard output (no newline), coloured when colour is on there.
+pub fn stdout_diag_line(name: &str, d: &Diagnostic) -> String {
+    render(name, d, paint_stdout)
+}
+
+/// Prints the diagnostics of `name` that `v` shows to stderr, one per line.
+pub fn print_diagnostics(name: &str, diags: &[Diagnostic], v: Verbosity) {
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    for d in diags.iter().filter(|d| v.shows(d.severity)) {
+        let _ = writeln!(err, "{}", diag_line(name, d));
+    }
 }
 
 /// Writes to stdout; a closed pipe is not an error.
@@ -64,27 +111,40 @@ pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
     }
 }
 
+/// Writes to stdout; a failure is printed with its reason and becomes exit 74.
+pub fn print_stdout(bytes: &[u8]) -> Result<(), ExitCode> {
+    write_stdout(bytes).map_err(|e| {
+        eprintln!("kifu: cannot write standard output: {e}");
+        ExitCode::IoErr
+    })
+}
+
+/// Writes one named output file with [`write_output`] (no folder is created); a failure is
+/// printed and becomes exit 73 (cannot be created) or 74 (writing failed).
+pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<Written, ExitCode> {
+    let existing = if force { Existing::Force } else { Existing::Refuse };
+    let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
+    write_output(path, bytes, &policy).map_err(|e| {
+        eprintln!("kifu: {e}");
+        if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn never_clobbers_without_force() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("out.sgf");
-        write_atomically(&p, b"one", false).unwrap();
-        let e = write_atomically(&p, b"two", false).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
-        assert_eq!(std::fs::read(&p).unwrap(), b"one");
-        write_atomically(&p, b"two", true).unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"two");
-        // no temporary files left behind
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    fn line_format_is_plain_without_colour() {
+        let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position { line: 2, column: 5, offset: 9 });
+        assert_eq!(diag_line("a.sgf", &d), "a.sgf:2:5: error[sgf.x]: bad");
     }
 
     #[test]
-    fn line_format() {
-        let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position { line: 2, column: 5, offset: 9 });
-        assert_eq!(line("a.sgf", &d), "a.sgf:2:5: error[sgf.x]: bad");
+    fn verbosity_is_one_rule() {
+        let q = Verbosity { quiet: true, verbose: false };
+        let v = Verbosity { quiet: false, verbose: true };
+        assert!(q.shows(Severity::Error) && !q.shows(Severity::Warning) && !q.shows(Severity::Info));
+        assert!(v.shows(Severity::Warning) && v.shows(Severity::Info));
     }
 }

@@ -1,6 +1,6 @@
 //! The format registry: every format kifu reads or writes, in one place.
 //!
-//! A format is one module exporting a [`FormatSpec`] and one line in [`REGISTRY`]: its name,
+//! A format is one module exporting a `FormatSpec` and one line in `REGISTRY`: its name,
 //! aliases, file extensions, content sniffing and, when supported, its reader and writer.
 //! Capabilities a format lacks are `None` ("unsupported"), never a stub.
 
@@ -17,10 +17,18 @@ pub mod ugf;
 
 /// Every format, in the order `kifu formats` lists them. Sniffing tries them in this order, so
 /// each sniffer must recognise only its own format (tested over every fixture).
-pub static REGISTRY: &[&FormatSpec] =
+pub(crate) static REGISTRY: &[&FormatSpec] =
     &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
 
 /// Options for reading.
+///
+/// ```
+/// use kifu::{Format, ReadOptions};
+/// let bytes = b"(;PB[\xC0\xCC])".to_vec(); // EUC-KR, no CA
+/// let options = ReadOptions { encoding: kifu::charset::encoding_for_label("euc-kr"), ..ReadOptions::default() };
+/// let read = Format::SGF.read(bytes, &options).unwrap();
+/// assert_eq!(read.collection.games[0].info().black.as_deref(), Some("이"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
     /// Decode with this charset whatever the file declares (a BOM still wins).
@@ -31,6 +39,14 @@ pub struct ReadOptions {
 }
 
 /// Options for writing.
+///
+/// ```
+/// use kifu::{Format, WriteOptions};
+/// let read = kifu::read(&b"(;PB[Honinbo Dosaku])"[..]).unwrap();
+/// let options = WriteOptions { encoding: kifu::charset::encoding_for_label("shift_jis"), ..WriteOptions::default() };
+/// let out = Format::SGF.write(&read.collection, &options).unwrap();
+/// assert!(out.bytes.starts_with(b"(;FF[4]CA[Shift_JIS]"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions {
     /// Output charset; UTF-8 when `None`.
@@ -53,6 +69,13 @@ impl WriteOptions {
 }
 
 /// What a reader returns: the games, how the input was decoded, and every diagnostic.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1]C[never closed"[..]).unwrap();
+/// assert_eq!(read.collection.games.len(), 1);
+/// assert!(read.diagnostics.iter().any(|d| d.code == "sgf.missing-close"));
+/// assert_eq!(read.charset.unwrap().name(), "UTF-8");
+/// ```
 #[derive(Clone, Debug)]
 pub struct ReadOutput {
     /// The games read.
@@ -64,6 +87,13 @@ pub struct ReadOutput {
 }
 
 /// What a writer returns: the bytes and what could not be represented.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1];B[pd](;W[dp])(;W[dd]))"[..]).unwrap();
+/// let out = kifu::Format::NGF.write(&read.collection, &kifu::WriteOptions::default()).unwrap();
+/// assert!(!out.bytes.is_empty());
+/// assert!(out.diagnostics.iter().any(|d| d.code.starts_with("ngf.lossy")), "the variation is lost");
+/// ```
 #[derive(Clone, Debug)]
 pub struct WriteOutput {
     /// The encoded output.
@@ -73,6 +103,11 @@ pub struct WriteOutput {
 }
 
 /// Reading failed: nothing usable was found. The diagnostics say why and where.
+///
+/// ```
+/// let err = kifu::Format::GIB.read(b"not a GIB file".to_vec(), &kifu::ReadOptions::default()).unwrap_err();
+/// assert!(err.diagnostics.iter().any(|d| d.severity == kifu::Severity::Error));
+/// ```
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{}", .diagnostics.iter().find(|d| d.severity == crate::diag::Severity::Error).map_or_else(|| "unreadable input".to_string(), |d| d.to_string()))]
 pub struct ReadError {
@@ -81,6 +116,12 @@ pub struct ReadError {
 }
 
 /// Writing failed.
+///
+/// ```
+/// let none = kifu::Collection::default();
+/// let err = kifu::Format::GIB.write(&none, &kifu::WriteOptions::default()).unwrap_err();
+/// assert!(matches!(err, kifu::WriteError::Invalid(_)));
+/// ```
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum WriteError {
     /// The format cannot be written.
@@ -90,12 +131,15 @@ pub enum WriteError {
     /// format cannot hold).
     #[error("{}", .0.first().map_or_else(|| "cannot write".to_string(), |d| d.message.clone()))]
     Invalid(Vec<Diagnostic>),
+    /// The output could not be written ([`Collection::write_to`]).
+    #[error("cannot write the output: {0}")]
+    Io(std::sync::Arc<std::io::Error>),
 }
 
 /// Encodes a writer's text in the requested charset: characters the charset cannot hold are
 /// errors naming each one, or with [`WriteOptions::lossy`] `?` and a warning each. `diagnostics`
 /// (the writer's own, e.g. lossy items) come first in the result.
-pub fn encode_output(
+pub(crate) fn encode_output(
     text: &str,
     options: &WriteOptions,
     mut diagnostics: Vec<Diagnostic>,
@@ -113,11 +157,14 @@ pub fn encode_output(
 }
 
 /// A reader: owned input bytes in, games out.
+#[doc(hidden)]
 pub type ReadFn = fn(Vec<u8>, &ReadOptions) -> Result<ReadOutput, ReadError>;
 /// A writer: games in, bytes out.
+#[doc(hidden)]
 pub type WriteFn = fn(&Collection, &WriteOptions) -> Result<WriteOutput, WriteError>;
 
-/// The registry entry of one format.
+/// The registry entry of one format (not API: use [`Format`]'s methods).
+#[doc(hidden)]
 pub struct FormatSpec {
     /// Short name used on the command line (`sgf`).
     pub name: &'static str,
@@ -139,6 +186,14 @@ pub struct FormatSpec {
 }
 
 /// A format: a handle on its registry entry.
+///
+/// ```
+/// use kifu::Format;
+/// let ngf: Format = "ngf".parse().unwrap();
+/// assert_eq!(ngf, Format::NGF);
+/// assert_eq!(Format::from_extension("ugi"), Some(Format::UGF));
+/// assert_eq!(Format::all().map(|f| f.to_string()).collect::<Vec<_>>(), ["sgf", "gib", "ngf", "ugf", "json", "ndjson"]);
+/// ```
 #[derive(Clone, Copy)]
 pub struct Format(&'static FormatSpec);
 
@@ -162,15 +217,26 @@ impl fmt::Display for Format {
 }
 
 impl Format {
-    /// SGF.
+    /// SGF (FF\[4\], also reading FF\[1\]–FF\[3\]): `.sgf`.
     pub const SGF: Format = Format(&sgf::FORMAT);
+    /// GIB, Tygem's format: `.gib`.
+    pub const GIB: Format = Format(&gib::FORMAT);
+    /// NGF, WBaduk / Cyberoro / Yugen no Ma: `.ngf`.
+    pub const NGF: Format = Format(&ngf::FORMAT);
+    /// UGF/UGI, Pandanet: `.ugf`, `.ugi`.
+    pub const UGF: Format = Format(&ugf::FORMAT);
+    /// kifu's JSON, all games in one document: `.json`.
+    pub const JSON: Format = Format(&json::FORMAT);
+    /// kifu's JSON, one game per line: `.ndjson`, `.jsonl`.
+    pub const NDJSON: Format = Format(&json::NDJSON_FORMAT);
 
     /// All formats in registry order.
     pub fn all() -> impl Iterator<Item = Format> {
         REGISTRY.iter().map(|s| Format(s))
     }
 
-    /// The registry entry.
+    /// The registry entry (not API: use the other methods).
+    #[doc(hidden)]
     pub fn spec(self) -> &'static FormatSpec {
         self.0
     }
@@ -183,6 +249,22 @@ impl Format {
     /// The extensions (first = the one written).
     pub fn extensions(self) -> &'static [&'static str] {
         self.0.extensions
+    }
+
+    /// Other names the format answers to (`ugi` for UGF).
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.0.aliases
+    }
+
+    /// One line saying what the format is (as `kifu formats` lists it).
+    pub fn description(self) -> &'static str {
+        self.0.description
+    }
+
+    /// Whether the format's extension is common to files of other kinds (`.json`), so that a
+    /// file is taken as this format only when its content says so ([`Format::guess`]).
+    pub fn has_shared_extension(self) -> bool {
+        self.0.shared_extension
     }
 
     /// Whether kifu reads this format.
@@ -219,6 +301,30 @@ impl Format {
             let name = f.name().as_bytes();
             rest.len() >= name.len() && rest.as_bytes()[..name.len()].eq_ignore_ascii_case(name) && f.name() != "sgf"
         })
+    }
+
+    /// The format of a file, from its path and its first bytes (as much of the file as is at
+    /// hand; 64 KiB is plenty). A known extension decides, except a shared one (`.json`), which
+    /// only counts when the content agrees (kifu's JSON document or lines); otherwise the
+    /// content decides, as [`Format::sniff`]. `None` when neither tells.
+    ///
+    /// ```
+    /// use kifu::Format;
+    /// assert_eq!(Format::guess("game.GIB", b""), Some(Format::GIB));
+    /// assert_eq!(Format::guess("download", b"(;GM[1]SZ[19])"), Some(Format::SGF));
+    /// assert_eq!(Format::guess("games.json", b"{\"format\":\"kifu\",\"version\":1,\"nodes\":[{}]}\n"), Some(Format::NDJSON));
+    /// assert_eq!(Format::guess("notes.txt", b"hello"), None);
+    /// ```
+    pub fn guess(path: impl AsRef<std::path::Path>, bytes: &[u8]) -> Option<Format> {
+        let by_name = Format::from_path(path.as_ref());
+        match by_name {
+            Some(f) if f.0.shared_extension => match Format::sniff(bytes) {
+                Some(s) if s.0.shared_extension => Some(s),
+                _ => Some(f),
+            },
+            Some(f) => Some(f),
+            None => Format::sniff(bytes),
+        }
     }
 
     /// The first format whose signature matches the start of `bytes`; failing that, SGF when a
@@ -265,6 +371,32 @@ impl Format {
     }
 }
 
+/// The error of parsing a [`Format`] from a name that no format has.
+///
+/// ```
+/// let err = "kif".parse::<kifu::Format>().unwrap_err();
+/// assert_eq!(err, kifu::formats::UnknownFormat("kif".into()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format {0:?} (known: sgf, gib, ngf, ugf, ugi, json, ndjson)")]
+pub struct UnknownFormat(pub String);
+
+impl std::str::FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// A format by name or alias, case-insensitive ([`Format::from_name`]).
+    ///
+    /// ```
+    /// let f: kifu::Format = "gib".parse().unwrap();
+    /// assert_eq!(f, kifu::Format::GIB);
+    /// assert_eq!("UGI".parse::<kifu::Format>(), Ok(kifu::Format::UGF));
+    /// assert!("doc".parse::<kifu::Format>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::from_name(s).ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
 /// Appends, for every lossy code (`<format>.lossy…`) reported more than once, an info with the
 /// count, so the extent of a loss reads at a glance after the item-by-item list.
 fn summarize_losses(diags: &mut Vec<Diagnostic>) {
@@ -281,7 +413,7 @@ fn summarize_losses(diags: &mut Vec<Diagnostic>) {
 }
 
 /// Skips a UTF-8 BOM and leading ASCII whitespace (for sniffers).
-pub fn trim_start(bytes: &[u8]) -> &[u8] {
+pub(crate) fn trim_start(bytes: &[u8]) -> &[u8] {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
     &b[start..]
@@ -298,6 +430,25 @@ mod tests {
         assert_eq!(Format::from_path(std::path::Path::new("a/b.sgf")), Some(Format::SGF));
         assert_eq!(Format::sniff(b"\xEF\xBB\xBF  (;FF[4])"), Some(Format::SGF));
         assert_eq!(Format::sniff(b"hello"), None);
+    }
+
+    #[test]
+    fn every_format_has_a_constant_a_name_and_a_guess() {
+        let consts = [Format::SGF, Format::GIB, Format::NGF, Format::UGF, Format::JSON, Format::NDJSON];
+        assert_eq!(consts.to_vec(), Format::all().collect::<Vec<_>>());
+        for f in consts {
+            assert_eq!(f.to_string().parse::<Format>(), Ok(f));
+            assert_eq!(Format::guess(format!("x.{}", f.extensions()[0]), b""), Some(f));
+        }
+        assert_eq!("nope".parse::<Format>(), Err(UnknownFormat("nope".into())));
+        let line = b"{\"format\":\"kifu\",\"version\":1,\"nodes\":[{}]}\n";
+        // A shared extension yields to the content; a proper one wins over it.
+        assert_eq!(Format::guess("a.json", line), Some(Format::NDJSON));
+        assert_eq!(Format::guess("a.jsonl", b"{\"format\":\"kifu\",\"games\":[]}"), Some(Format::JSON));
+        assert_eq!(Format::guess("a.json", b"(;GM[1])"), Some(Format::JSON));
+        assert_eq!(Format::guess("a.gib", b"(;GM[1])"), Some(Format::GIB));
+        assert_eq!(Format::guess("", b"\\HS\n\\[GIBOKIND=Global\\]\n"), Some(Format::GIB));
+        assert_eq!(Format::guess("a.txt", b"nothing"), None);
     }
 
     #[test]

@@ -5,6 +5,14 @@ use crate::model::{BoardSize, Color, GameTree, Move, NodeId, Point};
 use std::fmt;
 
 /// Why a move is illegal.
+///
+/// ```
+/// use kifu::go::{Board, IllegalMove};
+/// use kifu::model::{BoardSize, Color, Move, Point};
+/// let mut board = Board::new(BoardSize::square(9));
+/// board.play(Color::Black, Move::Play(Point::new(4, 4))).unwrap();
+/// assert_eq!(board.play(Color::White, Move::Play(Point::new(4, 4))), Err(IllegalMove::Occupied));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IllegalMove {
     /// The point already holds a stone.
@@ -29,6 +37,15 @@ impl fmt::Display for IllegalMove {
 }
 
 /// A board position.
+///
+/// ```
+/// use kifu::go::Board;
+/// use kifu::model::{Color, Point};
+/// let game = kifu::read(&b"(;SZ[9];B[ba];W[aa];B[ab])"[..]).unwrap().collection.games.remove(0);
+/// let replay = Board::replay_main_line(&game);
+/// assert_eq!(replay.board.get(Point::new(0, 0)), None, "the white stone in the corner was captured");
+/// assert_eq!(replay.board.get(Point::new(1, 0)), Some(Color::Black));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     size: BoardSize,
@@ -160,6 +177,14 @@ impl Board {
 }
 
 /// Something wrong found while replaying a line.
+///
+/// ```
+/// use kifu::go::{Board, IllegalMove};
+/// let game = kifu::read(&b"(;SZ[9];B[ee];W[ee])"[..]).unwrap().collection.games.remove(0);
+/// let replay = Board::replay_main_line(&game);
+/// assert_eq!(replay.issues.len(), 1);
+/// assert_eq!((replay.issues[0].node.index(), replay.issues[0].problem), (2, IllegalMove::Occupied));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayIssue {
     /// The node holding the move.
@@ -173,6 +198,13 @@ pub struct ReplayIssue {
 }
 
 /// The result of replaying a line: the final board and every illegal move met on the way.
+///
+/// ```
+/// let game = kifu::read(&b"(;SZ[9];B[ee];W[cc];B[])"[..]).unwrap().collection.games.remove(0);
+/// let replay = kifu::go::Board::replay_main_line(&game);
+/// assert_eq!(replay.moves, 3);
+/// assert!(replay.issues.is_empty());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Replay {
     /// The position after the last node.

@@ -13,6 +13,20 @@ struct BNode {
 
 /// A game tree under construction. Node ids handed out here are builder ids; the built tree
 /// renumbers nodes in pre-order.
+///
+/// ```
+/// use kifu::model::TreeBuilder;
+/// let mut b = TreeBuilder::new();
+/// let root = b.root();
+/// b.add_prop(root, "SZ", ["9"]);
+/// let main = b.add_child(root);
+/// b.add_prop(main, "B", ["ee"]);
+/// let variation = b.add_child(root);
+/// b.add_prop(variation, "B", ["cc"]);
+/// let game = b.build();
+/// assert_eq!(game.len(), 3);
+/// assert_eq!(game.lines().count(), 2);
+/// ```
 #[derive(Clone, Debug)]
 pub struct TreeBuilder {
     nodes: Vec<BNode>,

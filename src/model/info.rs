@@ -4,6 +4,13 @@ use super::tree::GameTree;
 use std::fmt;
 
 /// Who won and how, parsed from an FF\[4\] `RE` value.
+///
+/// ```
+/// use kifu::model::{Color, GameResult, WinKind};
+/// let r = GameResult::from_sgf("W+2.5").unwrap();
+/// assert_eq!(r, GameResult::Win { winner: Color::White, how: WinKind::Score(2.5) });
+/// assert_eq!(GameResult::from_sgf("B+Resign").unwrap().to_string(), "B+R");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameResult {
     /// `B+…` / `W+…`.
@@ -22,6 +29,12 @@ pub enum GameResult {
 }
 
 /// How a game was won.
+///
+/// ```
+/// use kifu::model::{GameResult, WinKind};
+/// let Some(GameResult::Win { how, .. }) = GameResult::from_sgf("B+T") else { unreachable!() };
+/// assert_eq!(how, WinKind::Time);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum WinKind {
     /// By a number of points (`B+3.5`).
@@ -119,6 +132,14 @@ pub fn normalize_rank(raw: &str) -> Option<String> {
 
 /// The game information of one game, read from its root (and the first game-info node of the
 /// main line when the root lacks a property).
+///
+/// ```
+/// let read = kifu::read(&b"(;PB[Cho Chikun]BR[9p]PW[Kobayashi Koichi]KM[5.5]RE[W+R])"[..]).unwrap();
+/// let info = read.collection.games[0].info();
+/// assert_eq!(info.black.as_deref(), Some("Cho Chikun"));
+/// assert_eq!(info.komi, Some(5.5));
+/// assert_eq!(info.result.unwrap().to_string(), "W+R");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameInfo {
     /// `PB`.

@@ -3,11 +3,21 @@
 use std::fmt;
 
 /// A player's colour.
+///
+/// ```
+/// use kifu::model::Color;
+/// assert_eq!(Color::from_sgf("W"), Some(Color::White));
+/// assert_eq!(Color::Black.opponent(), Color::White);
+/// assert_eq!(Color::Black.to_string(), "B");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Color {
     /// Black (`B`).
+    #[cfg_attr(feature = "serde", serde(rename = "B"))]
     Black,
     /// White (`W`).
+    #[cfg_attr(feature = "serde", serde(rename = "W"))]
     White,
 }
 
@@ -45,7 +55,15 @@ impl fmt::Display for Color {
 }
 
 /// An intersection, 0-based, origin at the top-left corner: `x` is the column, `y` the row.
+///
+/// ```
+/// use kifu::model::Point;
+/// let p = Point::from_sgf("pd").unwrap();
+/// assert_eq!((p.x, p.y), (15, 3));
+/// assert_eq!(p.to_string(), "pd");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Point {
     /// Column, 0 = leftmost.
     pub x: u8,
@@ -113,6 +131,14 @@ impl fmt::Display for Point {
 }
 
 /// A move: a play on a point, or a pass.
+///
+/// ```
+/// use kifu::model::{BoardSize, Move, Point};
+/// let size = BoardSize::square(19);
+/// assert_eq!(Move::from_sgf("dp", size), Some(Move::Play(Point::new(3, 15))));
+/// assert_eq!(Move::from_sgf("tt", size), Some(Move::Pass));
+/// assert_eq!(Move::from_sgf("", size), Some(Move::Pass));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// A stone played on a point.
@@ -151,8 +177,26 @@ impl Move {
     }
 }
 
+impl fmt::Display for Move {
+    /// The point's SGF letters, or `pass`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Play(p) => p.fmt(f),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
 /// Board dimensions: columns (`width`) and rows (`height`), 1..=52 each.
+///
+/// ```
+/// use kifu::model::BoardSize;
+/// let s = BoardSize::from_sgf("13:9").unwrap();
+/// assert_eq!((s.width, s.height, s.area()), (13, 9, 117));
+/// assert_eq!(s.to_string(), "13x9");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoardSize {
     /// Number of columns.
     pub width: u8,

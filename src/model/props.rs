@@ -4,6 +4,13 @@
 //! and value checks. Identifiers not in the table are kept as unknown properties.
 
 /// Where a property may appear (FF\[4\] "property type").
+///
+/// ```
+/// use kifu::model::{PropKind, ValueType, props};
+/// let km = props::lookup("KM").unwrap();
+/// assert_eq!((km.kind, km.value, km.description), (PropKind::GameInfo, ValueType::Real, "komi"));
+/// assert!(props::lookup("LB").unwrap().value.is_composed());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PropKind {
     /// Only in the root node (`SZ`, `CA`, `FF`, …).
@@ -19,6 +26,13 @@ pub enum PropKind {
 }
 
 /// The value type of a property (FF\[4\] "value type"), as kifu needs to read and check it.
+///
+/// ```
+/// use kifu::model::{PropKind, ValueType, props};
+/// let km = props::lookup("KM").unwrap();
+/// assert_eq!((km.kind, km.value, km.description), (PropKind::GameInfo, ValueType::Real, "komi"));
+/// assert!(props::lookup("LB").unwrap().value.is_composed());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
     /// No value: `KO[]`, `DO[]`.
@@ -80,6 +94,13 @@ impl ValueType {
 }
 
 /// One row of the property table.
+///
+/// ```
+/// use kifu::model::{PropKind, ValueType, props};
+/// let km = props::lookup("KM").unwrap();
+/// assert_eq!((km.kind, km.value, km.description), (PropKind::GameInfo, ValueType::Real, "komi"));
+/// assert!(props::lookup("LB").unwrap().value.is_composed());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PropDef {
     /// The FF\[4\] identifier.

@@ -1,7 +1,7 @@
 //! The game tree: a compact arena of nodes in pre-order, properties in document order, and values
 //! as ranges into one text buffer.
 //!
-//! Layout (see `formats/sgf.md`, "Model"): nodes are stored in pre-order, so a node's first child
+//! Layout (see [`formats/sgf.md`](crate::spec::sgf), "Model"): nodes are stored in pre-order, so a node's first child
 //! is the next node and the main line is contiguous. Only nodes that are not their parent's first
 //! child are listed in a side table, as are next-sibling links. Properties of node `i` are
 //! `props[starts[i]..starts[i + 1]]`; a property with one short plain value keeps that
@@ -25,9 +25,18 @@ const UNKNOWN: u16 = 1 << 15;
 const NO_SPLIT: u32 = u32::MAX;
 
 /// The largest text buffer a tree can address (2 GiB).
-pub const MAX_TEXT: usize = OWN as usize - 1;
+pub(crate) const MAX_TEXT: usize = OWN as usize - 1;
 
 /// Identifies a node within its [`GameTree`]. The root is always node 0; ids follow pre-order.
+///
+/// ```
+/// use kifu::model::NodeId;
+/// let game = kifu::read(&b"(;GM[1];B[pd];W[dp])"[..]).unwrap().collection.games.remove(0);
+/// let last = NodeId::from_index(2);
+/// assert_eq!(game.node(last).value("W"), Some("dp"));
+/// assert_eq!(game.parent(last), Some(NodeId::from_index(1)));
+/// assert_eq!(game.parent(NodeId::ROOT), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) u32);
 
@@ -61,6 +70,15 @@ pub(crate) struct Val {
 }
 
 /// One game: a tree of nodes, each holding ordered properties with decoded, unescaped values.
+///
+/// ```
+/// use kifu::model::Color;
+/// let mut game = kifu::read(&b"(;GM[1]SZ[9]PB[Shusaku];B[ee];W[cc])"[..]).unwrap().collection.games.remove(0);
+/// assert_eq!(game.board_size().width, 9);
+/// assert_eq!(game.main_line_moves(), 2);
+/// game.set_player(Color::White, "Gennan Inseki");
+/// assert_eq!(game.info().white.as_deref(), Some("Gennan Inseki"));
+/// ```
 #[derive(Clone)]
 pub struct GameTree {
     src: Arc<String>,
@@ -90,6 +108,15 @@ const NO_OFFSET: u32 = u32::MAX;
 
 /// A value handed to the tree: text, and for a composed value the byte index of the `:` that
 /// separates its two parts.
+///
+/// ```
+/// use kifu::model::{PropValue, TreeBuilder};
+/// let mut b = TreeBuilder::new();
+/// b.add_prop(b.root(), "LB", [PropValue::composed("dd", "A"), PropValue::composed("pp", "B")]);
+/// b.add_prop(b.root(), "C", ["a comment"]); // a &str converts into a PropValue
+/// let game = b.build();
+/// assert_eq!(game.root().get("LB").unwrap().labels().unwrap().len(), 2);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropValue {
     /// The whole decoded value; for a composed value, both parts joined by `:`.
@@ -113,6 +140,19 @@ impl PropValue {
 impl<T: Into<String>> From<T> for PropValue {
     fn from(t: T) -> Self {
         PropValue::new(t)
+    }
+}
+
+impl From<&PropValue> for PropValue {
+    fn from(v: &PropValue) -> Self {
+        v.clone()
+    }
+}
+
+impl From<Value<'_>> for PropValue {
+    /// An owned copy of a value, composed parts kept.
+    fn from(v: Value<'_>) -> Self {
+        v.to_owned_value()
     }
 }
 
@@ -413,10 +453,21 @@ impl GameTree {
     }
 
     /// Replace the values of the first `ident` property of `node`, or append the property when
-    /// the node has none. Costs time linear in the tree's size when the node is not the last.
-    pub fn set_prop(&mut self, node: NodeId, ident: &str, values: &[PropValue]) {
+    /// the node has none. Values are anything that converts into a [`PropValue`] (`&str`,
+    /// `String`, a [`Value`] of another property, …), as for [`TreeBuilder::set_prop`]. Costs
+    /// time linear in the tree's size when the node is not the last.
+    ///
+    /// [`TreeBuilder::set_prop`]: super::TreeBuilder::set_prop
+    ///
+    /// ```
+    /// let mut game = kifu::read(&b"(;PB[Honinbo Shusaku];B[pd])"[..]).unwrap().collection.games.remove(0);
+    /// game.set_prop(kifu::model::NodeId::ROOT, "PB", ["Kuwahara Shusaku"]);
+    /// assert_eq!(game.root().value("PB"), Some("Kuwahara Shusaku"));
+    /// ```
+    pub fn set_prop<V: Into<PropValue>>(&mut self, node: NodeId, ident: &str, values: impl IntoIterator<Item = V>) {
+        let values: Vec<PropValue> = values.into_iter().map(Into::into).collect();
         let key = self.key_for(ident);
-        let new = self.make_prop(key, values);
+        let new = self.make_prop(key, &values);
         let (start, end) = self.prop_range(node);
         if let Some(i) = (start..end).find(|&i| self.props[i].key == key) {
             self.props[i] = new;
@@ -432,10 +483,17 @@ impl GameTree {
     }
 
     /// Insert a property at position `index` among the properties of `node` (clamped to the
-    /// end). Costs time linear in the tree's size.
-    pub fn insert_prop(&mut self, node: NodeId, index: usize, ident: &str, values: &[PropValue]) {
+    /// end). Values as for [`GameTree::set_prop`]. Costs time linear in the tree's size.
+    pub fn insert_prop<V: Into<PropValue>>(
+        &mut self,
+        node: NodeId,
+        index: usize,
+        ident: &str,
+        values: impl IntoIterator<Item = V>,
+    ) {
+        let values: Vec<PropValue> = values.into_iter().map(Into::into).collect();
         let key = self.key_for(ident);
-        let new = self.make_prop(key, values);
+        let new = self.make_prop(key, &values);
         let (start, end) = self.prop_range(node);
         let at = (start + index).min(end);
         self.props.insert(at, new);
@@ -498,6 +556,15 @@ impl GameTree {
 }
 
 /// A node of a [`GameTree`], borrowed.
+///
+/// ```
+/// use kifu::model::{Color, Move, Point};
+/// let game = kifu::read(&b"(;GM[1];B[pd]C[corner])"[..]).unwrap().collection.games.remove(0);
+/// let node = game.root().first_child().unwrap();
+/// assert_eq!(node.mv(), Some((Color::Black, Move::Play(Point::new(15, 3)))));
+/// assert_eq!(node.value("C"), Some("corner"));
+/// assert!(node.parent().unwrap().is_root());
+/// ```
 #[derive(Clone, Copy)]
 pub struct Node<'a> {
     tree: &'a GameTree,
@@ -591,6 +658,13 @@ impl fmt::Debug for Node<'_> {
 }
 
 /// A property of a node, borrowed: identifier and values.
+///
+/// ```
+/// let game = kifu::read(&b"(;AB[dd][pp:qq])"[..]).unwrap().collection.games.remove(0);
+/// let ab = game.root().get("AB").unwrap();
+/// assert_eq!((ab.ident(), ab.len()), ("AB", 2));
+/// assert_eq!(ab.points().count(), 5); // pp:qq is a rectangle of four
+/// ```
 #[derive(Clone, Copy)]
 pub struct Property<'a> {
     tree: &'a GameTree,
@@ -600,6 +674,11 @@ pub struct Property<'a> {
 impl<'a> Property<'a> {
     fn raw(&self) -> Prop {
         self.tree.props[self.index as usize]
+    }
+
+    /// The tree the property belongs to.
+    pub fn tree(&self) -> &'a GameTree {
+        self.tree
     }
 
     /// The identifier (FF\[4\] upper-case form for known properties).
@@ -729,6 +808,13 @@ impl fmt::Debug for Property<'_> {
 }
 
 /// One property value: decoded, unescaped text; a composed value also knows its two parts.
+///
+/// ```
+/// let game = kifu::read(&b"(;AP[kifu:0.1]C[a\\]b])"[..]).unwrap().collection.games.remove(0);
+/// let ap = game.root().get("AP").unwrap().values().next().unwrap();
+/// assert_eq!(ap.parts(), Some(("kifu", "0.1")));
+/// assert_eq!(game.root().value("C"), Some("a]b")); // unescaped
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Value<'a> {
     text: &'a str,
@@ -837,7 +923,7 @@ mod tests {
     #[test]
     fn typed_point_and_colour_views() {
         let mut t = sample();
-        t.set_prop(NodeId(3), "PL", &["W".into()]);
+        t.set_prop(NodeId(3), "PL", ["W"]);
         let n = t.node(NodeId(3));
         let pts: Vec<String> = n.get("AB").unwrap().points().map(|p| p.to_sgf().unwrap()).collect();
         assert_eq!(pts, ["aa", "ba", "ab", "bb", "cc"]);
@@ -847,8 +933,8 @@ mod tests {
     #[test]
     fn set_and_remove_props_keep_other_nodes() {
         let mut t = sample();
-        t.set_prop(NodeId(0), "CA", &["UTF-8".into()]);
-        t.set_prop(NodeId(0), "SZ", &["9".into()]);
+        t.set_prop(NodeId(0), "CA", ["UTF-8"]);
+        t.set_prop(NodeId(0), "SZ", ["9"]);
         assert_eq!(t.root().props().map(|p| p.ident()).collect::<Vec<_>>(), ["SZ", "CA"]);
         assert_eq!(t.board_size(), BoardSize::square(9));
         assert_eq!(t.node(NodeId(1)).value("B"), Some("pd"));
@@ -862,9 +948,9 @@ mod tests {
         let a = sample();
         let mut b = sample();
         assert_eq!(a, b);
-        b.set_prop(NodeId(1), "B", &["pd".into()]); // same text, now in the own buffer
+        b.set_prop(NodeId(1), "B", ["pd"]); // same text, now in the own buffer
         assert_eq!(a, b);
-        b.set_prop(NodeId(1), "B", &["dd".into()]);
+        b.set_prop(NodeId(1), "B", ["dd"]);
         assert_ne!(a, b);
     }
 }

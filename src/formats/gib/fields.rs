@@ -5,7 +5,7 @@
 /// One sub-field of a composite header value. `raw` is the text exactly as found (TABs and
 /// all), so a kept sub-field is written back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Field {
+pub(crate) struct Field {
     /// The sub-key (`GRLT`, `C`, `I`, …).
     pub key: String,
     /// The sub-value (`255`, `2020:06:29:16:02`, …).
@@ -17,7 +17,7 @@ pub struct Field {
 /// Splits a `KEY:VALUE,KEY:VALUE` list (`GAMEINFOMAIN`, `GAMEINFOSUB`, `*USERINFO`). Each pair
 /// splits at its first `:` only (a Chinese `GTIME:每方限时: 无` keeps its second `:`); a piece
 /// without `:` belongs to the previous value (a comma inside a comment).
-pub fn split_pairs(value: &str) -> Vec<Field> {
+pub(crate) fn split_pairs(value: &str) -> Vec<Field> {
     let mut out: Vec<Field> = Vec::new();
     if value.trim().is_empty() {
         return out;
@@ -50,7 +50,7 @@ fn is_key(k: &str) -> bool {
 /// `C2020:06:29:16:02`) are a letter and a value; from the first `I:` on, tokens are `X:value`
 /// and a piece that is not one belongs to the previous value. Reading numeric tokens only up to
 /// `I:` means a name such as `W12,` can never pass for a result code.
-pub fn split_tag(value: &str) -> Vec<Field> {
+pub(crate) fn split_tag(value: &str) -> Vec<Field> {
     let mut out: Vec<Field> = Vec::new();
     let mut named = false;
     if value.trim().is_empty() {
@@ -78,19 +78,19 @@ pub fn split_tag(value: &str) -> Vec<Field> {
 }
 
 /// The value of sub-key `key` in `fields`.
-pub fn get<'a>(fields: &'a [Field], key: &str) -> Option<&'a str> {
+pub(crate) fn get<'a>(fields: &'a [Field], key: &str) -> Option<&'a str> {
     fields.iter().find(|f| f.key == key).map(|f| f.value.as_str())
 }
 
 /// An integer sub-value (`65`, ` 5`).
-pub fn int(s: Option<&str>) -> Option<i64> {
+pub(crate) fn int(s: Option<&str>) -> Option<i64> {
     s.and_then(|s| s.trim().parse().ok())
 }
 
 /// Splits `name (rank)` at the last `(` when a `)` ends the value and the part between is a
 /// rank; the space before `(` is optional and the name may contain spaces. Returns the trimmed
 /// name and the normalised rank (`4D` → `4d`, `3段` → `3d`, `1급` → `1k`).
-pub fn split_name(value: &str) -> (String, Option<String>) {
+pub(crate) fn split_name(value: &str) -> (String, Option<String>) {
     let v = value.trim();
     if let Some(inner) = v.strip_suffix(')') {
         if let Some(open) = inner.rfind('(') {
@@ -104,7 +104,7 @@ pub fn split_name(value: &str) -> (String, Option<String>) {
 
 /// Tygem's numeric level as an SGF rank: ≤ 17 → (18 − l) kyu, 18–26 → (l − 17) dan, ≥ 27 →
 /// (l − 26) pro. `None` for levels below 1.
-pub fn level_to_rank(level: i64) -> Option<String> {
+pub(crate) fn level_to_rank(level: i64) -> Option<String> {
     match level {
         1..=17 => Some(format!("{}k", 18 - level)),
         18..=26 => Some(format!("{}d", level - 17)),
@@ -114,7 +114,7 @@ pub fn level_to_rank(level: i64) -> Option<String> {
 }
 
 /// An SGF rank (`4d`, `15k`, `9p`, marks ignored) as Tygem's numeric level.
-pub fn rank_to_level(rank: &str) -> Option<i64> {
+pub(crate) fn rank_to_level(rank: &str) -> Option<i64> {
     let r = crate::model::info::normalize_rank(rank)?;
     let r = r.trim_end_matches(['*', '?']);
     let n: i64 = r[..r.len() - 1].parse().ok()?;
@@ -127,7 +127,7 @@ pub fn rank_to_level(rank: &str) -> Option<i64> {
 }
 
 /// An SGF rank in Tygem's display form (`4d` → `4D`, `15k` → `15K`, `9p` → `9P`), marks dropped.
-pub fn rank_display(rank: &str) -> String {
+pub(crate) fn rank_display(rank: &str) -> String {
     match crate::model::info::normalize_rank(rank) {
         Some(r) => r.trim_end_matches(['*', '?']).to_uppercase(),
         None => rank.trim().to_string(),
@@ -135,11 +135,11 @@ pub fn rank_display(rank: &str) -> String {
 }
 
 /// A calendar date.
-pub type Date = (u32, u32, u32);
+pub(crate) type Date = (u32, u32, u32);
 
 /// Reads the date from any GIB date form: GAMETAG `C2020:06:29:16:02`, GDATE and GAMEDATE
 /// `2020- 6-29-16- 2-21` (space-padded), and the localised `2012年11月22日 下午 6:3`.
-pub fn parse_date(s: &str) -> Option<Date> {
+pub(crate) fn parse_date(s: &str) -> Option<Date> {
     let nums: Vec<u32> = s
         .split(|c: char| !c.is_ascii_digit())
         .filter(|p| !p.is_empty())
@@ -153,7 +153,7 @@ pub fn parse_date(s: &str) -> Option<Date> {
 }
 
 /// The date of a GIB date value that holds nothing more (no time of day, or `00:00:00`).
-pub fn only_date(s: &str) -> Option<Date> {
+pub(crate) fn only_date(s: &str) -> Option<Date> {
     let date = parse_date(s)?;
     let rest_zero =
         s.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).skip(3).all(|p| p.bytes().all(|b| b == b'0'));
@@ -161,7 +161,7 @@ pub fn only_date(s: &str) -> Option<Date> {
 }
 
 /// The date at the start of an SGF `DT` value (`2020-06-29`, also `2020-06-29,30`).
-pub fn parse_sgf_date(dt: &str) -> Option<Date> {
+pub(crate) fn parse_sgf_date(dt: &str) -> Option<Date> {
     let head = dt.trim().get(..10)?;
     let b = head.as_bytes();
     if b[4] != b'-' || b[7] != b'-' {
@@ -171,7 +171,7 @@ pub fn parse_sgf_date(dt: &str) -> Option<Date> {
 }
 
 /// `YYYY-MM-DD`.
-pub fn sgf_date((y, m, d): Date) -> String {
+pub(crate) fn sgf_date((y, m, d): Date) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 

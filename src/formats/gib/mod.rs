@@ -1,4 +1,4 @@
-//! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: `formats/gib.md`.
+//! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: [`formats/gib.md`](crate::spec::gib).
 
 mod fields;
 mod header;
@@ -7,8 +7,8 @@ mod read;
 mod result;
 mod write;
 
-pub use read::parse_text;
-pub use write::write_text;
+pub(crate) use read::parse_text;
+pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
@@ -21,7 +21,7 @@ pub const PROP_GAME_LINE: &str = "XGIBGS";
 /// Root property holding the free text after `&4` on the `INI` line.
 pub const PROP_INI_TEXT: &str = "XGIBINI";
 
-/// Diagnostic codes of the GIB reader and writer (documented in `formats/gib.md`).
+/// Diagnostic codes of the GIB reader and writer (documented in [`formats/gib.md`](crate::spec::gib)).
 pub mod codes {
     /// Text before `\HS` was skipped.
     pub const TEXT_BEFORE: &str = "gib.text-before";
@@ -90,7 +90,7 @@ pub mod codes {
 }
 
 /// The registry entry.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "gib",
     aliases: &[],
     extensions: &["gib"],
@@ -113,7 +113,7 @@ fn sniff(bytes: &[u8]) -> bool {
 /// The charset label a GIB file declares: from `GIBOKIND` (Global, Korea, China, Taiwan,
 /// Japan), else from `GAMEINFOMAIN`'s `GBKIND` (0 Korea, 2 Tom, 3 Global, 4 Taiwan, 5 China).
 /// Both are ASCII, so they are found on the raw bytes. The second value is an unknown kind.
-pub fn declared_charset(bytes: &[u8]) -> (Option<&'static str>, Option<String>) {
+pub(crate) fn declared_charset(bytes: &[u8]) -> (Option<&'static str>, Option<String>) {
     let value_of = |key: &[u8], end: &[u8]| -> Option<String> {
         let at = memchr::memmem::find(bytes, key)? + key.len();
         let rest = &bytes[at..bytes.len().min(at + 64)];
@@ -138,7 +138,7 @@ pub fn declared_charset(bytes: &[u8]) -> (Option<&'static str>, Option<String>) 
 }
 
 /// The charset of a `GIBOKIND` value.
-pub fn kind_label(kind: &str) -> Option<&'static str> {
+pub(crate) fn kind_label(kind: &str) -> Option<&'static str> {
     match kind.trim().to_ascii_lowercase().as_str() {
         "global" => Some("UTF-8"),
         "korea" => Some("EUC-KR"),
@@ -151,6 +151,7 @@ pub fn kind_label(kind: &str) -> Option<&'static str> {
 
 /// Reads a GIB file: charset from `GIBOKIND` (detection when absent or wrong), then the header
 /// and the game section.
+#[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let (label, unknown) = declared_charset(&bytes);
@@ -172,6 +173,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 /// Writes the first game as GIB with CRLF line ends: UTF-8 and `GIBOKIND=Global` by default,
 /// or the flavour of the requested charset (EUC-KR → Korea, GBK/GB18030 → China, Big5 →
 /// Taiwan, Shift_JIS → Japan).
+#[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let Some(game) = collection.games.first() else {
         return Err(WriteError::Invalid(vec![crate::diag::Diagnostic::error(codes::NO_GAMES, "no game to write")]));

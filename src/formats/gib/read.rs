@@ -41,7 +41,7 @@ pub(super) struct Raw {
 
 /// Parses decoded GIB text into a game tree; `None` (with a `gib.no-game` error) when the text
 /// holds neither a header nor a game section.
-pub fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
+pub(crate) fn parse_text(text: &str, mut sink: Sink) -> (Option<GameTree>, Vec<Diagnostic>) {
     let raw = scan(text, &mut sink);
     if !raw.found {
         sink.push(Diagnostic::error(codes::NO_GAME, "no GIB header (\\HS) or game section (\\GS) found"));

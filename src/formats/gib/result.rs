@@ -5,7 +5,7 @@ use crate::model::{Color, GameResult, WinKind};
 
 /// What a `GRLT` code means: `Some(None)` for 255 (unfinished, no `RE`), `None` for a code
 /// kifu does not know. `zipsu` is the margin ×10.
-pub fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResult>> {
+pub(crate) fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResult>> {
     let win = |winner, how| Some(Some(GameResult::Win { winner, how }));
     let score = |z: Option<i64>| match z {
         Some(z) if z > 0 => WinKind::Score(z as f64 / 10.0),
@@ -28,7 +28,7 @@ pub fn from_code(code: i64, zipsu: Option<i64>) -> Option<Option<GameResult>> {
 /// The `GRLT` code and `ZIPSU` (margin ×10) for a result; `None` when GIB has no code for it
 /// (draw, void, unknown). The margin is rounded to tenths; the flag says whether that lost
 /// precision.
-pub fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
+pub(crate) fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
     let GameResult::Win { winner, how } = result else {
         return None;
     };
@@ -47,7 +47,7 @@ pub fn to_code(result: &GameResult) -> Option<(i64, i64, bool)> {
 }
 
 /// The English `GAMERESULT` text Tygem's Global client writes.
-pub fn english(result: &GameResult) -> String {
+pub(crate) fn english(result: &GameResult) -> String {
     let GameResult::Win { winner, how } = result else {
         return String::new();
     };
@@ -63,7 +63,7 @@ pub fn english(result: &GameResult) -> String {
 
 /// Parses a localised `GAMERESULT` text: `white 24.5 win`, `black 4 points win`,
 /// `white wins by resignation`, `흑 시간승`, `백 3집반 승`, `黑1目半胜`, `白中盘胜`, `黑時間勝`.
-pub fn from_text(text: &str) -> Option<GameResult> {
+pub(crate) fn from_text(text: &str) -> Option<GameResult> {
     let t = text.trim();
     let lower = t.to_lowercase();
     let winner = if lower.starts_with("black") || t.starts_with('흑') || t.starts_with('黑') {

@@ -40,7 +40,7 @@ const ROOT_MAPPED: &[&str] = &[
 const MARKUP: &[&str] = &["AR", "CR", "DD", "LB", "LN", "MA", "SL", "SQ", "TR", "TB", "TW", "VW"];
 
 /// Writes `game` as GIB text with CRLF line ends; `kind` is the `GIBOKIND` value.
-pub fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
+pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
     let mut sink = Sink::new();
     let root = game.root();
     let size = game.board_size();

@@ -1,5 +1,5 @@
 //! kifu's JSON form of the game tree, as one document (`json`) or one game per line (`ndjson`).
-//! Specification: `formats/json.md`; JSON Schema: `formats/json.schema.json`.
+//! Specification: [`formats/json.md`](crate::spec::json); JSON Schema: `formats/json.schema.json`.
 //!
 //! Both directions work without recursion, so variations nested 10,000 deep are read and
 //! written like a flat main line.
@@ -8,7 +8,7 @@ mod parse;
 mod read;
 mod write;
 
-pub use write::{write_document, write_lines};
+pub(crate) use write::{write_document, write_lines};
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::diag::Diagnostic;
@@ -20,7 +20,7 @@ pub const VERSION: u32 = 1;
 /// The value of the `format` field that marks kifu's JSON.
 pub const MARKER: &str = "kifu";
 
-/// Diagnostic codes of the JSON and NDJSON readers and writers (documented in `formats/json.md`).
+/// Diagnostic codes of the JSON and NDJSON readers and writers (documented in [`formats/json.md`](crate::spec::json)).
 pub mod codes {
     /// The input is not well-formed JSON (position of the first problem); for NDJSON, the line
     /// was skipped.
@@ -57,7 +57,7 @@ pub mod codes {
 }
 
 /// The registry entry of the JSON document form.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "json",
     aliases: &[],
     extensions: &["json"],
@@ -69,7 +69,7 @@ pub static FORMAT: FormatSpec = FormatSpec {
 };
 
 /// The registry entry of the NDJSON form (one game per line).
-pub static NDJSON_FORMAT: FormatSpec = FormatSpec {
+pub(crate) static NDJSON_FORMAT: FormatSpec = FormatSpec {
     name: "ndjson",
     aliases: &[],
     extensions: &["ndjson", "jsonl"],
@@ -106,11 +106,13 @@ fn sniff_ndjson(bytes: &[u8]) -> bool {
 }
 
 /// Reads a kifu JSON document (or a single game object).
+#[doc(hidden)]
 pub fn read_json(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     read::read(bytes, options, false)
 }
 
 /// Reads kifu NDJSON: one game (or document) per line; a malformed line is reported and skipped.
+#[doc(hidden)]
 pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     read::read(bytes, options, true)
 }
@@ -126,12 +128,14 @@ fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
 }
 
 /// Writes one kifu JSON document holding every game (always UTF-8).
+#[doc(hidden)]
 pub fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let text = write_document(collection, options.source_charset);
     Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: utf8_note(options) })
 }
 
 /// Writes kifu NDJSON: one compact game object per line (always UTF-8).
+#[doc(hidden)]
 pub fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let text = write_lines(collection, options.source_charset);
     Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: utf8_note(options) })

@@ -48,7 +48,7 @@ pub(crate) struct Doc {
 
 impl Doc {
     /// The value at `i` (indices handed out by the parser are always valid).
-    pub fn get(&self, i: u32) -> &JValue {
+    pub(crate) fn get(&self, i: u32) -> &JValue {
         &self.values[i as usize]
     }
 
@@ -57,7 +57,7 @@ impl Doc {
     }
 
     /// The text of a string value.
-    pub fn str(&self, i: u32) -> Option<&str> {
+    pub(crate) fn str(&self, i: u32) -> Option<&str> {
         match self.get(i).kind {
             Kind::String { start, len } => Some(self.text((start, len))),
             _ => None,
@@ -74,7 +74,7 @@ impl Doc {
     }
 
     /// The items of an array (nothing for other values).
-    pub fn items(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn items(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
         let (first, len) = match self.get(i).kind {
             Kind::Array { first, len } => (first, len),
             _ => (NONE, 0),
@@ -84,7 +84,7 @@ impl Doc {
 
     /// The members of an object in document order, repeated keys included (nothing for other
     /// values).
-    pub fn members(&self, i: u32) -> impl Iterator<Item = (&str, u32)> + '_ {
+    pub(crate) fn members(&self, i: u32) -> impl Iterator<Item = (&str, u32)> + '_ {
         let (first, len) = match self.get(i).kind {
             Kind::Object { first, len } => (first, len),
             _ => (NONE, 0),
@@ -93,7 +93,7 @@ impl Doc {
     }
 
     /// Number of items or members of a container (0 for other values).
-    pub fn len(&self, i: u32) -> usize {
+    pub(crate) fn len(&self, i: u32) -> usize {
         match self.get(i).kind {
             Kind::Array { len, .. } | Kind::Object { len, .. } => len as usize,
             _ => 0,

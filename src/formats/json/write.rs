@@ -77,7 +77,7 @@ fn number(out: &mut String, x: f64) {
 
 /// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
 /// nodes one per line.
-pub fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
     let mut o = Out { s: String::new(), pretty: true };
     o.s.push('{');
     o.nl(1);
@@ -109,7 +109,7 @@ pub fn write_document(collection: &Collection, charset: Option<CharsetDecision>)
 
 /// Writes kifu NDJSON: per game one line `{"format":"kifu","version":1,"info":…,"nodes":…,
 /// "variations":…}`.
-pub fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
     let mut o = Out { s: String::new(), pretty: false };
     for game in &collection.games {
         game_object(&mut o, game, charset, 0, true);

@@ -1,19 +1,18 @@
 //! NGF (WBaduk / Cyberoro, Nihon Ki-in Yugen no Ma, and the Chinese "GI" variant): reader and
-//! writer. Specification: `formats/ngf.md`.
+//! writer. Specification: [`formats/ngf.md`](crate::spec::ngf).
 
 mod fields;
 mod read;
 mod result;
 mod write;
 
-pub use read::parse_text;
-pub use result::{ParsedResult, english_result, parse_result};
-pub use write::write_text;
+pub(crate) use read::parse_text;
+pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
 
-/// Diagnostic codes of the NGF reader and writer (documented in `formats/ngf.md`).
+/// Diagnostic codes of the NGF reader and writer (documented in [`formats/ngf.md`](crate::spec::ngf)).
 pub mod codes {
     /// Nothing NGF-like was found (no board-size line and no move line).
     pub const NO_GAME: &str = "ngf.no-game";
@@ -53,7 +52,7 @@ pub mod codes {
 }
 
 /// The registry entry.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "ngf",
     aliases: &[],
     extensions: &["ngf"],
@@ -91,6 +90,7 @@ fn sniff(bytes: &[u8]) -> bool {
 }
 
 /// Reads NGF bytes: charset detection (no charset field), then the header and move lines.
+#[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let decoded = crate::charset::decode_owned(bytes, options.encoding, None, &mut sink);
@@ -104,6 +104,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 }
 
 /// Writes the first game as NGF in the requested charset (UTF-8 by default).
+#[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let (text, diagnostics) = write_text(collection)?;
     super::encode_output(&text, options, diagnostics)

@@ -173,7 +173,7 @@ enum MoveLine {
 
 /// Parses text into one game. Returns `None` (with an error diagnostic) when nothing NGF-like is
 /// found.
-pub fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag::Diagnostic>) {
+pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate::diag::Diagnostic>) {
     let text_body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let shift = text.len() - text_body.len();
     let mut all = lines(text_body);

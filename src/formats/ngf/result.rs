@@ -5,7 +5,7 @@ use crate::model::{Color, GameResult, WinKind};
 
 /// What a result line says.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ParsedResult {
+pub(crate) enum ParsedResult {
     /// The line is empty.
     Empty,
     /// The game was still in progress (`Progressing!`): no result.
@@ -31,9 +31,9 @@ fn find_any(text: &str, words: &[&str]) -> Option<usize> {
     words.iter().filter_map(|w| text.find(w)).min()
 }
 
-/// Parses an NGF result line (see `formats/ngf.md`, "Result"). The part after `>>` (a score
+/// Parses an NGF result line (see [`formats/ngf.md`](crate::spec::ngf), "Result"). The part after `>>` (a score
 /// breakdown such as `White(66):Black(89)`) is ignored.
-pub fn parse_result(text: &str) -> ParsedResult {
+pub(crate) fn parse_result(text: &str) -> ParsedResult {
     let text = text.trim();
     if text.is_empty() {
         return ParsedResult::Empty;
@@ -151,7 +151,7 @@ fn margin(text: &str) -> Option<f64> {
 /// The English result line the writer produces for `result` (which [`parse_result`] reads back
 /// to the same result): `Black wins by 2.5 points!`, `White wins by resignation!`,
 /// `White loses on time!` (= B+T), `Draw!`, `No result!`, `Unknown!`.
-pub fn english_result(result: &GameResult) -> String {
+pub(crate) fn english_result(result: &GameResult) -> String {
     let name = |c: Color| if c == Color::Black { "Black" } else { "White" };
     match result {
         GameResult::Draw => "Draw!".into(),

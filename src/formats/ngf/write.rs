@@ -135,7 +135,7 @@ fn letter(c: u8) -> char {
 }
 
 /// Writes the first game of `collection` as NGF text (LF line ends) and the lossy items.
-pub fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
+pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnostic>), WriteError> {
     let Some(tree) = collection.games.first() else {
         return Err(WriteError::Invalid(vec![Diagnostic::error(codes::NO_GAME, "no game to write")]));
     };

@@ -9,17 +9,17 @@ use encoding_rs::Encoding;
 
 /// One root `CA`: where its game tree starts (`(`), where the property is, and its label.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RootCharset {
+pub(super) struct RootCharset {
     /// Byte offset of the game tree's `(`.
-    pub game: usize,
+    pub(super) game: usize,
     /// Byte offset of the `CA` identifier.
-    pub at: usize,
+    pub(super) at: usize,
     /// The label, trimmed.
-    pub label: String,
+    pub(super) label: String,
 }
 
 /// The root `CA` of every game tree of `bytes`, in order.
-pub fn root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
+pub(super) fn root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
     // A double-byte charset whose trail bytes may be `\` or `]`.
     let dbcs = |label: &str| crate::charset::encoding_for_label(label).filter(|&e| has_ascii_trails(e));
     let mut out = Vec::new();

@@ -1,17 +1,19 @@
-//! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: `formats/sgf.md`.
+//! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: [`formats/sgf.md`](crate::spec::sgf).
 
 mod declared;
 mod read;
 mod write;
 
-pub use read::{charset_parts, declared_charsets, find_declared_charset, parse_text};
-
+#[doc(hidden)]
+pub use read::find_declared_charset;
+pub(crate) use read::parse_text;
+#[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
 
-/// Diagnostic codes of the SGF reader and writer (documented in `formats/sgf.md`).
+/// Diagnostic codes of the SGF reader and writer (documented in [`formats/sgf.md`](crate::spec::sgf)).
 pub mod codes {
     /// Text before the first game tree was skipped.
     pub const TEXT_BEFORE: &str = "sgf.text-before";
@@ -54,7 +56,7 @@ pub mod codes {
 }
 
 /// The registry entry.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "sgf",
     aliases: &[],
     extensions: &["sgf"],
@@ -72,6 +74,7 @@ fn sniff(bytes: &[u8]) -> bool {
 }
 
 /// Reads SGF bytes: charset decision (BOM, override, `CA`, detection), then the grammar.
+#[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let (parts, declared) = read::declarations(&bytes);
@@ -176,6 +179,7 @@ fn decode_parts(
 }
 
 /// Writes FF\[4\] SGF in the requested charset (UTF-8 by default).
+#[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.

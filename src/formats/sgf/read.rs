@@ -16,19 +16,16 @@ pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
     super::declared::root_charsets(bytes).into_iter().next().map(|r| r.label)
 }
 
-/// Every root `CA` on the raw bytes, with the byte offset of its identifier, in order.
-pub fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> + '_ {
-    super::declared::root_charsets(bytes).into_iter().map(|r| (r.at, r.label))
-}
-
 /// Where a collection must be cut so that each part is decoded with the charset its games
 /// declare: at the `(` of each game tree whose root `CA` names a charset other than the one
 /// before. Returns the parts as (start, label); a single part when every game agrees.
-pub fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
+#[cfg(test)]
+fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
     declarations(bytes).0
 }
 
-/// [`charset_parts`] and [`find_declared_charset`] from one scan.
+/// Where a collection must be cut (as `charset_parts`) and [`find_declared_charset`], from one
+/// scan.
 pub(super) fn declarations(bytes: &[u8]) -> (Vec<(usize, String)>, Option<String>) {
     let roots = super::declared::root_charsets(bytes);
     let first = roots.first().map(|r| r.label.clone());
@@ -92,7 +89,7 @@ struct Frame {
 /// positions resolved.
 /// With `positions`, every tree records where its nodes and properties start
 /// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
-pub fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
+pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
     let mut sink = sink;
     if text.len() > crate::model::tree::MAX_TEXT {
         sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));

@@ -18,9 +18,9 @@ const WIDTH: usize = 80;
 pub fn normalize_header(tree: &mut GameTree, charset: &str) {
     let root = NodeId::ROOT;
     if tree.root().get("FF").is_some() {
-        tree.set_prop(root, "FF", &["4".into()]);
+        tree.set_prop(root, "FF", ["4"]);
     } else {
-        tree.insert_prop(root, 0, "FF", &["4".into()]);
+        tree.insert_prop(root, 0, "FF", ["4"]);
     }
     if tree.root().get("CA").is_some() {
         tree.set_prop(root, "CA", &[PropValue::new(charset)]);

@@ -1,13 +1,13 @@
 //! UGF/UGI (Pandanet IGS "Panda-eGG", Nihon Ki-in, review files): reader and writer.
-//! Specification: `formats/ugf.md`.
+//! Specification: [`formats/ugf.md`](crate::spec::ugf).
 
 mod header;
 mod read;
 mod review;
 mod write;
 
-pub use read::parse_text;
-pub use write::write_text;
+pub(crate) use read::parse_text;
+pub(crate) use write::write_text;
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
@@ -24,7 +24,7 @@ pub const PROP_PLAYER: &str = "XUGFPLAYER";
 /// Private property on the root: the lines of a `[Comment]` section, joined by newlines.
 pub const PROP_COMMENT: &str = "XUGFCOMMENT";
 
-/// Diagnostic codes of the UGF reader and writer (documented in `formats/ugf.md`).
+/// Diagnostic codes of the UGF reader and writer (documented in [`formats/ugf.md`](crate::spec::ugf)).
 pub mod codes {
     /// The file is encrypted (`Crypt` other than `0,PLAIN…`); it cannot be read.
     pub const ENCRYPTED: &str = "ugf.encrypted";
@@ -77,7 +77,7 @@ pub mod codes {
 }
 
 /// The registry entry.
-pub static FORMAT: FormatSpec = FormatSpec {
+pub(crate) static FORMAT: FormatSpec = FormatSpec {
     name: "ugf",
     aliases: &["ugi"],
     extensions: &["ugf", "ugi"],
@@ -100,7 +100,7 @@ fn sniff(bytes: &[u8]) -> bool {
 }
 
 /// Finds `Lang=` in the `[Header]` of raw bytes (header keys are ASCII).
-pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
+pub(crate) fn find_declared_charset(bytes: &[u8]) -> Option<String> {
     let head = &bytes[..bytes.len().min(64 * 1024)];
     for line in head.split(|&c| c == b'\n' || c == b'\r') {
         if line.starts_with(b"[Data]") {
@@ -116,6 +116,7 @@ pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
 
 /// Reads UGF/UGI bytes: charset from `Lang=` (a valid-UTF-8 file is read as UTF-8), then the
 /// sections.
+#[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let declared = find_declared_charset(&bytes);
@@ -128,6 +129,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 }
 
 /// Writes the first game as UGF (`Lang=UTF8`, or `SJIS` when asked for Shift_JIS).
+#[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let enc = options.encoding();
     let (text, diagnostics) = write_text(collection, enc)?;

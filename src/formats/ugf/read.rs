@@ -83,7 +83,7 @@ impl Geometry {
 
 /// Parses decoded UGF text into one game. `Err` holds the diagnostics when nothing could be read
 /// (no `[Header]`/`[Data]`, or an encrypted file).
-pub fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagnostic>), Vec<Diagnostic>> {
+pub(crate) fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagnostic>), Vec<Diagnostic>> {
     let all = lines(&text);
     let mut section = Section::None;
     let mut parts: [Vec<Line>; 6] = Default::default();

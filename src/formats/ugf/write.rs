@@ -22,7 +22,7 @@ const MOVE_HANDLED: &[&str] = &["B", "W", "C"];
 const MAIN_ONLY: &[&str] = &[PROP_TIME, PROP_CLOCK, PROP_PLAYER];
 
 /// Writes the first game of `collection` as UGF text with `Lang=` naming `enc`.
-pub fn write_text(
+pub(crate) fn write_text(
     collection: &Collection,
     enc: &'static encoding_rs::Encoding,
 ) -> Result<(String, Vec<Diagnostic>), WriteError> {
@@ -206,9 +206,7 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
     for &id in main {
         let node = tree.node(id);
         let Some((colour, mv)) = node.mv_on(size) else { continue };
-        if let Move::Play(p) = mv
-            && !p.is_on(size)
-        {
+        if let Some(p) = mv.point().filter(|p| !p.is_on(size)) {
             diags.push(Diagnostic::warning(
                 codes::LOSSY_MOVE,
                 format!("move {p} of node {} is off the board; written as a pass", id.index()),

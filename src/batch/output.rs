@@ -1,0 +1,467 @@
+//! Writing one output file safely, the same way for every command and every kind of output.
+//!
+//! [`write_output`] never leaves a half-written file (a temporary file beside the destination,
+//! then a rename), never replaces a file it was not asked to (an existing file whose bytes differ
+//! needs [`Existing::Force`]), leaves an identical file untouched ([`Written::Unchanged`]), writes
+//! *through* character devices, FIFOs and sockets (`/dev/null`, `/dev/stdout`) instead of
+//! replacing them, replaces the *target* of a symbolic link (never the link), gives new files the
+//! usual `0666` minus the umask, and keeps the mode of a file it replaces. Every temporary file is
+//! named `.kifu-PID-XXXXXX.tmp` and registered, so a signal handler can remove them
+//! ([`remove_temp_files`]) and a later run can remove those of dead processes
+//! ([`remove_stale_temp_files`]).
+
+use super::Existing;
+use std::collections::BTreeSet;
+use std::fs::{self, Metadata};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// How [`write_output`] treats what is already there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutputPolicy {
+    /// What to do with an existing regular file whose bytes differ.
+    pub existing: Existing,
+    /// Decide and report, but write nothing and create no folder.
+    pub dry_run: bool,
+    /// Create a missing parent folder (batch outputs under `-O`); otherwise it is an error.
+    pub create_dirs: bool,
+}
+
+/// What [`write_output`] did (or, in a dry run, would do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// A new file was created.
+    Created,
+    /// A different existing file was replaced (`--force`); it kept its mode.
+    Replaced,
+    /// The file already held exactly these bytes; nothing was written, its mtime is untouched.
+    Unchanged,
+    /// A character device, FIFO or socket was written through.
+    Through,
+    /// A different existing file was kept ([`Existing::Skip`]).
+    Kept,
+}
+
+impl Written {
+    /// Whether the destination holds the bytes afterwards (everything but [`Written::Kept`]).
+    pub fn holds_output(self) -> bool {
+        self != Written::Kept
+    }
+}
+
+/// Why an output could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// A different file exists and neither force nor skip was asked.
+    #[error("{} exists and differs from what kifu would write; give --force to replace it", .0.display())]
+    Exists(PathBuf),
+    /// A symbolic link whose target differs, without force.
+    #[error("{link} is a link to {target}, which exists and differs; give --force to replace {target}", link = .0.display(), target = .1.display())]
+    LinkTargetExists(PathBuf, PathBuf),
+    /// A symbolic link that points nowhere.
+    #[error("{} is a symbolic link to a missing file; refusing to write through it", .0.display())]
+    DanglingLink(PathBuf),
+    /// The parent folder does not exist (and may not be created).
+    #[error("folder {}/ does not exist", .0.display())]
+    NoFolder(PathBuf),
+    /// The path is a folder.
+    #[error("{} is a folder", .0.display())]
+    IsFolder(PathBuf),
+    /// The path is a block device (a disk): never written.
+    #[error("{} is a block device; kifu does not write to disks", .0.display())]
+    BlockDevice(PathBuf),
+    /// The output could not be opened or created.
+    #[error("cannot create {}: {}", .0.display(), .1)]
+    Create(PathBuf, io::Error),
+    /// Writing the bytes failed (a full disk, `/dev/full`, a closed FIFO).
+    #[error("cannot write {}: {}", .0.display(), .1)]
+    Write(PathBuf, io::Error),
+}
+
+impl OutputError {
+    /// Whether the output could not be created at all (exit 73); otherwise writing failed (74).
+    pub fn cannot_create(&self) -> bool {
+        !matches!(self, OutputError::Write(..))
+    }
+
+    /// Whether the error is an existing file that `--force` would replace.
+    pub fn exists(&self) -> bool {
+        matches!(self, OutputError::Exists(_) | OutputError::LinkTargetExists(..))
+    }
+}
+
+/// The temporary files of this process that are not yet renamed into place.
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Set once [`remove_temp_files`] ran: no new temporary file is created after it.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Removes every temporary file this process has open and refuses to create more (for a SIGINT
+/// / SIGTERM handler that then exits); returns how many were removed.
+pub fn remove_temp_files() -> usize {
+    let mut list = temps();
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+    let n = list.iter().filter(|p| fs::remove_file(p).is_ok()).count();
+    list.clear();
+    n
+}
+
+/// The prefix of this process's temporary files: `.kifu-PID-`.
+fn temp_prefix() -> String {
+    format!(".kifu-{}-", std::process::id())
+}
+
+/// Whether a file name is one of kifu's temporary files (`.kifu-….tmp`).
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with(".kifu-") && name.ends_with(".tmp")
+}
+
+/// Removes the temporary files (`.kifu-PID-XXXXXX.tmp`) that killed runs left in `dirs`: those
+/// whose process is gone. Only where processes can be checked (`/proc`); returns how many.
+pub fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return 0;
+    }
+    let mut removed = 0;
+    for dir in dirs {
+        let Ok(entries) = fs::read_dir(dir) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Some(pid) =
+                name.strip_prefix(".kifu-").filter(|n| n.ends_with(".tmp")).and_then(|n| n.split('-').next())
+            else {
+                continue;
+            };
+            let gone = pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !proc.join(pid).exists());
+            if gone && entry.file_type().is_ok_and(|t| t.is_file()) && fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+/// Whether `a` and `b` name one existing file (by device and inode on Unix, so links, hard
+/// links and `..` do not hide it; by canonical path elsewhere).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
+/// The folder `path` is in (`.` for a bare name).
+pub fn parent_folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `bytes` to `path` under `policy` (see the module documentation); returns what was done.
+///
+/// This is the one way kifu writes a file: single-file `-o`, batch outputs, `--split`,
+/// `--merge` and `--report` all go through it.
+pub fn write_output(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => create(path, bytes, policy),
+        Err(e) => Err(OutputError::Create(path.to_path_buf(), e)),
+        Ok(m) if m.file_type().is_symlink() => linked(path, bytes, policy),
+        Ok(m) if m.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
+        Ok(m) if m.is_file() => existing(path, &m, bytes, policy),
+        Ok(m) if is_block_device(&m) => Err(OutputError::BlockDevice(path.to_path_buf())),
+        Ok(_) => through(path, bytes, policy),
+    }
+}
+
+/// Whether `path` names an open file descriptor (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`,
+/// directly or through links): the file the caller already opened for us, written through.
+fn is_descriptor(path: &Path) -> bool {
+    let mut cur = path.to_path_buf();
+    for _ in 0..8 {
+        let s = cur.to_string_lossy();
+        if s.starts_with("/dev/fd/") || s.starts_with("/proc/self/fd/") || s.starts_with("/proc/thread-self/fd/") {
+            return true;
+        }
+        match fs::read_link(&cur) {
+            Ok(next) => cur = if next.is_absolute() { next } else { parent_folder(&cur).join(next) },
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// A symbolic link: an open descriptor or a special file is written through; a regular file is
+/// its target, compared and replaced there (never the link); a dangling link is refused.
+fn linked(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
+    if is_descriptor(path) {
+        return through(path, bytes, policy);
+    }
+    match fs::metadata(path) {
+        Err(_) => Err(OutputError::DanglingLink(path.to_path_buf())),
+        Ok(t) if t.is_file() => {
+            let target = fs::canonicalize(path).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+            existing(&target, &t, bytes, policy).map_err(|e| match e {
+                OutputError::Exists(t) => OutputError::LinkTargetExists(path.to_path_buf(), t),
+                e => e,
+            })
+        }
+        Ok(t) if t.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
+        Ok(t) if is_block_device(&t) => Err(OutputError::BlockDevice(path.to_path_buf())),
+        Ok(_) => through(path, bytes, policy),
+    }
+}
+
+#[cfg(unix)]
+fn is_block_device(m: &Metadata) -> bool {
+    std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
+}
+
+#[cfg(not(unix))]
+fn is_block_device(_: &Metadata) -> bool {
+    false
+}
+
+/// Whether the regular file at `path` (of length `len`) holds exactly `bytes`.
+fn same_bytes(path: &Path, len: u64, bytes: &[u8]) -> bool {
+    len == bytes.len() as u64 && fs::read(path).is_ok_and(|old| old == bytes)
+}
+
+/// An existing regular file: unchanged, refused, kept or replaced.
+fn existing(path: &Path, meta: &Metadata, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
+    if same_bytes(path, meta.len(), bytes) {
+        return Ok(Written::Unchanged);
+    }
+    match policy.existing {
+        Existing::Refuse => Err(OutputError::Exists(path.to_path_buf())),
+        Existing::Skip => Ok(Written::Kept),
+        Existing::Force if policy.dry_run => Ok(Written::Replaced),
+        Existing::Force => {
+            atomic(path, bytes, Some(meta.permissions()))?;
+            Ok(Written::Replaced)
+        }
+    }
+}
+
+/// A path where nothing exists yet. The folder is looked at only when the temporary file
+/// cannot be created (one failed open instead of a `stat` per file in a batch run).
+fn create(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
+    let dir = parent_folder(path);
+    let missing = |dir: &Path| if policy.create_dirs { None } else { Some(OutputError::NoFolder(dir.to_path_buf())) };
+    if policy.dry_run {
+        return match missing(dir) {
+            Some(e) if !dir.is_dir() => Err(e),
+            _ => Ok(Written::Created),
+        };
+    }
+    match atomic(path, bytes, None) {
+        Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound && !dir.is_dir() => {
+            if let Some(e) = missing(dir) {
+                return Err(e);
+            }
+            fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
+            atomic(path, bytes, None)?;
+        }
+        r => r?,
+    }
+    Ok(Written::Created)
+}
+
+/// A character device, FIFO, socket or open descriptor: opened and written, never replaced. It
+/// is opened for appending, so `-o /dev/stdout` after a shell's `>>` adds to the file.
+fn through(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
+    if policy.dry_run {
+        return Ok(Written::Through);
+    }
+    let mut file = fs::OpenOptions::new().append(true).open(path).map_err(|e| OutputError::Create(path.into(), e))?;
+    file.write_all(bytes).and_then(|()| file.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+    Ok(Written::Through)
+}
+
+/// Removes its path from the registry when dropped (the file itself is removed or renamed by
+/// `tempfile`).
+struct Registered(PathBuf);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        temps().retain(|p| p != &self.0);
+    }
+}
+
+/// Registers `path` and creates it (new, `mode` or `0666` subject to the umask). Registration
+/// comes first, under the lock that [`remove_temp_files`] takes, so an interrupted process never
+/// creates a temporary file it will not remove.
+fn create_registered(path: &Path, mode: Option<&fs::Permissions>) -> io::Result<fs::File> {
+    {
+        let mut list = temps();
+        if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+        }
+        list.push(path.to_path_buf());
+    }
+    let mut open = fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        open.mode(mode.map_or(0o666, |m| m.mode() & 0o7777));
+    }
+    let _ = mode;
+    open.open(path).inspect_err(|_| temps().retain(|p| p != path))
+}
+
+/// Writes through a registered temporary file beside `path`, then renames it into place:
+/// replacing what is there when `mode` (the replaced file's) is given, refusing otherwise.
+fn atomic(path: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<(), OutputError> {
+    let dir = parent_folder(path);
+    let prefix = temp_prefix();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .make_in(dir, |p| create_registered(p, mode.as_ref()))
+        .map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+    let _registered = Registered(tmp.path().to_path_buf());
+    if let Some(m) = &mode {
+        // An explicit chmod: the umask must not narrow the mode of a file we replace.
+        fs::set_permissions(tmp.path(), m.clone()).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+    }
+    tmp.write_all(bytes).and_then(|()| tmp.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+    let persisted = if mode.is_some() { tmp.persist(path).map(drop) } else { tmp.persist_noclobber(path).map(drop) };
+    persisted.map_err(|e| match e.error.kind() {
+        io::ErrorKind::AlreadyExists => OutputError::Exists(path.to_path_buf()),
+        _ => OutputError::Create(path.to_path_buf(), e.error),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REFUSE: OutputPolicy = OutputPolicy { existing: Existing::Refuse, dry_run: false, create_dirs: false };
+
+    #[test]
+    fn creates_refuses_keeps_and_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.sgf");
+        assert_eq!(write_output(&p, b"one", &REFUSE).unwrap(), Written::Created);
+        assert_eq!(write_output(&p, b"one", &REFUSE).unwrap(), Written::Unchanged);
+        assert!(write_output(&p, b"two", &REFUSE).unwrap_err().exists());
+        let skip = OutputPolicy { existing: Existing::Skip, ..REFUSE };
+        assert_eq!(write_output(&p, b"two", &skip).unwrap(), Written::Kept);
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
+        assert_eq!(write_output(&p, b"two", &force).unwrap(), Written::Replaced);
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        assert!(!temps().iter().any(|t| t.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn missing_folders_are_named_or_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x/y/out.sgf");
+        let e = write_output(&p, b"one", &REFUSE).unwrap_err();
+        assert_eq!(e.to_string(), format!("folder {}/ does not exist", dir.path().join("x/y").display()));
+        let dry = OutputPolicy { create_dirs: true, dry_run: true, ..REFUSE };
+        assert_eq!(write_output(&p, b"one", &dry).unwrap(), Written::Created);
+        assert!(!dir.path().join("x").exists());
+        let mk = OutputPolicy { create_dirs: true, ..REFUSE };
+        assert_eq!(write_output(&p, b"one", &mk).unwrap(), Written::Created);
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_written_through_and_modes_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(write_output(Path::new("/dev/null"), b"x", &REFUSE).unwrap(), Written::Through);
+        assert!(std::os::unix::fs::FileTypeExt::is_char_device(&fs::metadata("/dev/null").unwrap().file_type()));
+        if Path::new("/dev/full").exists() {
+            let e = write_output(Path::new("/dev/full"), b"x", &REFUSE).unwrap_err();
+            assert!(!e.cannot_create(), "{e}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("kept-mode.sgf");
+        fs::write(&p, "old").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
+        write_output(&p, b"new", &force).unwrap();
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_replace_their_target_with_force_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.sgf");
+        let link = dir.path().join("link.sgf");
+        fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink("target.sgf", &link).unwrap();
+        let e = write_output(&link, b"new", &REFUSE).unwrap_err();
+        assert!(matches!(e, OutputError::LinkTargetExists(..)), "{e}");
+        let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
+        assert_eq!(write_output(&link, b"new", &force).unwrap(), Written::Replaced);
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        std::os::unix::fs::symlink("nowhere.sgf", dir.path().join("dangling.sgf")).unwrap();
+        let e = write_output(&dir.path().join("dangling.sgf"), b"x", &force).unwrap_err();
+        assert!(matches!(e, OutputError::DanglingLink(_)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_same_file_is_told_through_hard_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.sgf");
+        fs::write(&a, "x").unwrap();
+        fs::hard_link(&a, dir.path().join("b.sgf")).unwrap();
+        assert!(same_file(&a, &dir.path().join("b.sgf")));
+        assert!(same_file(&a, &dir.path().join("../").join(dir.path().file_name().unwrap()).join("a.sgf")));
+        fs::write(dir.path().join("c.sgf"), "x").unwrap();
+        assert!(!same_file(&a, &dir.path().join("c.sgf")) && !same_file(&a, &dir.path().join("none")));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn descriptors_are_told_through_their_links() {
+        assert!(is_descriptor(Path::new("/dev/stdout")));
+        assert!(is_descriptor(Path::new("/dev/fd/2")));
+        assert!(is_descriptor(Path::new("/proc/self/fd/1")));
+        assert!(!is_descriptor(Path::new("/dev/null")));
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/stderr", dir.path().join("err")).unwrap();
+        assert!(is_descriptor(&dir.path().join("err")));
+        assert!(!is_descriptor(&dir.path().join("missing")));
+    }
+
+    #[test]
+    fn stale_temp_files_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = format!("{}abc.tmp", temp_prefix());
+        for name in [".kifu-4000000-abc.tmp", own.as_str(), ".kifu-x.tmp", "game.sgf"] {
+            fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let removed = remove_stale_temp_files(&BTreeSet::from([dir.path()]));
+        if Path::new("/proc/self").exists() {
+            assert_eq!(removed, 1);
+            assert!(!dir.path().join(".kifu-4000000-abc.tmp").exists());
+        }
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 4 - removed);
+        assert!(is_temp_name(&own) && !is_temp_name("kifu-abc.tmp"));
+    }
+}

@@ -1,0 +1,176 @@
+//! The one-call entry points: read a file or a reader in whatever format it is, write a
+//! collection to a writer, and keep the input's charset when writing it back.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use crate::diag::Diagnostic;
+use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
+use crate::model::Collection;
+
+/// Diagnostic codes of the entry points.
+pub(crate) mod codes {
+    /// The input could not be read (the message gives the operating system's reason).
+    pub(crate) const UNREADABLE: &str = "io.unreadable";
+    /// Neither the file name nor the content tells the input's format.
+    pub(crate) const UNKNOWN_FORMAT: &str = "format.unknown";
+}
+
+fn unreadable(what: &str, e: &std::io::Error) -> ReadError {
+    ReadError { diagnostics: vec![Diagnostic::error(codes::UNREADABLE, format!("cannot read {what}: {e}"))] }
+}
+
+/// Reads the file at `path` in its format (from the extension and the content,
+/// [`Format::guess`]), deciding its charset; the result carries every diagnostic.
+///
+/// ```
+/// let read = kifu::read_path("fixtures/gib/korean-euc-kr.gib").unwrap();
+/// let info = read.collection.games[0].info();
+/// assert_eq!(read.charset.unwrap().name(), "EUC-KR");
+/// assert!(info.black.is_some() && info.white.is_some());
+/// ```
+pub fn read_path(path: impl AsRef<Path>) -> Result<ReadOutput, ReadError> {
+    read_path_with(path, &ReadOptions::default())
+}
+
+/// [`read_path`] with options (a charset to impose, positions to record, …).
+pub fn read_path_with(path: impl AsRef<Path>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| unreadable(&path.display().to_string(), &e))?;
+    let format = Format::guess(path, &bytes);
+    read_bytes(bytes, format, options)
+}
+
+/// Reads everything from `reader` and reads it in the format its content shows
+/// ([`Format::sniff`]), deciding its charset.
+///
+/// ```
+/// let read = kifu::read(&b"(;GM[1]SZ[9]PB[Shusaku]PW[Gennan];B[ee];W[])"[..]).unwrap();
+/// assert_eq!(read.collection.games[0].main_line().count(), 3);
+/// assert!(read.diagnostics.is_empty());
+/// ```
+pub fn read(mut reader: impl Read) -> Result<ReadOutput, ReadError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).map_err(|e| unreadable("the input", &e))?;
+    read_bytes(bytes, None, &ReadOptions::default())
+}
+
+/// Reads `bytes` as `format`, or as the format sniffed from the content when `format` is `None`
+/// (an error `format.unknown` when nothing matches).
+///
+/// ```
+/// use kifu::{Format, ReadOptions};
+/// let read = kifu::read_bytes(b"(;SZ[9])".to_vec(), Some(Format::SGF), &ReadOptions::default()).unwrap();
+/// assert_eq!(read.collection.games[0].board_size().width, 9);
+/// let err = kifu::read_bytes(b"hello".to_vec(), None, &ReadOptions::default()).unwrap_err();
+/// assert_eq!(err.diagnostics[0].code, "format.unknown");
+/// ```
+pub fn read_bytes(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+    match format.or_else(|| Format::sniff(&bytes)) {
+        Some(f) => f.read(bytes, options),
+        None => Err(ReadError {
+            diagnostics: vec![Diagnostic::error(
+                codes::UNKNOWN_FORMAT,
+                "cannot tell the input's format from its content",
+            )],
+        }),
+    }
+}
+
+impl ReadOutput {
+    /// Options that write the games back in the charset they were read in (`CA` set to match
+    /// for SGF), recording that charset for JSON's `info.charset`. UTF-16 input is written as
+    /// UTF-8: no writer produces UTF-16.
+    ///
+    /// ```
+    /// let read = kifu::read_path("fixtures/gib/korean-euc-kr.gib").unwrap();
+    /// let options = read.write_options();
+    /// assert_eq!(options.encoding().name(), "EUC-KR");
+    /// let mut sgf = Vec::new();
+    /// read.collection.write_to(&mut sgf, kifu::Format::SGF, &options).unwrap();
+    /// assert!(sgf.starts_with(b"(;FF[4]CA[EUC-KR]"));
+    /// ```
+    pub fn write_options(&self) -> WriteOptions {
+        WriteOptions {
+            encoding: self.charset.map(|c| c.encoding.output_encoding()),
+            source_charset: self.charset,
+            ..WriteOptions::default()
+        }
+    }
+}
+
+impl Collection {
+    /// Writes the games to `writer` in `format`; returns the writer's diagnostics (what the
+    /// format could not hold, item by item). Nothing is written when the games cannot be
+    /// represented at all.
+    ///
+    /// ```
+    /// use kifu::{Format, WriteOptions};
+    /// let read = kifu::read(&b"(;GM[1]PB[Lee Sedol];B[pd]C[first move])"[..]).unwrap();
+    /// let mut out = Vec::new();
+    /// let lost = read.collection.write_to(&mut out, Format::GIB, &WriteOptions::default()).unwrap();
+    /// assert!(out.starts_with(b"\\HS"));
+    /// assert!(lost.iter().any(|d| d.code == "gib.lossy-comment"));
+    /// ```
+    pub fn write_to(
+        &self,
+        mut writer: impl Write,
+        format: Format,
+        options: &WriteOptions,
+    ) -> Result<Vec<Diagnostic>, WriteError> {
+        let out = format.write(self, options)?;
+        writer.write_all(&out.bytes).and_then(|()| writer.flush()).map_err(|e| WriteError::Io(e.into()))?;
+        Ok(out.diagnostics)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreadable_paths_and_readers_are_diagnostics() {
+        let err = read_path("fixtures/no-such-file.sgf").unwrap_err();
+        assert_eq!(err.diagnostics[0].code, codes::UNREADABLE);
+        assert!(err.diagnostics[0].message.contains("no-such-file.sgf"), "{}", err.diagnostics[0].message);
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk on fire"))
+            }
+        }
+        assert!(read(Broken).unwrap_err().to_string().contains("disk on fire"));
+    }
+
+    #[test]
+    fn write_to_reports_io_errors() {
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let read = read(&b"(;GM[1])"[..]).unwrap();
+        let err = read.collection.write_to(Full, Format::SGF, &WriteOptions::default()).unwrap_err();
+        assert!(matches!(&err, WriteError::Io(e) if e.kind() == std::io::ErrorKind::StorageFull), "{err}");
+    }
+
+    #[test]
+    fn keeping_the_charset_round_trips_the_bytes_of_names() {
+        let bytes = std::fs::read("fixtures/gib/korean-euc-kr.gib").unwrap();
+        let read = read_path("fixtures/gib/korean-euc-kr.gib").unwrap();
+        let mut gib = Vec::new();
+        read.collection.write_to(&mut gib, Format::GIB, &read.write_options()).unwrap();
+        let name = read.collection.games[0].info().black.unwrap();
+        let (encoded, _, _) = encoding_rs::EUC_KR.encode(&name);
+        assert!(memchr::memmem::find(&bytes, &encoded).is_some(), "the name is in the input");
+        assert!(memchr::memmem::find(&gib, &encoded).is_some(), "and, in EUC-KR, in the output");
+        // Without the option the output is UTF-8.
+        let mut utf8 = Vec::new();
+        read.collection.write_to(&mut utf8, Format::GIB, &WriteOptions::default()).unwrap();
+        assert!(String::from_utf8(utf8).unwrap().contains(&name));
+    }
+}
