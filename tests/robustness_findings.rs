@@ -88,6 +88,12 @@ fn a_missing_bracket_in_a_move_does_not_swallow_the_next_move() {
     assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 13)]);
     assert_eq!(out.collection.games[0].root().value("SZ"), Some("19"));
     assert_eq!(out.collection.games[0].root().get("AB").map(|p| p.len()), Some(2));
+    // An identifier and `[` inside a number is a valid value (found by the fuzzer: the writer
+    // writes `FF[CAB\[4]` read first as `FF[CAB[4]`, which must read back the same).
+    let out = read(Format::SGF, b"(;GM[1];FF[CAB\\[4])");
+    let back = read(Format::SGF, sgf(&out).as_bytes());
+    assert_eq!(codes(&back), []);
+    assert_eq!(back.collection.games[0].main_line().nth(1).unwrap().value("FF"), Some("CAB[4"));
     // A comment may hold anything: no repair there.
     let out = read(Format::SGF, b"(;GM[1]C[see ;W[dp\\] here];B[pd])");
     assert_eq!(codes(&out), []);

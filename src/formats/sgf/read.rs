@@ -637,10 +637,14 @@ impl<'s> Reader<'s> {
             return None;
         }
         let raw = &self.bytes[start..end];
-        // `GM[1SZ[19]`: an upper-case identifier and `[` inside the value, the next property.
+        // `GM[1SZ[19]`: an upper-case identifier and `[` after a plausible value (a number or a
+        // point) is the next property. (`FF[CAB[4]` has no such value before it and stays.)
         let ident = memchr::memchr(b'[', raw).and_then(|open| {
             let n = raw[..open].iter().rev().take_while(|c| c.is_ascii_uppercase()).count();
-            (n > 0).then(|| open - n)
+            let before = &raw[..open - n];
+            let number = !before.is_empty() && before.iter().all(|c| c.is_ascii_digit() || b".+-".contains(c));
+            let point = before.len() == 2 && before.iter().all(u8::is_ascii_lowercase);
+            (n > 0 && (number || point)).then(|| open - n)
         });
         let node = memchr::memchr3(b';', b'(', b')', raw);
         let at = match (ident, node) {
