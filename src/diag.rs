@@ -161,6 +161,19 @@ pub fn board_coordinate(x: u8, y: u8, height: u8) -> String {
 pub struct LineIndex<'a> {
     text: &'a str,
     line_starts: Vec<usize>,
+    /// Characters before each [`COLUMN_BLOCK`]-byte block of the text, built on the first
+    /// position on a long line, so that a column costs at most one block's scan (a one-line
+    /// game of 1,000,000 moves would otherwise make each position a scan of its line).
+    blocks: std::sync::OnceLock<Vec<usize>>,
+}
+
+/// The block size of [`LineIndex`]'s character counts.
+const COLUMN_BLOCK: usize = 4096;
+
+/// Characters in `bytes` (valid UTF-8 or a slice of it cut anywhere): the bytes that are not
+/// continuation bytes.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 impl<'a> LineIndex<'a> {
@@ -175,7 +188,25 @@ impl<'a> LineIndex<'a> {
             line_starts.push(next);
             i = next;
         }
-        LineIndex { text, line_starts }
+        LineIndex { text, line_starts, blocks: std::sync::OnceLock::new() }
+    }
+
+    /// Characters of the text before byte `at`.
+    fn chars_before(&self, at: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let blocks = self.blocks.get_or_init(|| {
+            let mut acc = 0;
+            bytes
+                .chunks(COLUMN_BLOCK)
+                .map(|c| {
+                    let before = acc;
+                    acc += chars_in(c);
+                    before
+                })
+                .collect()
+        });
+        let k = at / COLUMN_BLOCK;
+        blocks.get(k).copied().unwrap_or(0) + chars_in(&bytes[k * COLUMN_BLOCK..at])
     }
 
     /// The position of byte `offset` (clamped to the text and to a character boundary).
@@ -186,7 +217,11 @@ impl<'a> LineIndex<'a> {
         }
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
         let start = self.line_starts[line - 1];
-        let column = self.text[start..offset].chars().count() + 1;
+        let column = if offset - start <= 2 * COLUMN_BLOCK {
+            self.text[start..offset].chars().count() + 1
+        } else {
+            self.chars_before(offset) - self.chars_before(start) + 1
+        };
         Position { line: line as u32, column: column as u32, offset }
     }
 }
@@ -334,6 +369,17 @@ mod tests {
             for (o, p) in all.iter().zip(got) {
                 assert_eq!(p, idx.position(*o), "{text:?} at {o}");
             }
+        }
+    }
+
+    #[test]
+    fn columns_on_long_lines_use_block_counts() {
+        let text: String = "λ;B[aa]é".repeat(3000) + "\nx" + &"碁".repeat(5000);
+        let idx = LineIndex::new(&text);
+        for o in (0..text.len()).step_by(997).filter(|&o| text.is_char_boundary(o)) {
+            let start = text[..o].rfind('\n').map_or(0, |i| i + 1);
+            let want = text[start..o].chars().count() as u32 + 1;
+            assert_eq!(idx.position(o).column, want, "at {o}");
         }
     }
 

@@ -49,6 +49,71 @@ impl Utf8Stats {
     }
 }
 
+/// How well `bytes` read as UTF-8, for a file that is not valid UTF-8 throughout: +2 per byte of
+/// every valid multi-byte character of a script game records hold (Latin, Greek, Cyrillic,
+/// punctuation, CJK, kana, hangul, full-width forms), 0 for other valid characters (legacy
+/// double-byte text makes IPA, Armenian, Hebrew… by accident), −4 per malformed sequence.
+/// Compared with [`legacy_score`] of the other reading: the charset that fits more of the file
+/// wins, so two stray bytes do not turn a UTF-8 file into windows-1252.
+pub(crate) fn utf8_score(bytes: &[u8]) -> i64 {
+    let mut score = 0i64;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars().filter(|c| !c.is_ascii()) {
+            let plausible = matches!(c as u32,
+                0xA0..=0x24F | 0x370..=0x3FF | 0x400..=0x4FF | 0x2000..=0x206F | 0x2100..=0x22FF
+                | 0x2460..=0x24FF | 0x25A0..=0x25FF | 0x3000..=0x30FF | 0x3130..=0x318F
+                | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 | 0xFF00..=0xFFEF);
+            if plausible {
+                score += 2 * c.len_utf8() as i64;
+            }
+        }
+        if !chunk.invalid().is_empty() {
+            score -= 4;
+        }
+    }
+    score
+}
+
+/// How well `bytes` read in the legacy charset `enc`: the [`coherence`] of the text, −4 per
+/// malformed sequence, and for a single-byte charset −4 per byte of every valid multi-byte
+/// UTF-8 character (mojibake: UTF-8 级 read as windows-1252 is "çº§").
+pub(crate) fn legacy_score(bytes: &[u8], enc: &'static Encoding) -> i64 {
+    let (text, damage) = super::decode_counting(enc, bytes);
+    let mut score = coherence(&text, enc) - 4 * damage as i64;
+    if enc.is_single_byte() {
+        let utf8_bytes: usize = bytes
+            .utf8_chunks()
+            .map(|c| c.valid().chars().filter(|c| !c.is_ascii()).map(char::len_utf8).sum::<usize>())
+            .sum();
+        score -= 4 * utf8_bytes as i64;
+    }
+    score
+}
+
+/// A declared single-byte charset (`CA[ISO-8859-1]`) on bytes that read as coherent Chinese,
+/// Korean or Japanese text in a double-byte charset: Latin-1 decodes any byte, so only script
+/// coherence can tell. Returns the double-byte charset when one decodes every byte, scores at
+/// least 2 per character (frequent native characters, single-script runs) and far above the
+/// declared reading.
+pub(crate) fn coherent_cjk(bytes: &[u8], declared: &'static Encoding) -> Option<&'static Encoding> {
+    let (declared_text, _) = super::decode_counting(declared, bytes);
+    let declared_score = coherence(&declared_text, declared);
+    let mut best: Option<(&'static Encoding, i64)> = None;
+    // chardetng's frequency model and the tie-break first (EUC-KR names also decode as GBK).
+    let guess = detect_legacy(bytes);
+    let candidates = std::iter::once(guess).filter(|g| CJK.contains(g) || *g == encoding_rs::GB18030);
+    for enc in candidates.chain(CJK) {
+        let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes) else { continue };
+        let chars = text.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
+        let score = coherence(&text, enc);
+        if chars > 0 && score >= 2 * chars && best.is_none_or(|(_, b)| score > b) {
+            best = Some((enc, score));
+        }
+    }
+    let (enc, score) = best?;
+    (score > declared_score + (declared_score.abs() / 2).max(8)).then_some(enc)
+}
+
 /// UTF-16 without a byte-order mark: most ASCII characters have a zero high byte, so one byte
 /// parity is mostly zeros and the other almost never, starting with the first character.
 /// Returns the byte order.
@@ -78,7 +143,8 @@ pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
 
 /// Valid UTF-8 that is probably legacy text by accident: a short text (at most 8 non-ASCII
 /// characters) holding characters no Go record has (IPA, modifier letters, combining marks,
-/// Armenian, Syriac, Thaana, NKo, C1 controls): GBK 时越 (CA B1 D4 BD) is valid UTF-8 "ʱԽ".
+/// Cyrillic beyond Russian's letters, Armenian, Syriac, Thaana, NKo, C1 controls): GBK 时越
+/// (CA B1 D4 BD) is valid UTF-8 "ʱԽ", GBK 谢一 (D0 BB D2 BB) is "лһ".
 pub fn suspicious_utf8(text: &str) -> bool {
     let mut non_ascii = 0;
     let mut odd = false;
@@ -87,7 +153,7 @@ pub fn suspicious_utf8(text: &str) -> bool {
         if non_ascii > 8 {
             return false;
         }
-        odd |= matches!(c as u32, 0x80..=0x9F | 0x250..=0x36F | 0x530..=0x58F | 0x700..=0x7FF);
+        odd |= matches!(c as u32, 0x80..=0x9F | 0x250..=0x36F | 0x460..=0x58F | 0x700..=0x7FF);
     }
     odd
 }
@@ -124,7 +190,8 @@ pub(crate) fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Enco
     // bound cannot be beaten by the margin: skip the other decodings.
     if let (true, Some(t), Some(g)) = (usual, guess_text.as_deref(), guess_score) {
         let chars = t.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
-        if chars > 0 && g * 10 >= 36 * chars {
+        // (Short texts always go on: a name run starting with a surname scores 4 more.)
+        if chars > 40 && g * 10 >= 36 * chars {
             return guess;
         }
     }
@@ -253,7 +320,25 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
     let mut score = 0i64;
     let mut seen = 0;
     let mut run: Vec<Script> = Vec::new();
-    let flush = |run: &mut Vec<Script>, score: &mut i64| {
+    let mut run_text = String::new();
+    let surnames: &[&str] = if korean {
+        &KO_SURNAMES
+    } else if japanese {
+        &JA_SURNAMES
+    } else if enc == encoding_rs::BIG5 {
+        &TW_SURNAMES
+    } else if chinese {
+        &ZH_SURNAMES
+    } else {
+        &[]
+    };
+    let flush = |run: &mut Vec<Script>, run_text: &mut String, score: &mut i64| {
+        // A short run that starts with one of the language's frequent surnames is a name, and
+        // player names are the short texts a file often holds alone.
+        if run.len() <= 5 && !run.contains(&Script::Junk) && surnames.iter().any(|s| run_text.starts_with(s)) {
+            *score += 4;
+        }
+        run_text.clear();
         let has = |s: Script| run.contains(&s);
         let han = has(Script::HanCommon) || has(Script::HanRare);
         let soup = (has(Script::Hangul) || has(Script::HangulRare)) && (han || has(Script::Kana));
@@ -284,7 +369,7 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
     for c in text.chars() {
         if c.is_ascii() {
             if !run.is_empty() {
-                flush(&mut run, &mut score);
+                flush(&mut run, &mut run_text, &mut score);
             }
             continue;
         }
@@ -293,10 +378,95 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
             break;
         }
         run.push(script(c));
+        run_text.push(c);
     }
-    flush(&mut run, &mut score);
+    flush(&mut run, &mut run_text, &mut score);
     score
 }
+
+/// The most frequent surnames of each language (from population statistics; far from complete
+/// on purpose: a wrong double-byte reading starts with one of them rarely).
+const KO_SURNAMES: [&str; 40] = [
+    "김", "이", "박", "최", "정", "강", "조", "윤", "장", "임", "한", "오", "서", "신", "권", "황", "안", "송", "류",
+    "전", "홍", "고", "문", "양", "손", "배", "백", "허", "유", "남", "심", "노", "하", "곽", "성", "차", "주", "우",
+    "구", "민",
+];
+const ZH_SURNAMES: [&str; 80] = [
+    "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭", "何", "高", "林",
+    "罗", "郑", "梁", "谢", "宋", "唐", "许", "韩", "冯", "邓", "曹", "彭", "曾", "肖", "田", "董", "袁", "潘", "于",
+    "蒋", "蔡", "余", "杜", "叶", "程", "苏", "魏", "吕", "丁", "任", "沈", "姚", "卢", "姜", "崔", "钟", "谭", "陆",
+    "汪", "范", "金", "石", "廖", "贾", "夏", "韦", "付", "方", "白", "邹", "孟", "熊", "秦", "邱", "江", "尹", "薛",
+    "闫", "段", "雷", "侯",
+];
+const TW_SURNAMES: [&str; 80] = [
+    "陳", "林", "黃", "張", "李", "王", "吳", "劉", "蔡", "楊", "許", "鄭", "謝", "郭", "洪", "曾", "邱", "廖", "賴",
+    "周", "徐", "蘇", "葉", "莊", "呂", "江", "何", "蕭", "羅", "高", "潘", "簡", "朱", "鍾", "彭", "游", "詹", "胡",
+    "施", "沈", "余", "趙", "盧", "梁", "顏", "柯", "孫", "魏", "翁", "戴", "范", "宋", "方", "鄧", "杜", "傅", "侯",
+    "曹", "薛", "丁", "卓", "馬", "阮", "董", "唐", "温", "藍", "蔣", "石", "古", "紀", "姚", "連", "馮", "歐", "程",
+    "湯", "韓", "田", "康",
+];
+const JA_SURNAMES: [&str; 60] = [
+    "佐藤",
+    "鈴木",
+    "高橋",
+    "田中",
+    "伊藤",
+    "渡辺",
+    "山本",
+    "中村",
+    "小林",
+    "加藤",
+    "吉田",
+    "山田",
+    "佐々木",
+    "山口",
+    "松本",
+    "井上",
+    "木村",
+    "林",
+    "清水",
+    "山崎",
+    "森",
+    "池田",
+    "橋本",
+    "阿部",
+    "石川",
+    "山下",
+    "中島",
+    "石井",
+    "小川",
+    "前田",
+    "岡田",
+    "長谷川",
+    "藤田",
+    "後藤",
+    "近藤",
+    "村上",
+    "遠藤",
+    "青木",
+    "坂本",
+    "斉藤",
+    "福田",
+    "太田",
+    "西村",
+    "藤井",
+    "金子",
+    "岡本",
+    "藤原",
+    "中野",
+    "三浦",
+    "原田",
+    "中川",
+    "松田",
+    "竹内",
+    "小野",
+    "田村",
+    "中山",
+    "和田",
+    "石田",
+    "森田",
+    "上田",
+];
 
 #[cfg(test)]
 mod tests {

@@ -16,7 +16,7 @@ mod detect;
 mod encode;
 mod labels;
 
-pub(crate) use detect::{Utf8Stats, coherence, detect_legacy};
+pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, utf8_score};
 #[doc(hidden)]
 pub use detect::{sniff_utf16, suspicious_utf8};
 #[doc(hidden)]
@@ -264,6 +264,7 @@ const UTF16_PATTERN: &str = "UTF-16 byte pattern, no byte-order mark";
 const DECLARED: &str = "declared charset";
 const DECLARED_DAMAGED: &str = "declared charset, some characters damaged";
 const DECLARED_UNFIT: &str = "declared charset, although no charset fits every byte";
+const UNFIT_CJK: &str = "a single-byte declaration on coherent CJK text; script coherence";
 const UNFIT_UTF8: &str = "the declaration does not fit; the text is UTF-8";
 const UNFIT_DETECTED: &str = "the declaration does not fit; chardetng and script coherence";
 const ISO2022JP: &str = "ISO-2022-JP escape sequences";
@@ -315,6 +316,14 @@ fn decide<'b>(
                 codes::UNKNOWN_LABEL,
                 format!("unknown charset '{label}'; the charset is detected instead"),
             )),
+            Some(enc) if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE => {
+                // The label was read from the raw bytes as ASCII, so they are not UTF-16 (a
+                // UTF-16 file without a BOM was recognised above).
+                sink.push(Diagnostic::warning(
+                    codes::MISMATCH,
+                    format!("the file declares '{label}' but is not UTF-16 (the declaration itself is 8-bit text); the charset is detected instead"),
+                ));
+            }
             Some(enc) => {
                 if bytes.is_ascii() && enc.is_ascii_compatible() {
                     return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
@@ -329,11 +338,37 @@ fn decide<'b>(
                     ));
                     return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
                 }
+                // Latin-1 decodes any byte: a single-byte declaration on coherent double-byte
+                // CJK text is caught by script coherence.
+                if enc.is_single_byte() && !bytes.is_ascii() {
+                    if let Some(cjk) = coherent_cjk(bytes, enc) {
+                        sink.push(Diagnostic::warning(
+                            codes::MISMATCH,
+                            format!(
+                                "the file declares '{label}' but its bytes are coherent {} text; read as {}",
+                                ca_label(cjk),
+                                ca_label(cjk)
+                            ),
+                        ));
+                        return (pick(cjk, CharsetSource::Detected, UNFIT_CJK), bytes);
+                    }
+                }
                 if clean(enc, bytes) {
                     return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
                 }
                 if enc == encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                }
+                // Declared UTF-8 with valid characters and some damage: it stands unless a
+                // legacy reading fits the file far better (decided by how much of the file each
+                // reading decodes cleanly and coherently, not all or nothing).
+                if enc == encoding_rs::UTF_8 && stats.good > 0 {
+                    let guess = detect_legacy(bytes);
+                    let utf8 = utf8_score(bytes);
+                    let legacy = legacy_score(bytes, guess);
+                    if !clean(guess, bytes) || legacy <= utf8 + (utf8.abs() / 2).max(8) {
+                        return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                    }
                 }
                 // A few damaged characters in a long text do not make the declaration wrong,
                 // unless another charset reads every byte and reads far better (GBK declared as
@@ -397,10 +432,16 @@ fn decide<'b>(
         }
         return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes);
     }
-    if stats.is_damaged_utf8() {
+    // Damaged UTF-8 with many good characters is UTF-8; with few (a short name: Big5 簡 is
+    // valid UTF-8 "²", then 麗 a cut character), the reading that fits more of the file wins.
+    if stats.is_damaged_utf8() && stats.good >= 8 {
         return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
     }
     let guess = detect_legacy(bytes);
+    // Some valid multi-byte UTF-8 and some damage: the reading that fits more of the file wins.
+    if stats.good > 0 && utf8_score(bytes) >= legacy_score(bytes, guess) {
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
+    }
     (pick(guess, CharsetSource::Detected, DETECTED), bytes)
 }
 

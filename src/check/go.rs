@@ -219,8 +219,8 @@ fn opening_setup(tree: &GameTree) -> Opening<'_> {
         if n.get("B").is_some() || n.get("W").is_some() {
             break;
         }
-        o.black += count_points(n.get("AB"));
-        o.white += count_points(n.get("AW"));
+        o.black = o.black.saturating_add(count_points(n.get("AB")));
+        o.white = o.white.saturating_add(count_points(n.get("AW")));
         if o.first_ab.is_none() {
             o.first_ab = n.get("AB");
         }
@@ -234,7 +234,7 @@ fn count_points(p: Option<Property<'_>>) -> u32 {
     for v in p.values() {
         let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
         if let Some(points) = expand_rect(a, b) {
-            n += points.count() as u32;
+            n = u32::try_from(points.count()).map_or(u32::MAX, |c| n.saturating_add(c));
         }
     }
     n

@@ -374,7 +374,16 @@ fn check_tree_with(tree: &GameTree, lines: Option<&LineIndex<'_>>) -> Vec<Diagno
         return Vec::new();
     }
     let oro = crate::normalise::is_oro_dialect(tree);
-    let mut cx = Ctx { tree, lines, out: Vec::new(), size: BoardSize::default(), go: true, old_ff: false, oro };
+    let mut cx = Ctx {
+        tree,
+        lines,
+        out: Vec::new(),
+        shown: HashMap::new(),
+        size: BoardSize::default(),
+        go: true,
+        old_ff: false,
+        oro,
+    };
     size::check(&mut cx);
     placement::check(&mut cx);
     values::check(&mut cx);
@@ -390,6 +399,10 @@ pub(crate) struct Ctx<'t> {
     tree: &'t GameTree,
     lines: Option<&'t LineIndex<'t>>,
     out: Vec<Diagnostic>,
+    /// Findings per code so far: past [`MAX_PER_CODE`] a finding is only counted (it is never
+    /// shown), so its position is not computed (a position costs a scan of its line, and a
+    /// one-line 1,000,000-move game would make that quadratic).
+    shown: HashMap<&'static str, usize>,
     /// The board resolved from this game's root.
     size: BoardSize,
     /// Whether the game is Go (GM[1] or no GM).
@@ -426,7 +439,11 @@ impl<'t> Ctx<'t> {
 
     fn emit(&mut self, severity: Severity, code: &'static str, at: At<'_>, message: String) {
         let mut d = Diagnostic::new(severity, code, message);
-        d.position = self.position(at);
+        let n = self.shown.entry(code).or_insert(0);
+        *n += 1;
+        if *n <= MAX_PER_CODE {
+            d.position = self.position(at);
+        }
         self.out.push(d);
     }
 
@@ -651,5 +668,23 @@ pub(crate) mod tests {
         text.push(')');
         let out = codes_of(&text);
         assert!(out.iter().any(|c| c.ends_with("check.move-occupied")));
+    }
+
+    #[test]
+    fn findings_past_the_cap_are_counted_without_a_position() {
+        // One line, every move on an occupied point: a position for each of the 20,000 findings
+        // would scan the line each time (quadratic on a 1,000,000-move game).
+        let mut text = String::from("(;GM[1]SZ[19];B[aa]");
+        for i in 0..20_000 {
+            text.push_str(if i % 2 == 0 { ";W[aa]" } else { ";B[aa]" });
+        }
+        text.push(')');
+        let read = Format::SGF.read(text.into_bytes(), &ReadOptions { positions: true, ..Default::default() }).unwrap();
+        let found = check(&read.collection.games[0]);
+        let occupied: Vec<_> = found.iter().filter(|d| d.code == codes::MOVE_OCCUPIED).collect();
+        assert_eq!(occupied.len(), 20_000);
+        assert!(occupied[..MAX_PER_CODE].iter().all(|d| d.position.is_some()));
+        assert!(occupied[MAX_PER_CODE..].iter().all(|d| d.position.is_none()));
+        assert_eq!(occupied[1].position.map(|p| p.column), Some(27));
     }
 }

@@ -28,6 +28,14 @@ pub mod codes {
     /// A value has the wrong shape; the message names its JSON path. The property, node or
     /// game it belongs to was skipped (a node keeps its place, without the property).
     pub const SHAPE: &str = "json.shape";
+    /// A property identifier with lower-case letters (not FF\[4\]); read as SGF readers read
+    /// it (`pb` → `PB`, `Ot` → `O`).
+    pub const IDENTIFIER: &str = "json.identifier";
+    /// A property with an empty value array; read as one empty value (`KO[]`).
+    pub const NO_VALUES: &str = "json.no-values";
+    /// A composed `[first, second]` value for a property whose values are not composed; read as
+    /// the text `first:second` (what SGF gives back).
+    pub const NOT_COMPOSED: &str = "json.not-composed";
     /// The `format` field is missing or is not `"kifu"`.
     pub const NOT_KIFU: &str = "json.not-kifu";
     /// The `version` field is missing or newer than this reader; read as version 1.

@@ -348,6 +348,20 @@ impl Reader<'_> {
             self.sink.push_at(doc.get(ident_at).offset, Diagnostic::error(codes::SHAPE, msg));
             return;
         }
+        let ident = match ff4_identifier(ident) {
+            Some(fixed) => {
+                let msg = format!(
+                    "{}{}: identifier '{ident}' is not FF[4] (upper-case letters); read as '{fixed}', as SGF readers read it",
+                    self.prefix,
+                    path()
+                );
+                self.sink.push_at(doc.get(ident_at).offset, Diagnostic::warning(codes::IDENTIFIER, msg));
+                std::borrow::Cow::Owned(fixed)
+            }
+            None => std::borrow::Cow::Borrowed(ident),
+        };
+        let ident = ident.as_ref();
+        let composed_type = crate::model::props::lookup(ident).is_some_and(|d| d.value.is_composed());
         const EXPECTED: &str = "an array of strings (or [first, second] pairs for composed values)";
         if !matches!(doc.get(v).kind, Kind::Array { .. }) {
             self.shape(v, path(), EXPECTED);
@@ -360,15 +374,42 @@ impl Reader<'_> {
                 Kind::Array { .. } => {
                     let mut two = doc.items(item);
                     match (doc.len(item), two.next().and_then(|a| doc.str(a)), two.next().and_then(|c| doc.str(c))) {
-                        (2, Some(x), Some(y)) => values.push(PropValue::composed(x, y)),
+                        (2, Some(x), Some(y)) if composed_type => values.push(PropValue::composed(x, y)),
+                        (2, Some(x), Some(y)) => {
+                            // SGF has no split for this property: `C[a:b]` reads back as one text.
+                            let msg = format!(
+                                "{}{}: '{ident}' values are not composed; [\"{x}\", \"{y}\"] read as \"{x}:{y}\"",
+                                self.prefix,
+                                path()
+                            );
+                            self.sink.push_at(doc.get(item).offset, Diagnostic::warning(codes::NOT_COMPOSED, msg));
+                            values.push(PropValue::new(format!("{x}:{y}")));
+                        }
                         _ => return self.shape(item, path(), "a composed value: an array of two strings"),
                     }
                 }
                 _ => return self.shape(item, path(), EXPECTED),
             }
         }
+        if values.is_empty() {
+            // SGF writes a property as `ID[value]…`: no value at all is one empty value (`KO[]`).
+            let msg = format!("{}{}: a property needs a value; [] read as [\"\"]", self.prefix, path());
+            self.sink.push_at(doc.get(v).offset, Diagnostic::warning(codes::NO_VALUES, msg));
+            values.push(PropValue::new(""));
+        }
         b.push_prop_owned(ident, &values);
     }
+}
+
+/// The FF\[4\] form of an identifier with lower-case letters, as SGF readers read FF\[1\]–FF\[3\]
+/// identifiers: its upper-case letters (`Ot` → `O`, `SiZe` → `SZ`), or all of it in upper case
+/// when it has none (`pb` → `PB`); `None` when it is FF\[4\] already.
+fn ff4_identifier(ident: &str) -> Option<String> {
+    if !ident.bytes().any(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let upper: String = ident.chars().filter(char::is_ascii_uppercase).collect();
+    Some(if upper.is_empty() { ident.to_ascii_uppercase() } else { upper })
 }
 
 const DOC_KEYS: &[&str] = &["format", "version", "games"];

@@ -1,11 +1,12 @@
 //! SGF (Smart Game Format) FF\[1\]–FF\[4\]: reader and writer. Specification: [`formats/sgf.md`](crate::spec::sgf).
 
+mod declared;
 mod read;
 mod write;
 
 #[doc(hidden)]
 pub use read::find_declared_charset;
-pub(crate) use read::{charset_parts, parse_text};
+pub(crate) use read::parse_text;
 #[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
@@ -37,6 +38,11 @@ pub mod codes {
     pub const NODE_AFTER_VARIATION: &str = "sgf.node-after-variation";
     /// A `]` that could not end the value was kept as part of the text.
     pub const UNESCAPED_BRACKET: &str = "sgf.unescaped-bracket";
+    /// A point, number or other non-text value ran over a node boundary (`B[pd;W[dp]`): its `]`
+    /// is missing; the value was closed before the `;`, `(` or `)`.
+    pub const MISSING_BRACKET: &str = "sgf.missing-bracket";
+    /// Lone CR line ends (old Mac files) in text values were read as LF (one note per input).
+    pub const LONE_CR: &str = "sgf.lone-cr";
     /// A value ran to the end of the input without `]`.
     pub const UNTERMINATED_VALUE: &str = "sgf.unterminated-value";
     /// A property identifier had no value and was dropped.
@@ -71,20 +77,69 @@ fn sniff(bytes: &[u8]) -> bool {
 #[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
-    let parts = charset_parts(&bytes);
+    let (parts, declared) = read::declarations(&bytes);
     let mixed = parts.len() > 1 && options.encoding.is_none() && encoding_rs::Encoding::for_bom(&bytes).is_none();
+    // Kept for a second decoding when the first makes the file unparseable: only when that can
+    // happen (a charset other than UTF-8 declared, a byte-order mark, the UTF-16 byte pattern;
+    // every ASCII-compatible reading keeps `(` and `;`, which are never a trail byte).
+    let fallback = (options.encoding.is_none()
+        && (parts
+            .first()
+            .and_then(|p| crate::charset::encoding_for_label(&p.1))
+            .is_some_and(|e| e != encoding_rs::UTF_8)
+            || encoding_rs::Encoding::for_bom(&bytes).is_some()
+            || crate::charset::sniff_utf16(&bytes).is_some()))
+    .then(|| bytes.clone());
     let (text, charset) = if mixed {
         decode_parts(&bytes, &parts, &mut sink)
     } else {
-        let declared = find_declared_charset(&bytes);
         let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
         (decoded.text, decoded.decision)
     };
     let (collection, diagnostics) = parse_text(text, sink, options.positions);
     if collection.games.is_empty() {
+        if let Some(found) = fallback.and_then(|b| reread(&b, charset, options)) {
+            return Ok(found);
+        }
         return Err(ReadError { diagnostics });
     }
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+}
+
+/// A charset that makes the file unparseable is never chosen over one that parses: when the
+/// decoded text holds no game tree, the bytes are decoded again without the declaration, then
+/// as UTF-8, then as windows-1252 (every ASCII-compatible reading gives the same structure, so
+/// this matters for UTF-16 and double-byte readings that swallow `]` or `\`). The first that
+/// parses is used, with a `charset.mismatch` warning.
+fn reread(bytes: &[u8], failed: crate::charset::CharsetDecision, options: &ReadOptions) -> Option<ReadOutput> {
+    use crate::charset::{CharsetDecision, CharsetSource};
+    // A byte-order mark that does not fit (a UTF-16 mark on 8-bit text) is dropped.
+    let bytes = bytes.get(encoding_rs::Encoding::for_bom(bytes).map_or(0, |(_, n)| n)..).unwrap_or_default();
+    let mut tried = vec![failed.encoding];
+    let mut sink = crate::diag::Sink::new();
+    let detected = crate::charset::decode(bytes, None, None, &mut sink).decision;
+    for enc in [detected.encoding, encoding_rs::UTF_8, encoding_rs::WINDOWS_1252] {
+        if tried.contains(&enc) {
+            continue;
+        }
+        tried.push(enc);
+        let mut sink = crate::diag::Sink::new();
+        sink.push(crate::diag::Diagnostic::warning(
+            crate::charset::codes::MISMATCH,
+            format!("no game tree can be read from this file as {}; read as {}", failed.encoding.name(), enc.name()),
+        ));
+        let decoded = crate::charset::decode(bytes, Some(enc), None, &mut sink);
+        let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+        if !collection.games.is_empty() {
+            let charset = CharsetDecision {
+                encoding: enc,
+                source: CharsetSource::Detected,
+                reason: "the first charset chosen makes the file unparseable",
+            };
+            return Some(ReadOutput { collection, charset: Some(charset), diagnostics });
+        }
+    }
+    None
 }
 
 /// Decodes a collection whose games declare different charsets part by part (each part from the
@@ -128,5 +183,11 @@ fn decode_parts(
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.
-    super::encode_output(&write_text(collection, options), options, Vec::new())
+    let text = write_text(collection, options);
+    if options.encoding() == encoding_rs::UTF_8 {
+        // Nothing to encode: hand the text over without a copy (a 200 MB comment is written
+        // with one buffer, not two).
+        return Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: Vec::new() });
+    }
+    super::encode_output(&text, options, Vec::new())
 }

@@ -10,49 +10,37 @@ use nom::{IResult, Parser};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Finds the charset an SGF file declares: the first `CA[...]` property on the raw bytes (the
-/// value is ASCII in every charset SGF files use). UTF-16 files are recognised by their BOM.
+/// Finds the charset an SGF file declares: the `CA` of the first game tree's root node that has
+/// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`).
 pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
-    declared_charsets(bytes).next().map(|(_, label)| label)
-}
-
-/// Every `CA[...]` on the raw bytes, with its byte offset, in order.
-pub(crate) fn declared_charsets(bytes: &[u8]) -> impl Iterator<Item = (usize, String)> + '_ {
-    memchr::memmem::find_iter(bytes, b"CA[").filter_map(move |at| {
-        // Must be a whole identifier: not preceded by another letter.
-        if at > 0 && bytes[at - 1].is_ascii_alphabetic() {
-            return None;
-        }
-        let rest = &bytes[at + 3..];
-        let end = memchr::memchr(b']', &rest[..rest.len().min(64)])?;
-        let label = std::str::from_utf8(&rest[..end]).ok()?.trim();
-        (!label.is_empty()).then(|| (at, label.to_string()))
-    })
+    super::declared::root_charsets(bytes).into_iter().next().map(|r| r.label)
 }
 
 /// Where a collection must be cut so that each part is decoded with the charset its games
-/// declare: for each `CA` whose charset differs from the one before, the last `(;` before it.
-/// Returns the parts as (start, label); a single part when every game agrees.
-pub(crate) fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
+/// declare: at the `(` of each game tree whose root `CA` names a charset other than the one
+/// before. Returns the parts as (start, label); a single part when every game agrees.
+#[cfg(test)]
+fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
+    declarations(bytes).0
+}
+
+/// Where a collection must be cut (as `charset_parts`) and [`find_declared_charset`], from one
+/// scan.
+pub(super) fn declarations(bytes: &[u8]) -> (Vec<(usize, String)>, Option<String>) {
+    let roots = super::declared::root_charsets(bytes);
+    let first = roots.first().map(|r| r.label.clone());
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
-    for (at, label) in declared_charsets(bytes) {
-        let Some(enc) = crate::charset::encoding_for_label(&label) else { continue };
+    for r in roots {
+        let Some(enc) = crate::charset::encoding_for_label(&r.label) else { continue };
         match current {
-            None => parts.push((0, label)),
+            None => parts.push((0, r.label)),
             Some(c) if c == enc => continue,
-            Some(_) => {
-                let from = parts.last().map_or(0, |p| p.0);
-                match memchr::memmem::rfind(&bytes[from..at], b"(;") {
-                    Some(k) if from + k > from => parts.push((from + k, label)),
-                    // No game start between the two declarations: one game, keep the first.
-                    _ => continue,
-                }
-            }
+            Some(_) => parts.push((r.game, r.label)),
         }
         current = Some(enc);
     }
-    parts
+    (parts, first)
 }
 
 fn ws(i: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -74,6 +62,8 @@ struct Reader<'s> {
     vals: Vec<crate::model::tree::Val>,
     /// Old identifiers already reported.
     reported_old: Vec<String>,
+    /// Lone CR line ends met in text values: the first one's offset and the count.
+    lone_cr: Option<(usize, usize)>,
     /// Whether to record node and property offsets.
     positions: bool,
     /// Nodes and properties of the last game read (to size the next).
@@ -117,6 +107,7 @@ pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collecti
         sink,
         vals: Vec::new(),
         reported_old: Vec::new(),
+        lone_cr: None,
         positions,
         last_size: (0, 0),
         table: props::lookup_table(),
@@ -124,6 +115,7 @@ pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collecti
         key_w: props::index_of("W").unwrap_or_default(),
     };
     let games = r.collection();
+    r.report_lone_cr();
     let diags = r.sink.finish(text);
     (Collection::new(games), diags)
 }
@@ -515,7 +507,10 @@ impl<'s> Reader<'s> {
         let short = &b[start..(start + 8).min(b.len())];
         if let Some(k) = short.iter().position(|&c| c == b']' || c == b'\\') {
             let plain = vt.is_some_and(|t| !t.is_composed() && !t.is_simple_text() && t != ValueType::Text);
-            if short[k] == b']' && plain {
+            if short[k] == b']'
+                && plain
+                && (k <= 2 || !short[..k].iter().any(|c| matches!(c, b';' | b'(' | b')' | b'[')))
+            {
                 self.pos = start + k + 1;
                 return GameTree::val(GameTree::src_loc(start), k as u32, None);
             }
@@ -567,6 +562,13 @@ impl<'s> Reader<'s> {
             }
         };
         self.pos = (end + 1).min(b.len());
+        let end = match self.missing_close(start, end, vt) {
+            Some(cut) => {
+                self.pos = cut;
+                cut
+            }
+            None => end,
+        };
         let raw = &self.text[start..end];
         let simple = vt.is_some_and(ValueType::is_simple_text);
         let text_kind = matches!(vt, None | Some(ValueType::Text));
@@ -578,26 +580,102 @@ impl<'s> Reader<'s> {
             let split = if composed { memchr::memchr(b':', raw.as_bytes()) } else { None };
             return GameTree::val(GameTree::src_loc(start), raw.len() as u32, split);
         }
+        if !simple && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
+            self.count_lone_cr(start, end);
+        }
         let (text, split) = unescape(raw, simple, composed);
         let (loc, len) = tree.own_text(&text);
         GameTree::val(loc, len, split)
     }
 
-    /// Whether the text at `at` (just after a `]`) can follow the end of a value: blanks, then
-    /// `;`, `(`, `)`, `[`, end of input, or an identifier followed by `[`.
-    fn can_follow_value(&self, at: usize) -> bool {
-        let rest = &self.bytes[at.min(self.bytes.len())..];
-        let rest = ws(rest).map(|(r, _)| r).unwrap_or(rest);
-        match rest.first() {
-            None => true,
-            Some(b';' | b'(' | b')' | b'[') => true,
-            Some(c) if c.is_ascii_alphabetic() => {
-                let Ok((r, _)) = ident(rest) else { return false };
-                let r = ws(r).map(|(r, _)| r).unwrap_or(r);
-                r.first() == Some(&b'[')
+    /// Counts the lone CRs (not part of CRLF or LFCR, not escaped) of the text value at
+    /// `start..end`: each becomes LF in the model (SGF's rule for line ends), reported once per
+    /// input by [`Reader::report_lone_cr`].
+    fn count_lone_cr(&mut self, start: usize, end: usize) {
+        let b = self.bytes;
+        for at in memchr::memchr_iter(b'\r', &b[start..end]).map(|k| start + k) {
+            let before = if at > start { b[at - 1] } else { 0 };
+            if b.get(at + 1) != Some(&b'\n') && before != b'\n' && before != b'\\' {
+                self.lone_cr.get_or_insert((at, 0)).1 += 1;
             }
-            _ => false,
         }
+    }
+
+    /// One note for the lone CRs read as LF (a writer gives them back as LF).
+    fn report_lone_cr(&mut self) {
+        if let Some((at, n)) = self.lone_cr {
+            let msg = format!(
+                "{n} lone CR line end(s) in text values read as line breaks (LF), as SGF reads every line end; written back as LF"
+            );
+            self.sink.push_at(at, Diagnostic::info(codes::LONE_CR, msg));
+        }
+    }
+
+    /// A value of a type that never holds `;`, `(` or `)` (points, numbers, colours, sizes) that
+    /// runs from `start` to the `]` at `end` over a node boundary: `B[pd;W[dp]` lost its `]`
+    /// before `;W[dp]`. Returns where the value must end (the `;`, `(` or `)`), with an
+    /// `sgf.missing-bracket` error there, so the next node is not swallowed (SGFC recovers the
+    /// same way).
+    fn missing_close(&mut self, start: usize, end: usize, vt: Option<ValueType>) -> Option<usize> {
+        use ValueType as T;
+        let structured = matches!(
+            vt,
+            Some(
+                T::None
+                    | T::Number
+                    | T::Real
+                    | T::Double
+                    | T::Color
+                    | T::Move
+                    | T::PointList
+                    | T::PointElist
+                    | T::SizeValue
+                    | T::PointPair
+            )
+        );
+        if !structured || end <= start {
+            return None;
+        }
+        let raw = &self.bytes[start..end];
+        // `GM[1SZ[19]`: an upper-case identifier and `[` after a plausible value (a number or a
+        // point) is the next property. (`FF[CAB[4]` has no such value before it and stays.)
+        let ident = memchr::memchr(b'[', raw).and_then(|open| {
+            let n = raw[..open].iter().rev().take_while(|c| c.is_ascii_uppercase()).count();
+            let before = &raw[..open - n];
+            let number = !before.is_empty() && before.iter().all(|c| c.is_ascii_digit() || b".+-".contains(c));
+            let point = before.len() == 2 && before.iter().all(u8::is_ascii_lowercase);
+            (n > 0 && (number || point)).then(|| open - n)
+        });
+        let node = memchr::memchr3(b';', b'(', b')', raw);
+        let at = match (ident, node) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        let after = raw[at + 1..].trim_ascii_start();
+        let boundary = match raw[at] {
+            c if c.is_ascii_uppercase() => true,
+            // `;` and then a property: the next node.
+            b';' => {
+                let n = after.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+                n > 0 && after[n..].trim_ascii_start().first() == Some(&b'[')
+            }
+            b'(' => after.first() == Some(&b';'),
+            _ => true,
+        };
+        if !boundary {
+            return None;
+        }
+        let cut = start + at;
+        let shown = String::from_utf8_lossy(&raw[..at]);
+        let msg = format!("value '{shown}' is not closed by ']' before '{}'; closed there", &self.text[cut..end]);
+        self.error(cut, codes::MISSING_BRACKET, msg);
+        Some(cut)
+    }
+
+    /// Whether the text at `at` (just after a `]`) can follow the end of a value
+    /// ([`super::declared::can_follow_value`]).
+    fn can_follow_value(&self, at: usize) -> bool {
+        super::declared::can_follow_value(&self.bytes[at.min(self.bytes.len())..])
     }
 }
 

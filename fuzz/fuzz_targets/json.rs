@@ -1,0 +1,3 @@
+//! Fuzz target `json` (see `fuzz/src/oracle.rs`).
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| kifu_fuzz::run("json", data));

@@ -1,0 +1,269 @@
+//! The charsets an SGF file declares: the `CA` property of each game tree's root node, found on
+//! the raw bytes by the reader's own tokenizing rules (values with their escapes, a `]` that
+//! cannot end a text value kept as text), so `CA[` inside a comment or another value never
+//! counts. Inside values, a double-byte charset's character is skipped whole when the file
+//! declares such a charset, so a Shift_JIS or Big5 trail byte `\` or `]` does not end a value.
+
+use crate::model::props::{self, ValueType};
+use encoding_rs::Encoding;
+
+/// One root `CA`: where its game tree starts (`(`), where the property is, and its label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct RootCharset {
+    /// Byte offset of the game tree's `(`.
+    pub(super) game: usize,
+    /// Byte offset of the `CA` identifier.
+    pub(super) at: usize,
+    /// The label, trimmed.
+    pub(super) label: String,
+}
+
+/// The root `CA` of every game tree of `bytes`, in order.
+pub(super) fn root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
+    // A double-byte charset whose trail bytes may be `\` or `]`.
+    let dbcs = |label: &str| crate::charset::encoding_for_label(label).filter(|&e| has_ascii_trails(e));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'(', &bytes[i..]) {
+        let start = i + k;
+        let (found, end) = scan_game(bytes, start, None);
+        let again = |enc| {
+            Some(scan_game(bytes, start, Some(enc)))
+                .filter(|(r, _)| r.as_ref().and_then(|r| dbcs(&r.label)) == Some(enc))
+        };
+        let (found, end) = match found.as_ref().and_then(|r| dbcs(&r.label)) {
+            // Scan the game again skipping that charset's characters whole, and keep that
+            // reading when it finds the same declaration.
+            Some(enc) => again(enc).unwrap_or((found, end)),
+            // `PB[申]CA[SJIS]`: the trail byte 0x5C of 申 hides the `]` from the plain scan. Try
+            // the double-byte charsets some `CA[` of the game names.
+            None if found.is_none() => memchr::memmem::find_iter(&bytes[start..end], b"CA[")
+                .filter_map(|at| {
+                    let rest = &bytes[start + at + 3..];
+                    let close = memchr::memchr(b']', &rest[..rest.len().min(64)])?;
+                    std::str::from_utf8(&rest[..close]).ok().and_then(|l| dbcs(l.trim()))
+                })
+                .find_map(again)
+                .unwrap_or((found, end)),
+            None => (found, end),
+        };
+        out.extend(found);
+        i = end.max(start + 1);
+    }
+    out
+}
+
+/// Charsets whose second byte may be 0x5C or 0x5D.
+fn has_ascii_trails(enc: &'static Encoding) -> bool {
+    [encoding_rs::SHIFT_JIS, encoding_rs::BIG5, encoding_rs::GBK, encoding_rs::GB18030].contains(&enc)
+}
+
+/// The length of the character starting with byte `lead` in `enc` (1 for ASCII and single
+/// bytes), from the lead byte and the next one.
+fn char_len(enc: &'static Encoding, lead: u8, next: Option<u8>) -> usize {
+    if lead < 0x80 {
+        return 1;
+    }
+    if enc == encoding_rs::SHIFT_JIS {
+        return if matches!(lead, 0x81..=0x9F | 0xE0..=0xFC) { 2 } else { 1 };
+    }
+    if enc == encoding_rs::GB18030 && next.is_some_and(|b| b.is_ascii_digit()) {
+        return 4;
+    }
+    if (0x81..=0xFE).contains(&lead) { 2 } else { 1 }
+}
+
+/// Tokenizes the game tree whose `(` is at `game` as the reader does; returns its root `CA`
+/// and the offset after its closing `)` (or the end). `dbcs` is the double-byte charset whose
+/// characters are skipped whole inside values.
+fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Option<RootCharset>, usize) {
+    let mut found = None;
+    let mut depth = 1usize;
+    // Nodes seen in the game tree; the root is node 1.
+    let mut nodes = 0usize;
+    let mut in_root = false;
+    let mut i = game + 1;
+    let mut past_root = false;
+    while i < bytes.len() {
+        if nodes > 0 && !in_root {
+            if !past_root {
+                past_root = true;
+                // No `CA[` further on: no later game can declare anything, stop here.
+                if memchr::memmem::find(&bytes[i..], b"CA[").is_none() {
+                    return (found, bytes.len());
+                }
+            }
+            // Past the root only the game tree's end matters: jump to the next bracket or
+            // parenthesis.
+            let c = bytes[i];
+            if !matches!(c, b'[' | b'(' | b')') {
+                i += 1;
+                continue;
+            }
+            if c == b'[' {
+                // Every value is skipped by the text rule here: on well-formed values it ends
+                // where the type's rule does, and it is the cheaper of the two.
+                i = skip_value(bytes, i + 1, true, dbcs);
+                continue;
+            }
+        }
+        match bytes[i] {
+            b'(' => {
+                depth += 1;
+                in_root = false;
+                i += 1;
+            }
+            b')' => {
+                depth -= 1;
+                i += 1;
+                if depth == 0 {
+                    return (found, i);
+                }
+                in_root = false;
+            }
+            b';' => {
+                nodes += 1;
+                in_root = nodes == 1 && depth == 1;
+                i += 1;
+            }
+            b'[' => i = skip_value(bytes, i + 1, true, dbcs),
+            c if c.is_ascii_alphabetic() => {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                    i += 1;
+                }
+                // Properties without a `;` before them open the root (the reader does so).
+                if nodes == 0 && depth == 1 {
+                    nodes = 1;
+                    in_root = true;
+                }
+                let (is_ca, vt) = identify(&bytes[start..i]);
+                let textual = matches!(vt, None | Some(ValueType::Text | ValueType::SimpleText));
+                let mut first = true;
+                loop {
+                    while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] < 0x20) {
+                        i += 1;
+                    }
+                    if bytes.get(i) != Some(&b'[') {
+                        break;
+                    }
+                    let end = skip_value(bytes, i + 1, textual, dbcs);
+                    if first && in_root && is_ca && found.is_none() {
+                        let value = bytes.get(i + 1..end.saturating_sub(1)).unwrap_or_default();
+                        if let Ok(label) = std::str::from_utf8(value) {
+                            let label = label.trim();
+                            if !label.is_empty() && label.len() <= 64 {
+                                found = Some(RootCharset { game, at: start, label: label.to_string() });
+                            }
+                        }
+                    }
+                    first = false;
+                    i = end;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    (found, bytes.len())
+}
+
+/// Whether the identifier `raw` is `CA`, and its value type, as the reader reads identifiers
+/// (FF\[1\]–FF\[3\] lower-case letters dropped); one or two upper-case letters, nearly every
+/// identifier, are looked up without allocating.
+fn identify(raw: &[u8]) -> (bool, Option<ValueType>) {
+    if let Some(slot) = props::slot(raw) {
+        let k = props::lookup_table()[slot];
+        return (raw == b"CA", props::PROPS.get(k as usize).map(|d| d.value));
+    }
+    let upper: Vec<u8> = raw.iter().copied().filter(u8::is_ascii_uppercase).collect();
+    let ident = if upper.is_empty() { raw.to_ascii_uppercase() } else { upper };
+    let ident = std::str::from_utf8(&ident).unwrap_or_default();
+    (ident == "CA", props::lookup(ident).map(|d| d.value))
+}
+
+/// Skips a value whose text starts at `from` (after its `[`); returns the offset after its
+/// closing `]` (or the end of the input). A `]` in a `textual` value that cannot end it (what
+/// follows is not blanks and then `;`, `(`, `)`, `[`, the end, or an identifier and `[`) is
+/// part of the text, as the reader keeps it.
+fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static Encoding>) -> usize {
+    let mut i = from;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match (c, dbcs) {
+            (b'\\', _) => i += 2,
+            (b']', _) => {
+                if !textual || can_follow_value(&bytes[i + 1..]) {
+                    return i + 1;
+                }
+                i += 1;
+            }
+            (c, Some(enc)) if c >= 0x80 => i += char_len(enc, c, bytes.get(i + 1).copied()),
+            (_, None) => {
+                // Most values are short (moves): look at a few bytes by hand first.
+                let rest = &bytes[i..];
+                let short = &rest[..rest.len().min(16)];
+                match short.iter().position(|&c| c == b']' || c == b'\\') {
+                    Some(k) => i += k.max(1),
+                    None => match memchr::memchr2(b']', b'\\', &rest[short.len()..]) {
+                        Some(k) => i += short.len() + k,
+                        None => return bytes.len(),
+                    },
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Whether `rest` (what follows a `]`) can follow the end of a value: blanks (control characters
+/// included), then `;`, `(`, `)`, `[`, the end of the input, or an identifier followed by `[`.
+/// The reader's rule, shared with it.
+pub(super) fn can_follow_value(rest: &[u8]) -> bool {
+    let blank = |rest: &[u8]| rest.iter().position(|&c| !(c.is_ascii_whitespace() || c < 0x20)).unwrap_or(rest.len());
+    let rest = &rest[blank(rest)..];
+    match rest.first() {
+        None | Some(b';' | b'(' | b')' | b'[') => true,
+        Some(c) if c.is_ascii_alphabetic() => {
+            let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+            let after = &rest[n..];
+            after.get(blank(after)) == Some(&b'[')
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(bytes: &[u8]) -> Vec<(usize, String)> {
+        root_charsets(bytes).into_iter().map(|r| (r.game, r.label)).collect()
+    }
+
+    #[test]
+    fn only_root_ca_properties_count() {
+        assert_eq!(labels(b"(;FF[4]CA[ GB2312 ]PB[x])"), [(0, "GB2312".to_string())]);
+        assert_eq!(labels(b"(;XCA[no]PB[x])"), []);
+        assert_eq!(labels(b"(;PB[x];CA[UTF-16])"), []);
+        assert_eq!(labels(b"(;GM[1]PB[Ann]C[Tip: old tools wrote CA[UTF-16\\] here];B[pd])\n"), []);
+        assert_eq!(labels(b"(;C[unescaped CA[UTF-16] here]PB[x])"), []);
+        assert_eq!(labels(b"])\n(;G])\n(;GM[1CA[UTF-16]];B[ac];"), []);
+        assert_eq!(labels(b"CA[GBK] (;C[x])"), []);
+        assert_eq!(labels(b"(CA[Big5]C[x])"), [(0, "Big5".to_string())]);
+        assert_eq!(labels(b"(;C[a]CA[UTF-8])(;CA[EUC-KR])"), [(0, "UTF-8".into()), (16, "EUC-KR".into())]);
+        assert_eq!(labels(b"(;C[x](;CA[GBK]))"), []);
+        // A game tree inside a later comment is text, not a game.
+        let text = b"(;CA[UTF-8]PB[a];C[x (;CA[GBK]) y];B[aa])(;CA[Big5])";
+        assert_eq!(labels(text), [(0, "UTF-8".into()), (41, "Big5".into())]);
+    }
+
+    #[test]
+    fn double_byte_trail_bytes_do_not_end_values() {
+        // 申 = 90 5C in Shift_JIS; 功 = A5 5C in Big5.
+        let sjis = b"(;PB[\x90\x5C]CA[SJIS]PW[x])";
+        assert_eq!(labels(sjis), [(0, "SJIS".to_string())]);
+        let big5 = b"(;CA[Big5]PB[\xA5\x5C]C[CA[GBK]];B[aa])";
+        assert_eq!(labels(big5), [(0, "Big5".to_string())]);
+    }
+}

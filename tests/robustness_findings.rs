@@ -1,0 +1,281 @@
+//! Regression tests for the data-loss cases found by fuzzing (issue "Nothing lost, ever"): each
+//! reproduces the input quoted in the finding and asserts the repaired behaviour.
+
+mod common;
+
+use kifu::{Format, ReadOptions, WriteOptions};
+
+fn read(format: Format, bytes: &[u8]) -> kifu::ReadOutput {
+    format.read(bytes.to_vec(), &ReadOptions::default()).expect("readable")
+}
+
+fn codes(out: &kifu::ReadOutput) -> Vec<(&'static str, u32, u32)> {
+    common::codes(&out.diagnostics)
+}
+
+fn sgf(out: &kifu::ReadOutput) -> String {
+    String::from_utf8(Format::SGF.write(&out.collection, &WriteOptions::default()).unwrap().bytes).unwrap()
+}
+
+// Finding 1: `CA[` matched inside any value.
+
+#[test]
+fn ca_inside_a_comment_is_not_a_declaration() {
+    let text = "(;GM[1]PB[Ann]C[Tip: old tools wrote CA[UTF-16\\] here];B[pd])\n";
+    assert_eq!(text.len(), 62);
+    for t in [text.to_string(), format!("{text} ")] {
+        let out = read(Format::SGF, t.as_bytes());
+        assert_eq!(out.charset.unwrap().name(), "UTF-8", "{t:?}");
+        assert_eq!(codes(&out), [], "{t:?}");
+        assert_eq!(out.collection.games[0].root().value("PB"), Some("Ann"));
+    }
+}
+
+#[test]
+fn a_ca_that_is_no_property_does_not_decide_and_the_collection_round_trips() {
+    let text = b"])\n(;G])\n(;GM[1CA[UTF-16]];B[ac];";
+    let out = read(Format::SGF, text);
+    assert_eq!(out.charset.unwrap().name(), "UTF-8");
+    let games = out.collection.games.len();
+    let again = read(Format::SGF, sgf(&out).as_bytes());
+    assert_eq!(again.collection.games.len(), games);
+    let nodes = |c: &kifu::Collection| c.games.iter().map(|g| g.len()).collect::<Vec<_>>();
+    assert_eq!(nodes(&again.collection), nodes(&out.collection));
+    // The same through the legacy writers: what they write reads back as the same number of
+    // games (GIB/NGF/UGF hold one game; the first is written).
+    for to in ["gib", "ugf", "ngf"] {
+        let f = Format::from_name(to).unwrap();
+        let one = kifu::Collection::new(vec![out.collection.games[0].clone()]);
+        let options = WriteOptions { lossy: true, ..WriteOptions::default() };
+        if let Ok(w) = f.write(&one, &options) {
+            let back = f.read(w.bytes, &ReadOptions::default()).expect("reads back");
+            let again = read(Format::SGF, sgf(&back).as_bytes());
+            assert_eq!(again.collection.games.len(), 1, "{to}");
+        }
+    }
+}
+
+#[test]
+fn a_real_utf16_declaration_on_8_bit_bytes_is_not_believed() {
+    let out = read(Format::SGF, b"(;CA[UTF-16]GM[1]PB[Ann];B[pd])\n");
+    assert_eq!(out.charset.unwrap().name(), "UTF-8");
+    assert_eq!(out.collection.games[0].root().value("PB"), Some("Ann"));
+    assert!(out.diagnostics.iter().any(|d| d.code == "charset.mismatch"), "{:?}", out.diagnostics);
+}
+
+#[test]
+fn a_charset_that_makes_the_file_unparseable_is_not_chosen() {
+    // A UTF-16 byte-order mark on 8-bit text: read as UTF-16 there is no game tree at all.
+    let out = read(Format::SGF, b"\xFF\xFE(;GM[1]PB[Ann];B[pd])");
+    assert_eq!(out.collection.games[0].root().value("PB"), Some("Ann"));
+    assert_eq!(out.charset.unwrap().name(), "UTF-8");
+    assert!(out.diagnostics.iter().any(|d| d.code == "charset.mismatch"), "{:?}", out.diagnostics);
+}
+
+// Finding 3: a missing `]` swallowed the next move.
+
+#[test]
+fn a_missing_bracket_in_a_move_does_not_swallow_the_next_move() {
+    let out = read(Format::SGF, b"(;GM[1]SZ[19];B[pd;W[dp];B[dd];W[pp])");
+    assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 19)]);
+    let moves: Vec<_> = out.collection.games[0].main_line().filter_map(|n| n.value("B").or(n.value("W"))).collect();
+    assert_eq!(moves, ["pd", "dp", "dd", "pp"]);
+    // Before a variation, before the end, in a setup list and in a number.
+    let out = read(Format::SGF, b"(;GM[1]SZ[19];B[pd(;W[dp])(;W[dd]))");
+    assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 19)]);
+    assert_eq!(out.collection.games[0].len(), 4);
+    let out = read(Format::SGF, b"(;GM[1]SZ[19AB[aa][bb];B[cc])");
+    assert_eq!(codes(&out), [("sgf.missing-bracket", 1, 13)]);
+    assert_eq!(out.collection.games[0].root().value("SZ"), Some("19"));
+    assert_eq!(out.collection.games[0].root().get("AB").map(|p| p.len()), Some(2));
+    // An identifier and `[` inside a number is a valid value (found by the fuzzer: the writer
+    // writes `FF[CAB\[4]` read first as `FF[CAB[4]`, which must read back the same).
+    let out = read(Format::SGF, b"(;GM[1];FF[CAB\\[4])");
+    let back = read(Format::SGF, sgf(&out).as_bytes());
+    assert_eq!(codes(&back), []);
+    assert_eq!(back.collection.games[0].main_line().nth(1).unwrap().value("FF"), Some("CAB[4"));
+    // A comment may hold anything: no repair there.
+    let out = read(Format::SGF, b"(;GM[1]C[see ;W[dp\\] here];B[pd])");
+    assert_eq!(codes(&out), []);
+}
+
+#[test]
+fn every_single_byte_deletion_of_a_bracket_gets_a_diagnostic() {
+    let text = b"(;GM[1]SZ[19];B[pd];W[dp];B[dd];W[pp])";
+    for (i, _) in text.iter().enumerate().filter(|(_, c)| **c == b']') {
+        let mut b = text.to_vec();
+        b.remove(i);
+        let out = Format::SGF.read(b.clone(), &ReadOptions::default());
+        let diags = match &out {
+            Ok(o) => o.diagnostics.clone(),
+            Err(e) => e.diagnostics.clone(),
+        };
+        assert!(!diags.is_empty(), "{}", String::from_utf8_lossy(&b));
+    }
+}
+
+// Finding 4: JSON input written into broken SGF.
+
+fn json_game(node: &str) -> Vec<u8> {
+    format!(
+        r#"{{"format":"kifu","version":1,"games":[{{"nodes":[{{"GM":["1"],"PB":["Ann"]}},{node},{{"W":["dp"]}}]}}]}}"#
+    )
+    .into_bytes()
+}
+
+/// Reads JSON, writes SGF, reads that back: the two models must be equal.
+fn json_through_sgf(node: &str) -> (kifu::ReadOutput, kifu::ReadOutput) {
+    let out = read(Format::from_name("json").unwrap(), &json_game(node));
+    let text = sgf(&out);
+    let back = read(Format::SGF, text.as_bytes());
+    let strip = |c: &kifu::Collection| {
+        let mut c = c.clone();
+        for g in &mut c.games {
+            g.remove_prop(kifu::model::NodeId::ROOT, "FF");
+            g.remove_prop(kifu::model::NodeId::ROOT, "CA");
+        }
+        c
+    };
+    assert_eq!(strip(&back.collection), strip(&out.collection), "{text}");
+    (out, back)
+}
+
+#[test]
+fn an_empty_value_array_is_one_empty_value_and_reported() {
+    let (out, back) = json_through_sgf(r#"{"B":["pd"],"TR":[]}"#);
+    assert_eq!(out.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["json.no-values"]);
+    assert!(out.diagnostics[0].message.contains("games[0].nodes[1].TR"), "{}", out.diagnostics[0].message);
+    assert_eq!(back.collection.games[0].main_line().count(), 3);
+}
+
+#[test]
+fn lower_case_identifiers_are_read_as_sgf_reads_them_and_reported() {
+    let (out, _) = json_through_sgf(r#"{"B":["pd"],"pb":["x"],"Ot":["3x30"]}"#);
+    let found: Vec<_> = out.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(found, ["json.identifier", "json.identifier"]);
+    let n = out.collection.games[0].main_line().nth(1).unwrap();
+    assert_eq!((n.value("PB"), n.value("O")), (Some("x"), Some("3x30")));
+    // Not letters at all: skipped with an error, as before.
+    let out = read(Format::from_name("json").unwrap(), &json_game(r#"{"B":["pd"],"P1":["x"]}"#));
+    assert_eq!(out.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["json.shape"]);
+}
+
+#[test]
+fn a_composed_value_for_a_plain_property_keeps_its_text() {
+    let (out, _) = json_through_sgf(r#"{"B":["pd"],"C":[["a","b"]],"LB":[["dd","x:y"]]}"#);
+    assert_eq!(out.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["json.not-composed"]);
+    let n = out.collection.games[0].main_line().nth(1).unwrap();
+    assert_eq!(n.value("C"), Some("a:b"));
+    assert_eq!(n.get("LB").unwrap().values().next().unwrap().parts(), Some(("dd", "x:y")));
+}
+
+// Finding 7 (reader side): a lone CR inside a value became LF silently.
+
+#[test]
+fn lone_cr_line_ends_are_reported_once() {
+    let out = read(Format::SGF, b"(;GM[1]C[a\rb\r\nc\n\rd\\\re]GC[x\ry];B[pd])");
+    assert_eq!(codes(&out), [("sgf.lone-cr", 1, 11)]);
+    assert!(out.diagnostics[0].message.starts_with("2 lone CR"), "{}", out.diagnostics[0].message);
+    assert_eq!(out.collection.games[0].root().value("C"), Some("a\nb\nc\nde"));
+    // Names keep their blanks (a SimpleText line end is a space, no note).
+    let out = read(Format::SGF, b"(;GM[1]PB[ Ann ]PW[Bob\r ];B[pd])");
+    assert_eq!(codes(&out), []);
+    assert_eq!(out.collection.games[0].root().value("PB"), Some(" Ann "));
+    assert_eq!(out.collection.games[0].root().value("PW"), Some("Bob  "));
+}
+
+// Finding 2: two invalid bytes turned a whole UTF-8 file into windows-1252.
+
+#[test]
+fn two_stray_bytes_do_not_turn_utf8_into_windows_1252() {
+    for (bytes, want) in [
+        (&b"(;GM[1]BR[15\xe7\xba\xa7]C[a\xff b \x9c])"[..], "15级"),
+        (&b"(;CA[UTF-8]GM[1]BR[Jos\xc3\xa9]C[a\xff b \x9c])"[..], "José"),
+    ] {
+        let out = read(Format::SGF, bytes);
+        assert_eq!(out.charset.unwrap().name(), "UTF-8");
+        assert_eq!(out.collection.games[0].root().value("BR"), Some(want));
+        assert_eq!(out.collection.games[0].root().value("C"), Some("a\u{FFFD} b \u{FFFD}"));
+        let found = codes(&out);
+        let at: Vec<_> = found.iter().filter(|c| c.0 == "charset.invalid-bytes").map(|c| (c.1, c.2)).collect();
+        assert_eq!(at.len(), 2, "{found:?}");
+        assert!(at.iter().all(|&(line, col)| line == 1 && col > 10), "{found:?}");
+    }
+}
+
+#[test]
+fn a_single_byte_declaration_on_coherent_cjk_text_is_caught() {
+    let cases = [
+        (encoding_rs::GBK, "ISO-8859-1", "柯洁", "黑先白死，这是一个常见的死活题"),
+        (encoding_rs::EUC_KR, "windows-1252", "이세돌", "바둑은 재미있다"),
+        (encoding_rs::SHIFT_JIS, "ISO-8859-1", "井山裕太", "囲碁は楽しい"),
+    ];
+    for (enc, label, name, comment) in cases {
+        let text = format!("(;CA[{label}]PB[{name}]C[{comment}])");
+        let out = read(Format::SGF, &enc.encode(&text).0);
+        assert_eq!(out.charset.unwrap().encoding, enc, "{text}");
+        assert_eq!(out.collection.games[0].root().value("PB"), Some(name));
+        assert_eq!(codes(&out), [("charset.mismatch", 0, 0)]);
+    }
+    // Real Latin-1 text stays Latin-1.
+    let latin = "(;CA[ISO-8859-1]PB[Jérôme Hüber]C[Très bien joué, élève! Ça va? Noël à Zürich, façade.])";
+    let out = read(Format::SGF, &encoding_rs::WINDOWS_1252.encode(latin).0);
+    assert_eq!(out.charset.unwrap().name(), "windows-1252");
+    assert_eq!(codes(&out), []);
+}
+
+// Open findings of the round-trip oracle in writers other areas own (formats/robustness.md,
+// "Open findings"): ignored until their owners fix them; the lead un-ignores them after the merge.
+
+#[path = "../fuzz/src/oracle.rs"]
+#[allow(dead_code)]
+mod oracle;
+
+/// The findings of `rule` for `writer` on `sgf`.
+fn oracle_findings(sgf: &str, rule: &str, writer: &str) -> Vec<oracle::Finding> {
+    let read = read(Format::SGF, sgf.as_bytes());
+    oracle::check_writers(&read.collection).into_iter().filter(|f| f.rule == rule && f.writer == writer).collect()
+}
+
+#[test]
+#[ignore = "GIB writer (legacy helper, issue 13 item 7): an empty GAMECONDITION/GAMETIME is filled on the second write"]
+fn gib_second_write_is_the_first() {
+    let found = oracle_findings("(;FF[4]GM[1]PB[Aki]\n;B[dd];W[pp])\n", "stable-write", "gib");
+    assert_eq!(found, []);
+}
+
+#[test]
+#[ignore = "UGF writer (legacy helper, issue 19 item 4): Date=May 1st is written, read back as nothing"]
+fn ugf_second_write_is_the_first() {
+    let found = oracle_findings("(;GM[1]FF[4]SZ[19]PB[Black]PW[White]DT[May 1st];B[pd];W[dp])", "stable-write", "ugf");
+    assert_eq!(found, []);
+}
+
+#[test]
+#[ignore = "GIB/NGF/UGF/SGF writers (legacy helper; SGF writer owner): U+0000 in a value is written as a NUL byte"]
+fn no_writer_writes_a_nul_byte() {
+    for writer in ["sgf", "gib", "ngf", "ugf"] {
+        let found = oracle_findings("(;GM[1]FF[4]SZ[19]PB[a\\\u{0}b]C[x\u{0}y];B[pd];W[dp])", "no-nul", writer);
+        assert_eq!(found, [], "{writer}");
+    }
+}
+
+#[test]
+#[ignore = "UGF writer (legacy helper, issue 13 item 5): an unreadable move (W[x]) is dropped without a diagnostic (GIB and NGF report it)"]
+fn ugf_reports_a_move_it_cannot_write() {
+    let found = oracle_findings("(;GM[1]SZ[19]W[x];B[pd])", "same-moves", "ugf");
+    assert_eq!(found, []);
+}
+
+#[test]
+#[ignore = "SGF writer (src/formats/sgf/write.rs, not this area): a property with no values is written as a bare identifier, which its reader drops"]
+fn a_property_with_no_values_is_written_so_that_it_reads_back() {
+    // The library can build what JSON no longer yields: a property without values.
+    let mut out = read(Format::SGF, b"(;GM[1];B[pd];W[dp])");
+    out.collection.games[0].set_prop(kifu::model::NodeId::from_index(1), "TR", Vec::<kifu::model::PropValue>::new());
+    let found: Vec<_> = oracle::check_writers(&out.collection)
+        .into_iter()
+        .filter(|f| f.writer == "sgf" || f.writer == "json")
+        .collect();
+    assert_eq!(found, []);
+}
