@@ -68,6 +68,26 @@ pub enum ValueType {
 }
 
 impl ValueType {
+    /// Whether a value of this type never holds text (points, numbers, colours, sizes), so that
+    /// `;`, `(`, `)` or `ID[` inside it mean a lost `]` to the SGF reader, and the SGF writer
+    /// escapes them when such a value holds them.
+    pub fn holds_no_text(self) -> bool {
+        use ValueType as T;
+        matches!(
+            self,
+            T::None
+                | T::Number
+                | T::Real
+                | T::Double
+                | T::Color
+                | T::Move
+                | T::PointList
+                | T::PointElist
+                | T::SizeValue
+                | T::PointPair
+        )
+    }
+
     /// Whether a value of this type may be composed of two parts split at an unescaped `:`.
     pub fn is_composed(self) -> bool {
         matches!(

@@ -351,6 +351,12 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
         small::header_first(w);
     }
     duplicates::coalesce(w);
+    // A private property is read back as plain text: composed values become `a:b` text.
+    for p in w.props.iter_mut().chain(w.after.iter_mut().flatten()) {
+        if p.ident.starts_with(PRIVATE_PREFIX) {
+            p.values.iter_mut().for_each(|v| v.split = None);
+        }
+    }
 }
 
 /// Resolves each finding's place to line:column (from the reader's offsets) and adds the move

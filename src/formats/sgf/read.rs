@@ -617,26 +617,15 @@ impl<'s> Reader<'s> {
     /// `sgf.missing-bracket` error there, so the next node is not swallowed (SGFC recovers the
     /// same way).
     fn missing_close(&mut self, start: usize, end: usize, vt: Option<ValueType>) -> Option<usize> {
-        use ValueType as T;
-        let structured = matches!(
-            vt,
-            Some(
-                T::None
-                    | T::Number
-                    | T::Real
-                    | T::Double
-                    | T::Color
-                    | T::Move
-                    | T::PointList
-                    | T::PointElist
-                    | T::SizeValue
-                    | T::PointPair
-            )
-        );
-        if !structured || end <= start {
+        if !vt.is_some_and(ValueType::holds_no_text) || end <= start {
             return None;
         }
         let raw = &self.bytes[start..end];
+        // An escape means the value was written that way on purpose (the SGF writer escapes
+        // these characters in such values).
+        if raw.contains(&b'\\') {
+            return None;
+        }
         // `GM[1SZ[19]`: an upper-case identifier and `[` after a plausible value (a number or a
         // point) is the next property. (`FF[CAB[4]` has no such value before it and stays.)
         let ident = memchr::memchr(b'[', raw).and_then(|open| {

@@ -145,7 +145,7 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
         // Fast path: one plain value with nothing to escape (moves, numbers, most text).
         if !root {
             if let Some(v) = p.single_plain() {
-                if !v.bytes().any(|c| c == b'\\' || c == b']' || c == b':') {
+                if !v.bytes().any(|c| matches!(c, b'\\' | b']' | b':' | b'[' | b';' | b'(' | b')')) {
                     out.push('[');
                     out.push_str(v);
                     out.push(']');
@@ -167,6 +167,7 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
         }
         let vt = p.def().map(|d| d.value);
         let composed_type = vt.is_some_and(ValueType::is_composed);
+        let no_text = vt.is_some_and(ValueType::holds_no_text);
         let expand = options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
         for v in p.values() {
             if expand {
@@ -182,20 +183,22 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
             out.push('[');
             match v.parts() {
                 Some((a, b)) => {
-                    escape_into(out, a, true);
+                    escape_into(out, a, true, no_text);
                     out.push(':');
-                    escape_into(out, b, true);
+                    escape_into(out, b, true, no_text);
                 }
-                None => escape_into(out, v.as_str(), composed_type),
+                None => escape_into(out, v.as_str(), composed_type, no_text),
             }
             out.push(']');
         }
     }
 }
 
-/// Escapes `\` and `]` (and `:` when `colon`).
-fn escape_into(out: &mut String, s: &str, colon: bool) {
-    let special = |c: u8| c == b'\\' || c == b']' || (colon && c == b':');
+/// Escapes `\` and `]` (and `:` when `colon`; `[`, `;`, `(` and `)` when `no_text`, so that a
+/// damaged point or number value is not taken for a lost `]` when it is read back).
+fn escape_into(out: &mut String, s: &str, colon: bool, no_text: bool) {
+    let special =
+        |c: u8| c == b'\\' || c == b']' || (colon && c == b':') || (no_text && matches!(c, b'[' | b';' | b'(' | b')'));
     let b = s.as_bytes();
     // Values are mostly short (moves, numbers): a plain scan beats a search routine here.
     if !b.iter().any(|&c| special(c)) {
