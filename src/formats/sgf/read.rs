@@ -583,7 +583,8 @@ impl<'s> Reader<'s> {
         if !simple && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
             self.count_lone_cr(start, end);
         }
-        let (text, split) = unescape(raw, simple, composed);
+        // Line ends inside a value that holds no text stay as they are, escaped or not.
+        let (text, split) = unescape_with(raw, simple, composed, !(simple || text_kind));
         let (loc, len) = tree.own_text(&text);
         GameTree::val(loc, len, split)
     }
@@ -671,13 +672,19 @@ impl<'s> Reader<'s> {
 /// Unescapes a raw value: `\` + newline disappears (soft break); `\` + any character gives
 /// that character; SimpleText newlines become spaces; Text line ends become `\n`. For composed
 /// types, returns the byte index of the first unescaped `:`. Copies runs of plain text whole.
+#[cfg(test)]
 fn unescape(raw: &str, simple: bool, composed: bool) -> (String, Option<usize>) {
+    unescape_with(raw, simple, composed, false)
+}
+
+/// [`unescape`], keeping unescaped line ends as they are when `keep_breaks`.
+fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> (String, Option<usize>) {
     let b = raw.as_bytes();
     let mut out = String::with_capacity(raw.len());
     let mut split = None;
     let mut run = 0; // start of the plain run not yet copied
     let mut i = 0;
-    let is_special = |c: u8| c == b'\\' || c == b'\r' || c == b'\n' || c == b':';
+    let is_special = |c: u8| c == b'\\' || (!keep_breaks && (c == b'\r' || c == b'\n')) || c == b':';
     while i < b.len() {
         let c = b[i];
         if !is_special(c) {
