@@ -17,7 +17,7 @@ mod walk;
 
 pub use glob::{Glob, GlobError};
 pub use input::{FORMAT_MISMATCH, detect_format};
-pub use moves::name_moves;
+pub use moves::{MoveNames, name_moves};
 pub use output::{OutputError, OutputPolicy, Written, write_output};
 pub use plan::{Job, Plan, plan};
 pub use report::{CharsetRecord, DiagRecord, MergeRecord, Record, Report, Stage, Status, Summary};

@@ -33,25 +33,45 @@ fn move_name(game: &GameTree, node: NodeId) -> Option<String> {
 /// without recorded positions nothing changes. Diagnostics at the very end of the input (an
 /// unclosed tree) are about the file, not a move, and are left as they are.
 pub fn name_moves(collection: &Collection, diags: &mut [Diagnostic]) {
-    // (offset of the node, game index, node) for every node, in text order.
-    let mut starts: Vec<(usize, usize, NodeId)> = Vec::new();
-    for (g, game) in collection.games.iter().enumerate() {
-        starts.extend(game.nodes().filter_map(|n| game.node_offset(n.id()).map(|o| (o, g, n.id()))));
-    }
-    if starts.is_empty() {
-        return;
-    }
-    starts.sort_unstable_by_key(|&(o, g, _)| (o, g));
-    for d in diags.iter_mut() {
-        let Some(pos) = d.position else { continue };
-        let at = starts.partition_point(|&(o, _, _)| o <= pos.offset);
-        let Some(&(_, g, node)) = at.checked_sub(1).and_then(|i| starts.get(i)) else { continue };
-        let Some(game) = collection.games.get(g) else { continue };
-        if pos.offset >= game.source().trim_end().len() || d.message.starts_with("move ") {
-            continue;
+    MoveNames::new(collection).apply(diags);
+}
+
+/// The node index behind [`name_moves`], built once for a collection so that several lists of
+/// diagnostics (one per game, as `kifu check` keeps them) are named in time linear in their
+/// size, not once per list over the whole collection.
+pub struct MoveNames<'c> {
+    collection: &'c Collection,
+    /// (node offset, game, node), sorted by offset.
+    starts: Vec<(usize, usize, NodeId)>,
+}
+
+impl<'c> MoveNames<'c> {
+    /// Indexes the nodes of `collection` by their offset in the input.
+    pub fn new(collection: &'c Collection) -> Self {
+        let mut starts: Vec<(usize, usize, NodeId)> = Vec::new();
+        for (g, game) in collection.games.iter().enumerate() {
+            starts.extend(game.nodes().filter_map(|n| game.node_offset(n.id()).map(|o| (o, g, n.id()))));
         }
-        if let Some(name) = move_name(game, node) {
-            d.message = format!("{name}: {}", d.message);
+        starts.sort_unstable_by_key(|&(o, g, _)| (o, g));
+        MoveNames { collection, starts }
+    }
+
+    /// Names the move of each diagnostic placed inside one.
+    pub fn apply(&self, diags: &mut [Diagnostic]) {
+        if self.starts.is_empty() {
+            return;
+        }
+        for d in diags.iter_mut() {
+            let Some(pos) = d.position else { continue };
+            let at = self.starts.partition_point(|&(o, _, _)| o <= pos.offset);
+            let Some(&(_, g, node)) = at.checked_sub(1).and_then(|i| self.starts.get(i)) else { continue };
+            let Some(game) = self.collection.games.get(g) else { continue };
+            if pos.offset >= game.source().trim_end().len() || d.message.starts_with("move ") {
+                continue;
+            }
+            if let Some(name) = move_name(game, node) {
+                d.message = format!("{name}: {}", d.message);
+            }
         }
     }
 }

@@ -142,8 +142,9 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
             let mut diags = mismatch.into_iter().collect::<Vec<_>>();
             diags.extend(read.diagnostics);
             let mut report = check_collection(&read.collection, &diags);
+            let names = kifu::batch::MoveNames::new(&read.collection);
             for g in &mut report.games {
-                kifu::batch::name_moves(&read.collection, &mut g.diagnostics);
+                names.apply(&mut g.diagnostics);
             }
             FileResult { name, format: Some(format), report: Some(report), fatal: Vec::new(), unreadable: None }
         }

@@ -196,7 +196,21 @@ impl Work<'_> {
 
 /// Applies every repair to every game of `read`, adding one diagnostic per repair.
 pub fn apply(read: &mut ReadOutput) {
-    if read.collection.games.iter().all(|g| !needs_repair(g)) {
+    // The games of a collection share their source text: scan it once for inline variations.
+    let mut scanned: Option<(usize, bool)> = None;
+    let mut may_continue = |tree: &GameTree| {
+        let src = tree.source();
+        let key = src.as_ptr() as usize;
+        match scanned {
+            Some((k, v)) if k == key => v,
+            _ => {
+                let v = variations::source_may_continue(src);
+                scanned = Some((key, v));
+                v
+            }
+        }
+    };
+    if read.collection.games.iter().all(|g| !needs_repair_with(g, may_continue(g))) {
         return;
     }
     reparse_with_positions(read);
@@ -214,11 +228,20 @@ pub fn apply(read: &mut ReadOutput) {
 
 /// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
 pub fn needs_repair(tree: &GameTree) -> bool {
+    needs_repair_with(tree, true)
+}
+
+/// [`needs_repair`], told whether the source text may hold inline variations at all.
+fn needs_repair_with(tree: &GameTree, may_continue: bool) -> bool {
     if tree.is_empty() {
         return false;
     }
     let facts = facts_of(tree);
-    tree.nodes().any(|n| node_needs_work(n, &facts)) || variations::candidates(tree)
+    // Without the reader's offsets a game cannot scan only its own text: a game with variations
+    // in a source that may continue them is a candidate, and `apply` reads the offsets.
+    let inline = may_continue
+        && if tree.node_offset(NodeId::ROOT).is_some() { variations::candidates(tree) } else { tree.has_variations() };
+    tree.nodes().any(|n| node_needs_work(n, &facts)) || inline
 }
 
 fn facts_of(tree: &GameTree) -> GameFacts {

@@ -8,12 +8,27 @@ use super::{Finding, codes};
 use crate::diag::{Diagnostic, Severity};
 use crate::model::{GameTree, NodeId};
 
-/// Whether the tree may hold such nodes: it has variations, and its source text has a `)`
-/// followed by a node or a property (a cheap scan; values may give false alarms).
+/// Whether the tree may hold such nodes: it has variations, and its text has a `)` followed by
+/// a node or a property (a cheap scan; values may give false alarms). With the reader's node
+/// offsets only the game's own text is scanned (a collection's games share one source, so a
+/// whole-source scan per game would be quadratic); without them, the whole source.
 pub(crate) fn candidates(tree: &GameTree) -> bool {
-    tree.has_variations()
-        && !tree.source().is_empty()
-        && memchr::memchr_iter(b')', tree.source().as_bytes()).any(|at| continues(tree.source(), at + 1))
+    if !tree.has_variations() || tree.source().is_empty() {
+        return false;
+    }
+    let src = tree.source();
+    let last = NodeId::from_index(tree.len() - 1);
+    let span = match (tree.node_offset(NodeId::ROOT), tree.node_offset(last)) {
+        (Some(a), Some(b)) if a <= b && b <= src.len() => a..b,
+        _ => 0..src.len(),
+    };
+    memchr::memchr_iter(b')', &src.as_bytes()[span.clone()]).any(|at| continues(src, span.start + at + 1))
+}
+
+/// Whether `src` has a `)` followed by a node or a property anywhere (one scan for all the
+/// games that share it).
+pub(crate) fn source_may_continue(src: &str) -> bool {
+    memchr::memchr_iter(b')', src.as_bytes()).any(|at| continues(src, at + 1))
 }
 
 /// Whether the text at `from` (after a `)`) opens a node or a property: blanks, then `;` or a
@@ -34,7 +49,7 @@ fn after_close(src: &str, at: usize) -> bool {
 /// finding per moved node. Needs the reader's node offsets; nothing is done without them.
 pub(crate) fn plan(tree: &GameTree, findings: &mut Vec<Finding>) -> Vec<(NodeId, Vec<NodeId>)> {
     let mut out = Vec::new();
-    if !candidates(tree) {
+    if tree.node_offset(NodeId::ROOT).is_none() || !candidates(tree) {
         return out;
     }
     let src = tree.source();
