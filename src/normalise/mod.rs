@@ -228,7 +228,7 @@ pub fn apply(read: &mut ReadOutput) {
 
 /// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
 pub fn needs_repair(tree: &GameTree) -> bool {
-    needs_repair_with(tree, true)
+    needs_repair_with(tree, variations::source_may_continue(tree.source()))
 }
 
 /// [`needs_repair`], told whether the source text may hold inline variations at all.
