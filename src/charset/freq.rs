@@ -2,10 +2,10 @@
 //!
 //! A wrong double-byte reading of a short name lands on characters of the other standard's
 //! level 1 almost uniformly (CP949 hangul bytes are all GB2312 level-1 hanzi: 미라클 as GBK is
-//! 固扼努), while real names and text are made mostly of a few hundred characters. Each table
-//! holds the most frequent characters of running text of its language (about 1,000 for
-//! Chinese, 450 for Japanese) and the characters of names (frequent surnames, given-name
-//! characters, words of server nicknames), as written for kifu from general knowledge of the
+//! 固扼努), while real names and text are made mostly of a small part of it. Each table holds
+//! the most frequent characters of running text of its language (about 1,750 for Chinese, 550
+//! kanji for Japanese) and the characters of names (frequent surnames, given-name characters,
+//! words of server nicknames and of Go), written for kifu from general knowledge of the
 //! languages; the traditional table is the simplified one in traditional forms. Order does not
 //! matter (the tables are sorted when first used).
 
