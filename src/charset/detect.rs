@@ -252,7 +252,8 @@ const GO_CHARSETS: [&Encoding; 6] = [
 ];
 
 /// About 770 frequent hangul syllables (grammar endings, common words, Korean surnames,
-/// given-name syllables and the syllables of loanwords nicknames use: 클, 듀, 짱), sorted. Wrong double-byte readings land uniformly over the 2,350
+/// given-name syllables and the syllables of the loanwords nicknames are made of: 클, 듀, 짱),
+/// sorted. Wrong double-byte readings land uniformly over the 2,350
 /// KS X 1001 syllables, so they are mostly outside this set.
 const COMMON_HANGUL: &str = concat!(
     "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깡",
@@ -684,6 +685,24 @@ mod tests {
         assert_eq!(tie_break(&chinese, encoding_rs::EUC_KR), encoding_rs::GBK);
         let korean = enc(encoding_rs::EUC_KR, "PB[이세돌]PW[박정환]C[바둑 is fun]");
         assert_eq!(tie_break(&korean, encoding_rs::EUC_KR), encoding_rs::EUC_KR);
+    }
+
+    #[test]
+    fn short_names_read_in_their_own_charset() {
+        // CP949 hangul bytes are GB2312 level-1 hanzi: 미라클 is GBK 固扼努, frequent hanzi only
+        // in part (issue 19's case).
+        let korean = enc(encoding_rs::EUC_KR, "PB[미라클]PW[guest]");
+        assert_eq!(tie_break(&korean, encoding_rs::GBK), encoding_rs::EUC_KR);
+        // chardetng calls GBK 棕仙 KOI8-U "вьои".
+        let chinese = enc(encoding_rs::GBK, "PB[棕仙]PW[BensonDarr]");
+        assert_eq!(tie_break(&chinese, encoding_rs::KOI8_U), encoding_rs::GBK);
+        // EUC-JP kana bytes are Big5's most frequent characters (方手木氏元).
+        let kana = enc(encoding_rs::EUC_JP, "PB[よもれんじ]PW[guest]");
+        assert_eq!(tie_break(&kana, encoding_rs::BIG5), encoding_rs::EUC_JP);
+        let kanji = enc(encoding_rs::EUC_JP, "PB[井山裕太]PW[guest]");
+        assert_eq!(tie_break(&kanji, encoding_rs::GBK), encoding_rs::EUC_JP);
+        assert!(is_frequent_han('的', Han::Simplified) && !is_frequent_han('扼', Han::Simplified));
+        assert!(is_frequent_han('國', Han::Traditional) && is_frequent_han('藤', Han::Japanese));
     }
 
     #[test]
