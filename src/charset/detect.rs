@@ -153,14 +153,18 @@ pub fn suspicious_utf8(text: &str) -> bool {
         if non_ascii > 8 {
             return false;
         }
-        odd |= matches!(c as u32, 0x80..=0x9F | 0x250..=0x36F | 0x460..=0x58F | 0x700..=0x7FF);
+        // (Esperanto's circumflexed letters too: EUC-JP 張 is "ĥ".)
+        odd |= matches!(c as u32,
+            0x80..=0x9F | 0x108 | 0x109 | 0x11C | 0x11D | 0x124 | 0x125 | 0x134 | 0x135 | 0x15C | 0x15D
+            | 0x250..=0x36F | 0x460..=0x58F | 0x700..=0x7FF);
     }
     odd
 }
 
 /// The double-byte charsets whose bytes overlap (EUC-KR bytes decode cleanly as GBK, and so
 /// on): the candidates of the script-coherence tie-break.
-const CJK: [&Encoding; 4] = [encoding_rs::GBK, encoding_rs::EUC_KR, encoding_rs::SHIFT_JIS, encoding_rs::BIG5];
+const CJK: [&Encoding; 5] =
+    [encoding_rs::GBK, encoding_rs::EUC_KR, encoding_rs::SHIFT_JIS, encoding_rs::BIG5, encoding_rs::EUC_JP];
 
 /// Statistical detection of a legacy charset for bytes that are not UTF-8: chardetng over the
 /// whole input (no TLD hint), then the script-coherence tie-break among the CJK charsets that
@@ -188,8 +192,8 @@ pub(crate) fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Enco
     let usual = GO_CHARSETS.contains(&guess);
     // No candidate scores more than 4 per character, so a usual guess within a tenth of that
     // bound cannot be beaten by the margin: skip the other decodings.
-    if let (true, Some(t), Some(g)) = (usual, guess_text.as_deref(), guess_score) {
-        let chars = t.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64;
+    let chars = guess_text.as_deref().map_or(0, |t| t.chars().filter(|c| !c.is_ascii()).take(4000).count() as i64);
+    if let (true, Some(g)) = (usual, guess_score) {
         // (Short texts always go on: a name run starting with a surname scores 4 more.)
         if chars > 40 && g * 10 >= 36 * chars {
             return guess;
@@ -207,15 +211,35 @@ pub(crate) fn tie_break(bytes: &[u8], guess: &'static Encoding) -> &'static Enco
             }
         }
     }
+    // chardetng calls some short CJK names a single-byte charset Go records do not use
+    // (棕仙 in GBK is KOI8-U "вьои"): a clean CJK reading with at least 2 points a character
+    // wins. (windows-1251 stays: Russian records use it.)
+    let exotic = !usual && guess.is_single_byte() && guess != encoding_rs::WINDOWS_1251;
+    if let (true, true, Some((enc, score))) = (exotic, chars <= SHORT, best) {
+        let cjk_chars = decode(enc).map_or(0, |t| t.chars().filter(|c| !c.is_ascii()).count() as i64);
+        if cjk_chars > 0 && score >= 2 * cjk_chars {
+            return enc;
+        }
+    }
     match (guess_score, best) {
         (None, Some((enc, score))) if score > 0 => enc,
         (Some(g), Some((enc, score))) => {
-            let margin = if usual { (g.abs() / 10).max(2) } else { -1 };
+            // On a few characters (a name or two) chardetng's model has little to go on:
+            // any higher score wins.
+            let margin = match (usual, chars <= SHORT) {
+                (true, false) => (g.abs() / 10).max(2),
+                (true, true) => 0,
+                (false, _) => -1,
+            };
             if score > g + margin { enc } else { guess }
         }
         _ => guess,
     }
 }
+
+/// At most this many non-ASCII characters make a short text (two player names), where the
+/// tie-break needs no margin over chardetng's guess.
+const SHORT: i64 = 12;
 
 /// The charsets real Go records use, besides UTF-8 and UTF-16.
 const GO_CHARSETS: [&Encoding; 6] = [
@@ -227,20 +251,24 @@ const GO_CHARSETS: [&Encoding; 6] = [
     encoding_rs::WINDOWS_1252,
 ];
 
-/// About 600 frequent hangul syllables (grammar endings, common words, Korean surnames and
-/// given-name syllables), sorted. Wrong double-byte readings land uniformly over the 2,350
+/// About 770 frequent hangul syllables (grammar endings, common words, Korean surnames,
+/// given-name syllables and the syllables of the loanwords nicknames are made of: 클, 듀, 짱),
+/// sorted. Wrong double-byte readings land uniformly over the 2,350
 /// KS X 1001 syllables, so they are mostly outside this set.
 const COMMON_HANGUL: &str = concat!(
-    "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깨",
-    "꺼께꼬꽃꾸꿈끗끝끼나낙난날남납낭내냉냐너널넣네녀년념녕노녹논놀농높놓뇌누눈뉴느는늘능늬니닉닌님닙다단달담답당대댁더덕던덟",
-    "덤데도독돈돌동돼되된될됩두둑둔둘둡뒀뒤드득든들등디따딸때떠또뜻라락란람랍랑래랭략량러럼럽렇레려력련렬렴렵령례로록론롱뢰료",
-    "룡루류륙륜률륭르른를름릉리린림립마막만많말망맞매맥맹머먹먼메며면멸명몇모목몰몽묘무묵문물뭐므미민밀바박밖반받발밝밤방배백",
-    "번벌범법벽변별병보복본볼봄봅봉뵙부북분불붕비빈빙빛뻔뿐쁘사삭산살삼상새색샘생서석선설섬섭섯성세셨소속손솔솜송쇄쇠수숙순술",
-    "숭쉬쉽스슬습승시식신실심십싶싸쌍써쓰쓸씨씩아악안않알암압앙앞애액앵야약얀양어억언얻얼엄업없엇었에엔여역연열염엽였영옆예오",
-    "옥온올옹와완왕왜외요욕용우욱운울움웅워원월웠위유육윤율융으은을음읍응의이익인일읽잃임입잇있잉자작잔잖잘잠잡장재쟁저적전절",
-    "젊점접정제젠졌조족존졸종좋좌죄죠주죽준줄줍중줘즉즐증지직진질짐집징짜째쪽차착찬찰참창찾채책처척천철첨첩청체쳐초촉촌총최추",
-    "축춘출충취측층치칙친칠침칭카커컴켜코쾌쿠크큰키타탁탄탈탐탑탕태택터토통퇴투트특튼틀티팀파판팔패팽퍼페펴편평폐포폭표푸품풍",
-    "퓨프피필하학한할함합항해핵했행향허헌험헤혁현혈혐협형혜호혹혼홉홍화확환활황회획횡효후훈훤휘휴흉흐흑흔흡흥희흰히힘",
+    "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깡",
+    "깨꺼께꼬꼼꽃꾸꿀꿈끗끝끼나낙난날남납낭내냉냐냥너널넣네녀년념녕노녹논놀농높놓뇌누눈뉴느는늘능늬니닉닌님닙다단달담답당대댁",
+    "댕더덕던덟덤데도독돈돌동돼되된될됩두둑둔둘둡둥뒀뒤듀드득든들등디딩따딸때떠또똥뚜뚱뜻라락란람랍랑래랜랩랭략량러럭런럼럽렇",
+    "레렛려력련렬렴렵령례로록론롤롱뢰료룡루룰룸류륙륜률륭르른를름릉리릭린릴림립릿링마막만많말망맞매맥맨맹머먹먼멍메며면멸명몇",
+    "모목몬몰몽묘무묵문물뭉뭐뮤므미믹민밀밍바박밖반받발밝밤방배백뱅버번벌범법베벤벨벽변별병보복본볼봄봅봇봉봐뵙부북분불붕뷰브",
+    "비빅빈빙빛빠빨빵뻔뽀뽑뽕뿅뿌뿐쁘삐사삭산살삼상새색샘생샤샵서석선설섬섭섯성세셀셋셨소속손솔솜송쇄쇠쇼수숙순술숭숲쉐쉬쉽슈",
+    "스슨슬습승시식신실심십싶싸쌀쌈쌍써썬쎄쏘쏭쑥쓰쓸씨씩씽아악안않알암압앙앞애액앤앨앵야약얀양얘어억언얻얼엄업없엇었에엑엔엘",
+    "엠여역연열염엽였영옆예옛오옥온올옹와완왕왜외요욕용우욱운울움웃웅워원월웠위윈유육윤율융으은을음읍응의이익인일읽잃임입잇있",
+    "잉자작잔잖잘잠잡장재잭쟁저적전절젊점접정제젠젤졌조족존졸좀종좋좌죄죠주죽준줄줌줍중줘쥐쥬즈즉즐증지직진질짐집징짜짝짧짱째",
+    "쩌쪼쪽쫑쭈찌찍찐찡차착찬찰참창찾채책챔챠처척천철첨첩청체쳐초촉촌총최추축춘출춤충취츄츠측층치칙친칠침칭카칼캐캔캠커컨컬컴",
+    "컵케켓켜코콘콜콩쾌쿠쿤쿨쿵퀵퀸큐크큰클키킥킨킬킴킹타탁탄탈탐탑탓탕태택탱터턴털텍텐텔템토톡톤톰통퇴투툰튀튜트특튼틀티틴팀",
+    "팁팅파판팔팝팡패팩팬팽퍼펀펄펌펑페펜펫펴편평폐포폭폰폴퐁표푸푼풀품풍퓨프픈피픽핀필핑하학한할함합핫항해핵햄햇했행향허헌험",
+    "헤헬혁현혈혐협형혜호혹혼홀홈홉홍화확환활황회획횡효후훈훤휘휴흉흐흑흔흠흡흥희흰히힌힘힙",
 );
 
 fn is_common_hangul(c: char) -> bool {
@@ -254,8 +282,12 @@ enum Script {
     Hangul,
     /// Hangul syllables outside [`COMMON_HANGUL`].
     HangulRare,
-    /// Frequent han characters (level 1 of GB2312, Big5 or JIS X 0208).
+    /// Han characters of the language's frequency table ([`super::freq`]).
+    HanFrequent,
+    /// Other han characters of level 1 of GB2312, Big5 or JIS X 0208.
     HanCommon,
+    /// Level 2 of GB2312 (the rarer characters names still use: 茯, 蓠).
+    HanLevel2,
     HanRare,
     Kana,
     Latin,
@@ -282,7 +314,46 @@ fn is_common_han(c: char) -> bool {
         || two(encoding_rs::SHIFT_JIS).is_some_and(|v| (0x889F..=0x9872).contains(&v))
 }
 
-fn script(c: char) -> Script {
+/// Which frequency table decides [`Script::HanFrequent`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Han {
+    Simplified,
+    Traditional,
+    Japanese,
+    None,
+}
+
+fn is_frequent_han(c: char, han: Han) -> bool {
+    use std::sync::OnceLock;
+    fn sorted(lock: &'static OnceLock<Vec<char>>, table: &str) -> &'static [char] {
+        lock.get_or_init(|| {
+            let mut v: Vec<char> = table.chars().collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+    }
+    static ZH: OnceLock<Vec<char>> = OnceLock::new();
+    static TW: OnceLock<Vec<char>> = OnceLock::new();
+    static JA: OnceLock<Vec<char>> = OnceLock::new();
+    let table = match han {
+        Han::Simplified => sorted(&ZH, super::freq::ZH),
+        Han::Traditional => sorted(&TW, super::freq::TW),
+        Han::Japanese => sorted(&JA, super::freq::JA),
+        Han::None => return false,
+    };
+    table.binary_search(&c).is_ok()
+}
+
+fn is_gb2312_level2(c: char) -> bool {
+    let mut utf8 = [0u8; 4];
+    let mut out = [0u8; 8];
+    let s = c.encode_utf8(&mut utf8);
+    let (res, _, written) = encoding_rs::GBK.new_encoder().encode_from_utf8_without_replacement(s, &mut out, true);
+    res == encoding_rs::EncoderResult::InputEmpty && written == 2 && (0xD8..=0xF7).contains(&out[0]) && out[1] >= 0xA1
+}
+
+fn script(c: char, han: Han) -> Script {
     match c as u32 {
         0xAC00..=0xD7A3 => {
             if is_common_hangul(c) {
@@ -292,8 +363,12 @@ fn script(c: char) -> Script {
             }
         }
         0x4E00..=0x9FFF => {
-            if is_common_han(c) {
+            if is_frequent_han(c, han) {
+                Script::HanFrequent
+            } else if is_common_han(c) {
                 Script::HanCommon
+            } else if han == Han::Simplified && is_gb2312_level2(c) {
+                Script::HanLevel2
             } else {
                 Script::HanRare
             }
@@ -332,15 +407,34 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
     } else {
         &[]
     };
+    let han = if korean || enc == encoding_rs::BIG5 {
+        Han::Traditional
+    } else if japanese {
+        Han::Japanese
+    } else if chinese {
+        Han::Simplified
+    } else {
+        Han::None
+    };
     let flush = |run: &mut Vec<Script>, run_text: &mut String, score: &mut i64| {
         // A short run that starts with one of the language's frequent surnames is a name, and
         // player names are the short texts a file often holds alone.
         if run.len() <= 5 && !run.contains(&Script::Junk) && surnames.iter().any(|s| run_text.starts_with(s)) {
             *score += 4;
         }
+        // A word of frequent hangul alone is Korean (a wrong reading lands on rare syllables
+        // seven times in ten).
+        if korean && run.len() >= 2 && run.iter().all(|&s| s == Script::Hangul) {
+            *score += 2;
+        }
+        // So is a run of kana alone (EUC-JP kana bytes are Big5's most frequent characters).
+        let small = |c: char| "ぁぃぅぇぉっゃゅょゎんァィゥェォッャュョヮンー".contains(c);
+        if japanese && run.len() >= 2 && run.iter().all(|&s| s == Script::Kana) && !run_text.starts_with(small) {
+            *score += if run.len() >= 4 { 8 } else { 4 };
+        }
         run_text.clear();
         let has = |s: Script| run.contains(&s);
-        let han = has(Script::HanCommon) || has(Script::HanRare);
+        let han = [Script::HanFrequent, Script::HanCommon, Script::HanLevel2, Script::HanRare].iter().any(|&s| has(s));
         let soup = (has(Script::Hangul) || has(Script::HangulRare)) && (han || has(Script::Kana));
         // Western words hold an accented letter here and there; three or more non-ASCII
         // characters in a row are the mark of double-byte text read as Latin-1.
@@ -354,9 +448,15 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
                 Script::Junk => -4,
                 _ if soup => -4,
                 Script::Hangul if korean => 4,
-                Script::HangulRare if korean => 1,
+                Script::HangulRare if korean => 0,
                 Script::Kana if japanese => 4,
-                Script::HanCommon if cjk => 4,
+                // Hanja are rare in Korean names and text; han read from CP949 bytes is
+                // the mark of Chinese text.
+                Script::HanFrequent if korean => 1,
+                Script::HanCommon if korean => -1,
+                Script::HanFrequent if cjk => 4,
+                Script::HanCommon if cjk => 1,
+                Script::HanLevel2 => 1,
                 Script::HanRare if cjk => -2,
                 Script::Latin | Script::Cyrillic | Script::Greek if alphabets > 1 => -4,
                 Script::Latin if long_latin && !cjk => 0,
@@ -377,7 +477,7 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
         if seen > 4000 {
             break;
         }
-        run.push(script(c));
+        run.push(script(c, han));
         run_text.push(c);
     }
     flush(&mut run, &mut run_text, &mut score);
@@ -386,10 +486,12 @@ pub(crate) fn coherence(text: &str, enc: &'static Encoding) -> i64 {
 
 /// The most frequent surnames of each language (from population statistics; far from complete
 /// on purpose: a wrong double-byte reading starts with one of them rarely).
-const KO_SURNAMES: [&str; 40] = [
+const KO_SURNAMES: [&str; 80] = [
     "김", "이", "박", "최", "정", "강", "조", "윤", "장", "임", "한", "오", "서", "신", "권", "황", "안", "송", "류",
     "전", "홍", "고", "문", "양", "손", "배", "백", "허", "유", "남", "심", "노", "하", "곽", "성", "차", "주", "우",
-    "구", "민",
+    "구", "민", "진", "나", "지", "엄", "채", "원", "천", "방", "공", "현", "함", "변", "염", "여", "추", "도", "소",
+    "석", "선", "설", "마", "길", "연", "위", "표", "명", "기", "반", "왕", "금", "옥", "육", "인", "맹", "제", "모",
+    "탁", "국", "어", "은",
 ];
 const ZH_SURNAMES: [&str; 80] = [
     "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭", "何", "高", "林",
@@ -405,7 +507,7 @@ const TW_SURNAMES: [&str; 80] = [
     "曹", "薛", "丁", "卓", "馬", "阮", "董", "唐", "温", "藍", "蔣", "石", "古", "紀", "姚", "連", "馮", "歐", "程",
     "湯", "韓", "田", "康",
 ];
-const JA_SURNAMES: [&str; 60] = [
+const JA_SURNAMES: [&str; 111] = [
     "佐藤",
     "鈴木",
     "高橋",
@@ -466,6 +568,58 @@ const JA_SURNAMES: [&str; 60] = [
     "石田",
     "森田",
     "上田",
+    "原",
+    "柴田",
+    "酒井",
+    "工藤",
+    "横山",
+    "宮崎",
+    "宮本",
+    "内田",
+    "高木",
+    "安藤",
+    "島田",
+    "谷口",
+    "大野",
+    "高田",
+    "丸山",
+    "今井",
+    "河野",
+    "藤本",
+    "村田",
+    "武田",
+    "上野",
+    "杉山",
+    "増田",
+    "小山",
+    "大塚",
+    "平野",
+    "菅原",
+    "久保",
+    "松井",
+    "千葉",
+    "岩崎",
+    "桜井",
+    "木下",
+    "野口",
+    "松尾",
+    "菊地",
+    "野村",
+    "新井",
+    "渡部",
+    // Professionals whose names fill Japanese game records.
+    "井山",
+    "羽根",
+    "溝上",
+    "依田",
+    "結城",
+    "一力",
+    "芝野",
+    "大竹",
+    "坂田",
+    "藤沢",
+    "高尾",
+    "本因坊",
 ];
 
 #[cfg(test)]
@@ -531,6 +685,24 @@ mod tests {
         assert_eq!(tie_break(&chinese, encoding_rs::EUC_KR), encoding_rs::GBK);
         let korean = enc(encoding_rs::EUC_KR, "PB[이세돌]PW[박정환]C[바둑 is fun]");
         assert_eq!(tie_break(&korean, encoding_rs::EUC_KR), encoding_rs::EUC_KR);
+    }
+
+    #[test]
+    fn short_names_read_in_their_own_charset() {
+        // CP949 hangul bytes are GB2312 level-1 hanzi: 미라클 is GBK 固扼努, frequent hanzi only
+        // in part (issue 19's case).
+        let korean = enc(encoding_rs::EUC_KR, "PB[미라클]PW[guest]");
+        assert_eq!(tie_break(&korean, encoding_rs::GBK), encoding_rs::EUC_KR);
+        // chardetng calls GBK 棕仙 KOI8-U "вьои".
+        let chinese = enc(encoding_rs::GBK, "PB[棕仙]PW[BensonDarr]");
+        assert_eq!(tie_break(&chinese, encoding_rs::KOI8_U), encoding_rs::GBK);
+        // EUC-JP kana bytes are Big5's most frequent characters (方手木氏元).
+        let kana = enc(encoding_rs::EUC_JP, "PB[よもれんじ]PW[guest]");
+        assert_eq!(tie_break(&kana, encoding_rs::BIG5), encoding_rs::EUC_JP);
+        let kanji = enc(encoding_rs::EUC_JP, "PB[井山裕太]PW[guest]");
+        assert_eq!(tie_break(&kanji, encoding_rs::GBK), encoding_rs::EUC_JP);
+        assert!(is_frequent_han('的', Han::Simplified) && !is_frequent_han('扼', Han::Simplified));
+        assert!(is_frequent_han('國', Han::Traditional) && is_frequent_han('藤', Han::Japanese));
     }
 
     #[test]

@@ -14,6 +14,7 @@
 
 mod detect;
 mod encode;
+mod freq;
 mod labels;
 
 pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, utf8_score};
