@@ -2,7 +2,7 @@
 //! folders go to `batch.rs`.
 
 use super::ExitCode;
-use super::output::{Verbosity, print_diagnostics, print_stdout, write_file};
+use super::output::{Loudness, Verbosity, print_diagnostics, print_stdout, write_file};
 use super::stream;
 use clap::Args;
 use kifu::{Format, ReadOptions, Severity, WriteOptions};
@@ -44,15 +44,8 @@ pub struct ConvertArgs {
     /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
     #[arg(long)]
     no_repair: bool,
-    /// Treat warnings as failure (exit code 3).
-    #[arg(long)]
-    strict: bool,
-    /// Print errors only.
-    #[arg(short, long)]
-    quiet: bool,
-    /// Also print informational notes (charset decision, normalised identifiers).
-    #[arg(short, long)]
-    verbose: bool,
+    #[command(flatten)]
+    loud: Loudness,
     #[command(flatten)]
     batch: Box<super::batch::BatchArgs>,
 }
@@ -87,7 +80,7 @@ fn usage(msg: &str) -> ExitCode {
 
 /// Runs the conversion.
 pub fn run(args: ConvertArgs) -> ExitCode {
-    let v = Verbosity { quiet: args.quiet, verbose: args.verbose };
+    let v = args.loud.verbosity();
     use super::args::{charset, format, optional};
     let parsed = (|| {
         Ok::<_, ExitCode>((
@@ -114,7 +107,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
                 source_charset: None,
             },
             force: args.force,
-            strict: args.strict,
+            strict: args.loud.strict,
             verbosity: v,
             single_output: args.output.is_some(),
         };
@@ -137,7 +130,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
                     source_charset: None,
                 };
                 let read = ReadOptions { encoding: from_enc, positions: false, no_repair: args.no_repair };
-                let run = || stream::run(*s, to_guess, output.as_deref(), read, write, args.force, args.strict, v);
+                let run = || stream::run(*s, to_guess, output.as_deref(), read, write, args.force, args.loud.strict, v);
                 // `-j N` for one input: the threads that read and write its pieces.
                 return match jobs.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
                     Some(Ok(pool)) => pool.install(run),
@@ -236,5 +229,5 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     let warned =
         mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics).any(|d| d.severity >= Severity::Warning);
-    if args.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
+    if args.loud.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
 }

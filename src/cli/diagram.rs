@@ -2,7 +2,7 @@
 //! folders go through the batch engine with a diagram producer.
 
 use super::ExitCode;
-use super::output::{Verbosity, print_diagnostics, print_stdout, write_file};
+use super::output::{Loudness, print_diagnostics, print_stdout, write_file};
 use clap::Args;
 use kifu::diagram::{self, Kind, Labels, NodePath, Options, Rect, Sides, Style, Target};
 use kifu::formats::{WriteError, WriteOptions, WriteOutput};
@@ -93,15 +93,8 @@ pub struct DiagramArgs {
     /// A caption under the board.
     #[arg(long, value_name = "TEXT")]
     caption: Option<String>,
-    /// Treat warnings as failure (exit code 3).
-    #[arg(long)]
-    strict: bool,
-    /// Print errors only.
-    #[arg(short, long)]
-    quiet: bool,
-    /// Also print informational notes.
-    #[arg(short, long)]
-    verbose: bool,
+    #[command(flatten)]
+    loud: Loudness,
     #[command(flatten)]
     batch: Box<super::batch::BatchArgs>,
 }
@@ -210,7 +203,7 @@ fn numbered(path: &Path, k: usize) -> PathBuf {
 
 /// Runs `kifu diagram`.
 pub fn run(args: DiagramArgs) -> ExitCode {
-    let v = Verbosity { quiet: args.quiet, verbose: args.verbose };
+    let v = args.loud.verbosity();
     let (from, from_enc) = match super::args::input(args.from.as_deref(), args.from_encoding.as_deref()) {
         Ok(x) => x,
         Err(code) => return code,
@@ -240,7 +233,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
             read: read_options,
             write: WriteOptions::default(),
             force: args.force,
-            strict: args.strict,
+            strict: args.loud.strict,
             verbosity: v,
             single_output: args.output.is_some(),
         };
@@ -350,5 +343,5 @@ pub fn run(args: DiagramArgs) -> ExitCode {
             return code;
         }
     }
-    if args.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
+    if args.loud.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
 }

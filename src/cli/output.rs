@@ -18,6 +18,27 @@ pub struct Verbosity {
     pub verbose: bool,
 }
 
+/// `--strict`, `-q` and `-v` of the commands that convert (`convert`, `diagram`).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct Loudness {
+    /// Treat warnings as failure (exit code 3).
+    #[arg(long)]
+    pub strict: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Also print informational notes (charset decision, normalised identifiers).
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+impl Loudness {
+    /// What to print.
+    pub fn verbosity(self) -> Verbosity {
+        Verbosity { quiet: self.quiet, verbose: self.verbose }
+    }
+}
+
 impl Verbosity {
     /// Whether a diagnostic of `severity` is printed.
     pub fn shows(self, severity: Severity) -> bool {
