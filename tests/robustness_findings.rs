@@ -345,3 +345,21 @@ fn ugf_review_files_write_the_same_twice() {
         }
     }
 }
+
+#[test]
+fn ngf_second_write_is_the_first() {
+    for sgf in [
+        "(;GM[1]SZ[19]PB[GNU Go 3.2 (random seed 5)]PW[Black [2d]];B[pd])",
+        "(;GM[1]SZ[19]PB[newbie 22]PW[山田 九段]BR[3k];B[pd])",
+        "(;GM[1]SZ[19]PB[a]XNGFRE[Black wins\nby 16.5 points!]XNGFDT[2006-9-5];B[pd])",
+        "(;GM[1]SZ[19]PB[a]RE[B+16.5]XNGFRE[Black wins by 16.5\n];B[pd])",
+    ] {
+        assert_eq!(oracle_findings(sgf, "stable-write", "ngf"), [], "{sgf:?}");
+    }
+    // A raw result with a line break is one line (it injected a header line), reported.
+    let out = read(Format::SGF, "(;GM[1]SZ[19]XNGFRE[Progressing!\nlater];B[pd])".as_bytes());
+    let w = Format::NGF.write(&out.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(w.bytes).unwrap();
+    assert_eq!(text.lines().nth(10), Some("Progressing! later"), "{text}");
+    assert!(w.diagnostics.iter().any(|d| d.code == "ngf.lossy"), "{:?}", w.diagnostics);
+}
