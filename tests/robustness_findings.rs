@@ -333,6 +333,7 @@ fn ugf_review_files_write_the_same_twice() {
         "(;GM[1]SZ[19]CP[\n  Copyright (c) X 2020\n];B[pd])",
         "(;GM[1]SZ[M9];B[pd];W[dp])",
         "(;GM[1]SZ[9];B[ee];C[hidden];W[cc])",
+        "(;GM[1]SZ[19]PW[Erin & Frank]XUGFHEADER[PlayerB2=Dave,4k,,][PlayerW2=Frank,2d,,];B[pd])",
     ] {
         assert_eq!(oracle_findings(sgf, "stable-write", "ugf"), [], "{sgf:?}");
         let out = read(Format::SGF, sgf.as_bytes());

@@ -214,6 +214,15 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
                 ));
                 continue;
             }
+            // A partner of a pair-go side without a player: the reader would make it the name.
+            let player = |c: Color| root.value(if c == Color::Black { "PB" } else { "PW" });
+            if partner_key(k).is_some_and(|c| player(c).is_none_or(|p| p.trim().is_empty())) {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_INFO,
+                    format!("{PROP_HEADER} line {k} names a partner of a side without a player; not written"),
+                ));
+                continue;
+            }
             line(out, diags, k, v);
         }
     }
