@@ -364,3 +364,13 @@ fn ngf_second_write_is_the_first() {
     assert_eq!(text.lines().nth(10), Some("Progressing! later"), "{text}");
     assert!(w.diagnostics.iter().any(|d| d.code == "ngf.lossy"), "{:?}", w.diagnostics);
 }
+
+#[test]
+fn a_private_gib_key_cannot_inject_a_line() {
+    let out = read(Format::SGF, "(;GM[1]SZ[19]XGIB[GAM\nINFOSUB=GNAMEF:0][GAMEPLACE=Seoul];B[pd])".as_bytes());
+    let w = Format::GIB.write(&out.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(w.bytes).unwrap();
+    assert!(text.split("\r\n").all(|l| !l.contains('\n')), "{text}");
+    assert!(!text.contains("INFOSUB=GNAMEF"), "{text}");
+    assert!(w.diagnostics.iter().any(|d| d.code == "gib.lossy-property" && d.message.contains("GAM\\n")), "{:?}", w.diagnostics);
+}
