@@ -334,6 +334,7 @@ fn ugf_review_files_write_the_same_twice() {
         "(;GM[1]SZ[M9];B[pd];W[dp])",
         "(;GM[1]SZ[9];B[ee];C[hidden];W[cc])",
         "(;GM[1]SZ[19]PW[Erin & Frank]XUGFHEADER[PlayerB2=Dave,4k,,][PlayerW2=Frank,2d,,];B[pd])",
+        "(;GM[1]SZ[19];B[pd]C[变化\n \u{1a}];W[dp]C[ \n\t])",
     ] {
         assert_eq!(oracle_findings(sgf, "stable-write", "ugf"), [], "{sgf:?}");
         let out = read(Format::SGF, sgf.as_bytes());

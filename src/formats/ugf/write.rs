@@ -50,7 +50,7 @@ pub(crate) fn write_text(
     write_data(tree, size, &main, &mut out, &mut diags);
     // Comments that `[ReviewComment]` can place (not those of hidden nodes).
     let hidden = hidden_nodes(tree, &main);
-    let commented = tree.nodes().any(|n| n.get("C").is_some() && !hidden.contains(&n.id()));
+    let commented = tree.nodes().any(|n| n.value("C").is_some_and(visible) && !hidden.contains(&n.id()));
     if tree.has_variations() || commented {
         write_review(tree, size, &main, &mut out, &mut diags);
     }
@@ -289,7 +289,20 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
             };
             let player = number(PROP_PLAYER, "1", diags);
             let secs = number(PROP_TIME, "0", diags);
-            let clock = node.value(PROP_CLOCK).map(|c| format!(" {}", legacy::one_line(c).0)).unwrap_or_default();
+            // The clock field as the reader keeps it: one line, no blanks at its ends.
+            let clock = match node.value(PROP_CLOCK) {
+                Some(c) => {
+                    let (clean, broken) = legacy::one_line(c);
+                    if broken || clean.trim() != c {
+                        diags.push(Diagnostic::warning(
+                            codes::LOSSY_MOVE,
+                            format!("node {}: {PROP_CLOCK}[{}] written as '{}'", id.index(), c.escape_debug(), clean.trim()),
+                        ));
+                    }
+                    if clean.trim().is_empty() { String::new() } else { format!(" {}", clean.trim()) }
+                }
+                None => String::new(),
+            };
             let _ = write!(out, "{},{c}{player},{n},{secs}{clock}{EOL}", letters(size, mv));
         }
     }
@@ -386,17 +399,26 @@ fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Str
     commented.sort();
     for (n, id) in commented {
         let Some(c) = tree.node(id).value("C") else { continue };
+        if !visible(c) {
+            diags.push(Diagnostic::warning(
+                codes::LOSSY_INFO,
+                format!("node {}: a comment of blanks only not written (it reads back as none)", id.index()),
+            ));
+            continue;
+        }
         let _ = write!(out, ".Comment,{n}{EOL}");
+        let mut lines: Vec<String> = c.split('\n').map(|l| one_comment_line(l, id, diags)).collect();
         // The reader drops blank lines at both ends of a comment.
-        let body = c.trim_matches(['\n', '\r']);
-        if body.len() < c.len() {
+        let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+        let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
+        if first > 0 || last < lines.len() {
             diags.push(Diagnostic::warning(
                 codes::LOSSY_INFO,
                 format!("node {}: blank lines at the start or end of a comment not written", id.index()),
             ));
         }
-        for l in body.split('\n') {
-            let l = one_comment_line(l, id, diags);
+        lines.truncate(last);
+        for l in &lines[first.min(last)..] {
             // A leading space protects lines the reader would take for markup.
             let guard = if l.starts_with(['[', '.', ' ']) { " " } else { "" };
             let _ = write!(out, "{guard}{l}{EOL}");
@@ -408,6 +430,11 @@ fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Str
             format!("node {}: comment on a main-line node without a move not written", n.id().index()),
         ));
     }
+}
+
+/// Whether a comment holds something a reader keeps (not only blanks and control characters).
+fn visible(comment: &str) -> bool {
+    comment.chars().any(|c| !c.is_whitespace() && !c.is_control())
 }
 
 /// One line of a comment made fit for a line of the file: control characters (a CR, a NUL)
