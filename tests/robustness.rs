@@ -140,8 +140,7 @@ proptest! {
 /// `overflow-checks = true`, Cargo.toml's test profile).
 #[test]
 fn numbers_at_the_integer_limits_never_overflow() {
-    const HUGE: &[&str] =
-        &["9223372036854775807", "18446744073709551616", "4294967296", "-9223372036854775808"];
+    const HUGE: &[&str] = &["9223372036854775807", "18446744073709551616", "4294967296", "-9223372036854775808"];
     let options = kifu::WriteOptions { lossy: true, ..kifu::WriteOptions::default() };
     let mut runs = 0;
     for (format, bytes) in fixtures() {

@@ -261,7 +261,8 @@ fn no_writer_writes_a_nul_byte() {
     // The line-based writers put values on one line: a NUL there is a space, reported as each
     // format reports a value it changed (GIB and NGF write no comments: reported too).
     let out = read(Format::SGF, "(;GM[1]FF[4]SZ[19]C[x\u{0}y];B[pd])".as_bytes());
-    let Err(kifu::formats::WriteError::Invalid(d)) = Format::SGF.write(&out.collection, &WriteOptions::default()) else {
+    let Err(kifu::formats::WriteError::Invalid(d)) = Format::SGF.write(&out.collection, &WriteOptions::default())
+    else {
         panic!("SGF written with a NUL")
     };
     assert!(d.iter().any(|d| d.code == "charset.unmappable" && d.message.contains("U+0000")), "{d:?}");
@@ -282,7 +283,8 @@ fn ugf_reports_a_move_it_cannot_write() {
     // On the root, on a later node, and beside a readable move: one report each.
     let out = read(Format::SGF, b"(;GM[1]SZ[19]W[x];B[pd];B[dd]W[zz1])");
     let w = Format::UGF.write(&out.collection, &WriteOptions::default()).unwrap();
-    let lost: Vec<_> = w.diagnostics.iter().filter(|d| d.code == "ugf.lossy-move").map(|d| d.message.as_str()).collect();
+    let lost: Vec<_> =
+        w.diagnostics.iter().filter(|d| d.code == "ugf.lossy-move").map(|d| d.message.as_str()).collect();
     assert_eq!(lost, ["node 0: W[x] is not a move; not written", "node 2: W[zz1] is not a move; not written"]);
 }
 
@@ -299,7 +301,10 @@ fn a_property_with_no_values_is_written_so_that_it_reads_back() {
     // Written as one empty value, and reported.
     for f in [Format::SGF, Format::JSON] {
         let w = f.write(&out.collection, &WriteOptions::default()).unwrap();
-        assert!(w.diagnostics.iter().any(|d| d.code.ends_with("lossy-value") || d.code.ends_with("lossy-no-values")), "{f}");
+        assert!(
+            w.diagnostics.iter().any(|d| d.code.ends_with("lossy-value") || d.code.ends_with("lossy-no-values")),
+            "{f}"
+        );
         let back = f.read(w.bytes, &ReadOptions::default()).unwrap();
         assert_eq!(back.collection.games[0].main_line().nth(1).unwrap().value("TR"), Some(""), "{f}");
     }
@@ -312,7 +317,8 @@ fn line_ends_sgf_cannot_hold_are_reported() {
     let json = r#"{"format":"kifu","version":1,"games":[{"nodes":[{"GM":["1"],"PB":["a\nb"],"C":["x\r\ny"],"XK":["\r"]},{"B":["pd"]}]}]}"#;
     let out = read(Format::JSON, json.as_bytes());
     let w = Format::SGF.write(&out.collection, &WriteOptions::default()).unwrap();
-    let lost: Vec<_> = w.diagnostics.iter().filter(|d| d.code == "sgf.lossy-value").map(|d| d.message.as_str()).collect();
+    let lost: Vec<_> =
+        w.diagnostics.iter().filter(|d| d.code == "sgf.lossy-value").map(|d| d.message.as_str()).collect();
     assert_eq!(lost.len(), 3, "{lost:?}");
     assert!(lost[0].contains("PB") && lost[1].contains("C") && lost[2].contains("XK"), "{lost:?}");
     let back = read(Format::SGF, &w.bytes);
@@ -373,5 +379,9 @@ fn a_private_gib_key_cannot_inject_a_line() {
     let text = String::from_utf8(w.bytes).unwrap();
     assert!(text.split("\r\n").all(|l| !l.contains('\n')), "{text}");
     assert!(!text.contains("INFOSUB=GNAMEF"), "{text}");
-    assert!(w.diagnostics.iter().any(|d| d.code == "gib.lossy-property" && d.message.contains("GAM\\n")), "{:?}", w.diagnostics);
+    assert!(
+        w.diagnostics.iter().any(|d| d.code == "gib.lossy-property" && d.message.contains("GAM\\n")),
+        "{:?}",
+        w.diagnostics
+    );
 }

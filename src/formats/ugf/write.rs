@@ -296,7 +296,12 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
                     if broken || clean.trim() != c {
                         diags.push(Diagnostic::warning(
                             codes::LOSSY_MOVE,
-                            format!("node {}: {PROP_CLOCK}[{}] written as '{}'", id.index(), c.escape_debug(), clean.trim()),
+                            format!(
+                                "node {}: {PROP_CLOCK}[{}] written as '{}'",
+                                id.index(),
+                                c.escape_debug(),
+                                clean.trim()
+                            ),
                         ));
                     }
                     if clean.trim().is_empty() { String::new() } else { format!(" {}", clean.trim()) }
