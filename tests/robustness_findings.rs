@@ -361,6 +361,7 @@ fn ngf_second_write_is_the_first() {
         "(;GM[1]SZ[19]PB[newbie 22]PW[山田 九段]BR[3k];B[pd])",
         "(;GM[1]SZ[19]PB[a]XNGFRE[Black wins\nby 16.5 points!]XNGFDT[2006-9-5];B[pd])",
         "(;GM[1]SZ[19]PB[a]RE[B+16.5]XNGFRE[Black wins by 16.5\n];B[pd])",
+        "(;GM[1]SZ[19]PB[a]XNGFDT[2009-03-2\u{16}];B[pd])",
     ] {
         assert_eq!(oracle_findings(sgf, "stable-write", "ngf"), [], "{sgf:?}");
     }

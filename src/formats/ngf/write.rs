@@ -330,13 +330,16 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         },
         // A date readers take apart (`2006-9-5`) in the form they all take, as it will be
         // written again once read back; an unreadable date of an NGF input as it came.
-        (None, Some(raw)) => match parse_date(raw).and_then(|iso| compact_date(&iso)) {
-            Some(compact) if !eight_digits(raw) => {
-                w.note(format!("date '{raw}' written as {compact}, the form every reader takes"));
-                compact
+        (None, Some(raw)) => {
+            let clean = w.single_line("XNGFDT", raw);
+            match parse_date(&clean).and_then(|iso| compact_date(&iso)) {
+                Some(compact) if !eight_digits(&clean) => {
+                    w.note(format!("date '{clean}' written as {compact}, the form every reader takes"));
+                    compact
+                }
+                _ => clean,
             }
-            _ => w.single_line("XNGFDT", raw),
-        },
+        }
         (None, None) => {
             w.note(format!("no DT: date line written as {NO_DATE}, NGF's form for no date"));
             NO_DATE.into()
