@@ -41,25 +41,21 @@ fn fixtures() -> Vec<(Format, Vec<u8>)> {
 /// Findings of rules whose owners have not fixed them yet on this branch: listed in
 /// `formats/robustness.md` ("Open findings"), printed, not failed on. Everything else fails.
 fn known_open(f: &Finding) -> bool {
-    KNOWN_OPEN.iter().any(|(rule, writer)| f.rule == *rule && f.writer == *writer)
+    KNOWN_OPEN.iter().any(|(rule, writer, only)| f.rule == *rule && f.writer == *writer && only(f))
 }
 
-const KNOWN_OPEN: &[(&str, &str)] = &[
-    ("stable-write", "gib"),
-    ("stable-write", "ngf"),
-    ("stable-write", "ugf"),
-    ("same-moves", "gib"),
-    ("same-moves", "ngf"),
-    ("same-moves", "ugf"),
-    ("reads-back", "gib"),
-    ("reads-back", "ngf"),
-    ("reads-back", "ugf"),
-    ("no-nul", "gib"),
-    ("no-nul", "ngf"),
-    ("no-nul", "ugf"),
-    // U+0000 read from a (damaged) UTF-16 file is written raw into SGF text; it reads back the
-    // same, but other programs stop there (issue 19's interop list, the SGF writer's owner).
-    ("no-nul", "sgf"),
+/// (rule, writer, which of its findings).
+type Open = (&'static str, &'static str, fn(&Finding) -> bool);
+
+const KNOWN_OPEN: &[Open] = &[
+    // Mutated `XGIB` entries and names (`GAMEINFOSUB` fields reordered, a `GAMEWHITENAME` whose
+    // rank moved into the name): the GIB writer reports these as lossy, but a second write
+    // renders the header differently. Open in the GIB writer (legacy formats area).
+    ("stable-write", "gib", |_| true),
+    // Short non-ASCII names in a file without a charset field (NGF): mojibake such as `•”ƒŽq`
+    // written as UTF-8 is detected as GBK when read back (charset short-name detection, legacy
+    // formats area). A second write that differs in ASCII text only is not excused.
+    ("stable-write", "ngf", |f| !f.detail.is_ascii()),
 ];
 
 fn exercise(format: Format, bytes: &[u8]) {
@@ -136,4 +132,53 @@ proptest! {
         }
         exercise(format, &b);
     }
+}
+
+/// Issue 13, item 8: numbers of every GIB, NGF and UGF fixture and sample (their readers parse
+/// numbers; SGF's does not) replaced by numbers at and past the integer limits; the reader,
+/// `check` and every writer must neither panic nor overflow (tests build with
+/// `overflow-checks = true`, Cargo.toml's test profile).
+#[test]
+fn numbers_at_the_integer_limits_never_overflow() {
+    const HUGE: &[&str] = &["9223372036854775807", "18446744073709551616", "4294967296", "-9223372036854775808"];
+    let options = kifu::WriteOptions { lossy: true, ..kifu::WriteOptions::default() };
+    let mut runs = 0;
+    for (format, bytes) in fixtures() {
+        if bytes.len() > 8_000 || !matches!(format.name(), "gib" | "ngf" | "ugf") {
+            continue;
+        }
+        // The start and end of every run of ASCII digits (at most 40 per file: the header's).
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() && spans.len() < 40 {
+            if bytes[i].is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                spans.push((start, i));
+            }
+            i += 1;
+        }
+        for &(start, end) in &spans {
+            for huge in HUGE {
+                let mut b = bytes[..start].to_vec();
+                b.extend_from_slice(huge.as_bytes());
+                b.extend_from_slice(&bytes[end..]);
+                runs += 1;
+                let Ok(read) = format.read(b, &kifu::ReadOptions { positions: true, ..kifu::ReadOptions::default() })
+                else {
+                    continue;
+                };
+                for d in &read.diagnostics {
+                    let _ = d.to_string();
+                }
+                let _ = kifu::check::check_collection(&read.collection, &read.diagnostics);
+                for to in Format::all().filter(|f| f.can_write()) {
+                    let _ = to.write(&read.collection, &options);
+                }
+            }
+        }
+    }
+    assert!(runs > 500, "{runs}");
 }

@@ -251,23 +251,44 @@ fn ugf_second_write_is_the_first() {
 }
 
 #[test]
-#[ignore = "GIB/NGF/UGF/SGF writers (legacy helper; SGF writer owner): U+0000 in a value is written as a NUL byte"]
 fn no_writer_writes_a_nul_byte() {
     for writer in ["sgf", "gib", "ngf", "ugf"] {
         let found = oracle_findings("(;GM[1]FF[4]SZ[19]PB[a\\\u{0}b]C[x\u{0}y];B[pd];W[dp])", "no-nul", writer);
         assert_eq!(found, [], "{writer}");
     }
+    // The policy (formats/charsets.md, "Writing"): U+0000 is a character no output charset holds,
+    // an error naming its place; with --lossy it is written as `?` with a warning.
+    // The line-based writers put values on one line: a NUL there is a space, reported as each
+    // format reports a value it changed (GIB and NGF write no comments: reported too).
+    let out = read(Format::SGF, "(;GM[1]FF[4]SZ[19]C[x\u{0}y];B[pd])".as_bytes());
+    let Err(kifu::formats::WriteError::Invalid(d)) = Format::SGF.write(&out.collection, &WriteOptions::default())
+    else {
+        panic!("SGF written with a NUL")
+    };
+    assert!(d.iter().any(|d| d.code == "charset.unmappable" && d.message.contains("U+0000")), "{d:?}");
+    let lossy = Format::SGF.write(&out.collection, &WriteOptions { lossy: true, ..WriteOptions::default() }).unwrap();
+    assert!(lossy.bytes.windows(4).any(|w| w == b"[x?y"), "{}", String::from_utf8_lossy(&lossy.bytes));
+    assert!(lossy.diagnostics.iter().any(|d| d.code == "charset.unmappable" && d.position.is_some()));
+    for (f, code) in [(Format::GIB, "gib.lossy-comment"), (Format::NGF, "ngf.lossy"), (Format::UGF, "ugf.lossy-info")] {
+        let w = f.write(&out.collection, &WriteOptions::default()).unwrap();
+        assert!(!w.bytes.contains(&0), "{f}");
+        assert!(w.diagnostics.iter().any(|d| d.code == code), "{f}: {:?}", w.diagnostics);
+    }
 }
 
 #[test]
-#[ignore = "UGF writer (legacy helper, issue 13 item 5): an unreadable move (W[x]) is dropped without a diagnostic (GIB and NGF report it)"]
 fn ugf_reports_a_move_it_cannot_write() {
     let found = oracle_findings("(;GM[1]SZ[19]W[x];B[pd])", "same-moves", "ugf");
     assert_eq!(found, []);
+    // On the root, on a later node, and beside a readable move: one report each.
+    let out = read(Format::SGF, b"(;GM[1]SZ[19]W[x];B[pd];B[dd]W[zz1])");
+    let w = Format::UGF.write(&out.collection, &WriteOptions::default()).unwrap();
+    let lost: Vec<_> =
+        w.diagnostics.iter().filter(|d| d.code == "ugf.lossy-move").map(|d| d.message.as_str()).collect();
+    assert_eq!(lost, ["node 0: W[x] is not a move; not written", "node 2: W[zz1] is not a move; not written"]);
 }
 
 #[test]
-#[ignore = "SGF writer (src/formats/sgf/write.rs, not this area): a property with no values is written as a bare identifier, which its reader drops"]
 fn a_property_with_no_values_is_written_so_that_it_reads_back() {
     // The library can build what JSON no longer yields: a property without values.
     let mut out = read(Format::SGF, b"(;GM[1];B[pd];W[dp])");
@@ -277,4 +298,91 @@ fn a_property_with_no_values_is_written_so_that_it_reads_back() {
         .filter(|f| f.writer == "sgf" || f.writer == "json")
         .collect();
     assert_eq!(found, []);
+    // Written as one empty value, and reported.
+    for f in [Format::SGF, Format::JSON] {
+        let w = f.write(&out.collection, &WriteOptions::default()).unwrap();
+        assert!(
+            w.diagnostics.iter().any(|d| d.code.ends_with("lossy-value") || d.code.ends_with("lossy-no-values")),
+            "{f}"
+        );
+        let back = f.read(w.bytes, &ReadOptions::default()).unwrap();
+        assert_eq!(back.collection.games[0].main_line().nth(1).unwrap().value("TR"), Some(""), "{f}");
+    }
+}
+
+#[test]
+fn line_ends_sgf_cannot_hold_are_reported() {
+    // From JSON (or the normaliser's private copy of a damaged `HA[\r]`): a CR in Text reads back
+    // as LF, a line break in SimpleText as a space; the SGF writer says so.
+    let json = r#"{"format":"kifu","version":1,"games":[{"nodes":[{"GM":["1"],"PB":["a\nb"],"C":["x\r\ny"],"XK":["\r"]},{"B":["pd"]}]}]}"#;
+    let out = read(Format::JSON, json.as_bytes());
+    let w = Format::SGF.write(&out.collection, &WriteOptions::default()).unwrap();
+    let lost: Vec<_> =
+        w.diagnostics.iter().filter(|d| d.code == "sgf.lossy-value").map(|d| d.message.as_str()).collect();
+    assert_eq!(lost.len(), 3, "{lost:?}");
+    assert!(lost[0].contains("PB") && lost[1].contains("C") && lost[2].contains("XK"), "{lost:?}");
+    let back = read(Format::SGF, &w.bytes);
+    assert_eq!(back.collection.games[0].root().value("PB"), Some("a b"));
+    // A plain comment with LF line ends is no loss.
+    let out = read(Format::SGF, b"(;GM[1]C[two\nlines];B[pd]C[x\ny])");
+    assert_eq!(Format::SGF.write(&out.collection, &WriteOptions::default()).unwrap().diagnostics, []);
+}
+
+#[test]
+fn ugf_review_files_write_the_same_twice() {
+    // The shapes of the five samples: a root holding a move (with a comment and a variation),
+    // a comment with blank lines at its end, a header value ending in blanks, a comment line
+    // with trailing blanks, an `SZ` that is no size, a hidden node's comment only.
+    for sgf in [
+        "(;GM[1]SZ[9]B[ee]C[root move];W[cc](;B[gg])(;B[gc]))",
+        "(;GM[1]SZ[19]C[first\n\n\n];B[pd]C[\nsecond ];W[dp])",
+        "(;GM[1]SZ[19]CP[\n  Copyright (c) X 2020\n];B[pd])",
+        "(;GM[1]SZ[M9];B[pd];W[dp])",
+        "(;GM[1]SZ[9];B[ee];C[hidden];W[cc])",
+        "(;GM[1]SZ[19]PW[Erin & Frank]XUGFHEADER[PlayerB2=Dave,4k,,][PlayerW2=Frank,2d,,];B[pd])",
+        "(;GM[1]SZ[19];B[pd]C[变化\n \u{1a}];W[dp]C[ \n\t])",
+    ] {
+        assert_eq!(oracle_findings(sgf, "stable-write", "ugf"), [], "{sgf:?}");
+        let out = read(Format::SGF, sgf.as_bytes());
+        let w = Format::UGF.write(&out.collection, &WriteOptions::default()).unwrap();
+        let text = String::from_utf8(w.bytes).unwrap();
+        if sgf.contains("B[ee]C[root") {
+            assert!(text.contains("NODE,1,0,0,0\r\nNODE,2,1,5,5\r\n"), "{text}");
+        } else if !sgf.contains("C[hidden]") {
+            assert!(w.diagnostics.iter().any(|d| d.code == "ugf.lossy-info"), "{sgf:?}: {:?}", w.diagnostics);
+        }
+    }
+}
+
+#[test]
+fn ngf_second_write_is_the_first() {
+    for sgf in [
+        "(;GM[1]SZ[19]PB[GNU Go 3.2 (random seed 5)]PW[Black [2d]];B[pd])",
+        "(;GM[1]SZ[19]PB[newbie 22]PW[山田 九段]BR[3k];B[pd])",
+        "(;GM[1]SZ[19]PB[a]XNGFRE[Black wins\nby 16.5 points!]XNGFDT[2006-9-5];B[pd])",
+        "(;GM[1]SZ[19]PB[a]RE[B+16.5]XNGFRE[Black wins by 16.5\n];B[pd])",
+        "(;GM[1]SZ[19]PB[a]XNGFDT[2009-03-2\u{16}];B[pd])",
+    ] {
+        assert_eq!(oracle_findings(sgf, "stable-write", "ngf"), [], "{sgf:?}");
+    }
+    // A raw result with a line break is one line (it injected a header line), reported.
+    let out = read(Format::SGF, "(;GM[1]SZ[19]XNGFRE[Progressing!\nlater];B[pd])".as_bytes());
+    let w = Format::NGF.write(&out.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(w.bytes).unwrap();
+    assert_eq!(text.lines().nth(10), Some("Progressing! later"), "{text}");
+    assert!(w.diagnostics.iter().any(|d| d.code == "ngf.lossy"), "{:?}", w.diagnostics);
+}
+
+#[test]
+fn a_private_gib_key_cannot_inject_a_line() {
+    let out = read(Format::SGF, "(;GM[1]SZ[19]XGIB[GAM\nINFOSUB=GNAMEF:0][GAMEPLACE=Seoul];B[pd])".as_bytes());
+    let w = Format::GIB.write(&out.collection, &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(w.bytes).unwrap();
+    assert!(text.split("\r\n").all(|l| !l.contains('\n')), "{text}");
+    assert!(!text.contains("INFOSUB=GNAMEF"), "{text}");
+    assert!(
+        w.diagnostics.iter().any(|d| d.code == "gib.lossy-property" && d.message.contains("GAM\\n")),
+        "{:?}",
+        w.diagnostics
+    );
 }

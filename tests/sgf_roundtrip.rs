@@ -242,9 +242,10 @@ mod random {
                 }
             }
             if let Ok(r) = Format::SGF.read(b, &ReadOptions::default()) {
-                // Whatever was read writes and re-reads.
-                let out = write_sgf(&r.collection);
-                let again = Format::SGF.read(out.into_bytes(), &ReadOptions::default()).unwrap();
+                // Whatever was read writes (a NUL byte only with --lossy, as `?`) and re-reads.
+                let lossy = WriteOptions { lossy: true, ..WriteOptions::default() };
+                let out = Format::SGF.write(&r.collection, &lossy).unwrap().bytes;
+                let again = Format::SGF.read(out, &ReadOptions::default()).unwrap();
                 prop_assert_eq!(again.collection.games.len(), r.collection.games.len());
             }
         }

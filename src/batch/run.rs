@@ -419,6 +419,25 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
 mod tests {
     use super::*;
 
+    /// A file the walk saw as regular and that became a FIFO before it was opened (issue 13,
+    /// "Hangs"): the open does not wait for a writer and the read fails at once.
+    #[cfg(unix)]
+    #[test]
+    fn an_input_replaced_by_a_fifo_fails_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.sgf");
+        std::fs::write(&path, "(;GM[1])").unwrap();
+        assert!(read_regular(&path).is_ok());
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let start = std::time::Instant::now();
+        let err = read_regular(&path).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
     #[test]
     fn split_names_are_numbered_and_padded() {
         assert_eq!(split_name(Path::new("o/a.sgf"), 0, 3), Path::new("o/a-001.sgf"));

@@ -144,21 +144,58 @@ pub enum WriteError {
 /// Encodes a writer's text in the requested charset: characters the charset cannot hold are
 /// errors naming each one, or with [`WriteOptions::lossy`] `?` and a warning each. `diagnostics`
 /// (the writer's own, e.g. lossy items) come first in the result.
+///
+/// U+0000 is such a character in every charset: a NUL byte makes readers take a file for UTF-16
+/// and stops C programs (`charset.unmappable`, written as `?` with `--lossy`).
 pub(crate) fn encode_output(
     text: &str,
     options: &WriteOptions,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<WriteOutput, WriteError> {
+    let nul = nul_characters(text, options.lossy);
+    let replaced;
+    let text = if nul.is_empty() {
+        text
+    } else {
+        replaced = text.replace('\0', "?");
+        &replaced
+    };
+    let failed = !nul.is_empty() && !options.lossy;
+    diagnostics.extend(nul);
     match crate::charset::encode_output(text, options.encoding(), options.lossy) {
-        Ok((bytes, more)) => {
+        Ok((bytes, more)) if !failed => {
             diagnostics.extend(more);
             Ok(WriteOutput { bytes, diagnostics })
         }
-        Err(errors) => {
-            diagnostics.extend(errors);
+        Ok((_, more)) | Err(more) => {
+            diagnostics.extend(more);
             Err(WriteError::Invalid(diagnostics))
         }
     }
+}
+
+/// One `charset.unmappable` per U+0000 of a writer's `text`, at its line:column: an error, or a
+/// warning when `lossy` (the character is then written as `?`).
+pub(crate) fn nul_characters(text: &str, lossy: bool) -> Vec<Diagnostic> {
+    if memchr::memchr(0, text.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let mut sink = crate::diag::Sink::new();
+    for at in memchr::memchr_iter(0, text.as_bytes()) {
+        let d = if lossy {
+            Diagnostic::warning(
+                crate::charset::codes::UNMAPPABLE,
+                "character U+0000 (NUL) cannot be written in a text file; written as '?'",
+            )
+        } else {
+            Diagnostic::error(
+                crate::charset::codes::UNMAPPABLE,
+                "character U+0000 (NUL) cannot be written in a text file (pass --lossy to write '?')",
+            )
+        };
+        sink.push_at(at, d);
+    }
+    sink.finish(text)
 }
 
 /// A reader: owned input bytes in, games out.

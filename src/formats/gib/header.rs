@@ -76,11 +76,16 @@ pub(super) fn lines(root: Node<'_>, facts: &Facts, sink: &mut Vec<Diagnostic>) -
             p.values()
                 .filter_map(|v| {
                     let s = v.as_str();
-                    let kv = s.split_once('=').map(|(k, v)| (k.to_string(), v.to_string()));
+                    // A key is a word (`GAMEINFOSUB`): one holding a line break or a blank
+                    // would inject a line or read back as another key.
+                    let kv = s
+                        .split_once('=')
+                        .filter(|(k, _)| !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
+                        .map(|(k, v)| (k.to_string(), v.to_string()));
                     if kv.is_none() {
                         sink.push(Diagnostic::warning(
                             codes::LOSSY_PROPERTY,
-                            format!("root node: XGIB value '{s}' is not KEY=VALUE; not written"),
+                            format!("root node: XGIB value '{}' is not KEY=VALUE; not written", s.escape_debug()),
                         ));
                     }
                     kv

@@ -54,6 +54,9 @@ pub mod codes {
     pub const TOO_LARGE: &str = "json.too-large";
     /// JSON is always written in UTF-8; another requested output charset was ignored.
     pub const UTF8_ONLY: &str = "json.utf8-only";
+    /// Written: a property without values (only the library builds one) was written as one
+    /// empty value `[""]`, what the reader makes of `[]`.
+    pub const LOSSY_NO_VALUES: &str = "json.lossy-no-values";
 }
 
 /// The registry entry of the JSON document form.
@@ -117,6 +120,28 @@ pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
     read::read(bytes, options, true)
 }
 
+/// The writer's notes: the charset it ignored, and every property without values (a warning each,
+/// placed by node and, in a collection, by game).
+fn write_notes(collection: &Collection, options: &WriteOptions) -> Vec<Diagnostic> {
+    let mut out = utf8_note(options);
+    for (g, game) in collection.games.iter().enumerate() {
+        for node in game.nodes() {
+            for p in node.props().filter(|p| p.is_empty()) {
+                let game = if collection.games.len() > 1 { format!(" (game {})", g + 1) } else { String::new() };
+                out.push(Diagnostic::warning(
+                    codes::LOSSY_NO_VALUES,
+                    format!(
+                        "node {}{game}: property {} has no values; written as [\"\"], one empty value",
+                        node.id().index(),
+                        p.ident()
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
     match options.encoding {
         Some(e) if e != encoding_rs::UTF_8 => vec![Diagnostic::warning(
@@ -131,14 +156,14 @@ fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
 #[doc(hidden)]
 pub fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let text = write_document(collection, options.source_charset);
-    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: utf8_note(options) })
+    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: write_notes(collection, options) })
 }
 
 /// Writes kifu NDJSON: one compact game object per line (always UTF-8).
 #[doc(hidden)]
 pub fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let text = write_lines(collection, options.source_charset);
-    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: utf8_note(options) })
+    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: write_notes(collection, options) })
 }
 
 #[cfg(test)]

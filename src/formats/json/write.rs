@@ -257,6 +257,10 @@ fn node(out: &mut String, game: &GameTree, id: NodeId) {
             out.push(':');
         }
         out.push('[');
+        if p.is_empty() {
+            // What the reader makes of `[]` (reported by the writer).
+            string(out, "");
+        }
         for (j, v) in p.values().enumerate() {
             if j > 0 {
                 out.push(',');

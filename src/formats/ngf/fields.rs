@@ -14,11 +14,12 @@ pub(crate) fn split_player(text: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// A rank starts with its number (`10k`, `9DP`, `五段`, `초단`) and holds no `.`, so the last
-/// word of a rank-less name (`GnuGo 3.5.3`, `Dariush v2.6.8.2`, `lev15`) is not taken for one.
+/// A rank starts with its number (`10k`, `9DP`, `五段`, `초단`) and holds nothing but letters,
+/// digits and `*?+-`, so the last word of a rank-less name (`GnuGo 3.5.3`, `Dariush v2.6.8.2`,
+/// `lev15`, `(random seed 5)`) is not taken for one.
 fn looks_like_rank(token: &str) -> bool {
     token.chars().count() <= 8
-        && !token.contains('.')
+        && token.chars().all(|c| c.is_alphanumeric() || matches!(c, '*' | '?' | '+' | '-'))
         && token.starts_with(|c: char| c.is_ascii_digit() || "初一二三四五六七八九十초".contains(c))
 }
 

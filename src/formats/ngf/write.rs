@@ -108,25 +108,36 @@ impl<'t> Writer<'t> {
         } else {
             rank
         };
-        let line = match (name.is_empty(), rank.is_empty()) {
-            // A space after a rank-less name with spaces: readers that take the last word for
-            // the rank (ngf2sgf) then find an empty one. kifu trims it.
-            (false, true) if name.contains(' ') => format!("{name} "),
-            (_, true) => name.clone(),
-            (true, false) => rank.clone(),
-            (false, false) => {
-                let pad = 11usize.saturating_sub(display_width(&name));
-                format!("{name}{:pad$} {rank}", "")
-            }
-        };
+        let line = player_line(&name, &rank);
         let (n, r) = split_player(&line);
         if n != name || r.unwrap_or("") != rank {
             self.lossy(format!(
                 "{colour} player line '{line}' reads back as name '{n}' and rank '{}'",
                 r.unwrap_or("")
             ));
+            // Written as what it reads back as, so that writing that again gives this line.
+            let r = r.map(|r| match rank_to_sgf(r) {
+                Some(sgf) if !r.is_ascii() => ngf_rank(&sgf),
+                _ => r.to_string(),
+            });
+            return player_line(n, r.as_deref().unwrap_or(""));
         }
         line
+    }
+}
+
+/// A player line: the name padded to 11 columns, a space and the rank.
+fn player_line(name: &str, rank: &str) -> String {
+    match (name.is_empty(), rank.is_empty()) {
+        // A space after a rank-less name with spaces: readers that take the last word for the
+        // rank (ngf2sgf) then find an empty one. kifu trims it.
+        (false, true) if name.contains(' ') => format!("{name} "),
+        (_, true) => name.to_string(),
+        (true, false) => rank.to_string(),
+        (false, false) => {
+            let pad = 11usize.saturating_sub(display_width(name));
+            format!("{name}{:pad$} {rank}", "")
+        }
     }
 }
 
@@ -186,8 +197,14 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
     }
 
     let mut out = String::new();
+    // Every header line is one line, whatever a kept raw value (`XNGFRE`, `XNGFKM`, …) holds.
+    let mut broken: Vec<String> = Vec::new();
     let mut line = |s: &str| {
-        out.push_str(s);
+        let (clean, changed) = legacy::one_line(s);
+        if changed {
+            broken.push(clean.clone());
+        }
+        out.push_str(&clean);
         out.push('\n');
     };
     // Always a title: KaTrain strips the file before splitting it into lines, so an empty first
@@ -311,8 +328,18 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
                 NO_DATE.into()
             }
         },
-        // An unreadable date of an NGF input goes back as it came.
-        (None, Some(raw)) => w.single_line("XNGFDT", raw),
+        // A date readers take apart (`2006-9-5`) in the form they all take, as it will be
+        // written again once read back; an unreadable date of an NGF input as it came.
+        (None, Some(raw)) => {
+            let clean = w.single_line("XNGFDT", raw);
+            match parse_date(&clean).and_then(|iso| compact_date(&iso)) {
+                Some(compact) if !eight_digits(&clean) => {
+                    w.note(format!("date '{clean}' written as {compact}, the form every reader takes"));
+                    compact
+                }
+                _ => clean,
+            }
+        }
         (None, None) => {
             w.note(format!("no DT: date line written as {NO_DATE}, NGF's form for no date"));
             NO_DATE.into()
@@ -349,7 +376,7 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
     let result = match (re, parsed) {
         // The original text, as long as it still says what RE says.
         (Some(_), Some(r)) => match raw_re.filter(|raw| parse_result(raw) == ParsedResult::Result(r.clone())) {
-            Some(raw) => raw.to_string(),
+            Some(raw) => w.single_line("XNGFRE", raw),
             None => english_result(&r),
         },
         (Some(text), None) => {
@@ -360,7 +387,7 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         }
         // No RE: keep a text that gives none either ("Progressing!", an unreadable result).
         (None, _) => match raw_re.filter(|raw| !matches!(parse_result(raw), ParsedResult::Result(_))) {
-            Some(raw) => raw.to_string(),
+            Some(raw) => w.single_line("XNGFRE", raw),
             None => String::new(),
         },
     };
@@ -402,6 +429,9 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         id = children.first().copied();
     }
     line(&count.to_string());
+    for l in broken {
+        w.lossy(format!("header line '{l}': line breaks or control characters written as spaces"));
+    }
     out.push_str(&moves);
     Ok((out, w.sink))
 }

@@ -61,6 +61,9 @@ pub mod codes {
     pub const NO_GAME: &str = "sgf.no-game";
     /// The input is larger than a tree can address.
     pub const TOO_LARGE: &str = "sgf.too-large";
+    /// Written: a value SGF cannot hold as it is (a property without values, a line break in
+    /// SimpleText, a CR in Text); it reads back otherwise.
+    pub const LOSSY_VALUE: &str = "sgf.lossy-value";
 }
 
 /// The registry entry.
@@ -191,11 +194,11 @@ fn decode_parts(
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.
-    let text = write_text(collection, options);
-    if options.encoding() == encoding_rs::UTF_8 {
+    let (text, lost) = write::write_text_reporting(collection, options);
+    if options.encoding() == encoding_rs::UTF_8 && memchr::memchr(0, text.as_bytes()).is_none() {
         // Nothing to encode: hand the text over without a copy (a 200 MB comment is written
         // with one buffer, not two).
-        return Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: Vec::new() });
+        return Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: lost });
     }
-    super::encode_output(&text, options, Vec::new())
+    super::encode_output(&text, options, lost)
 }

@@ -5,6 +5,7 @@
 //! (long values simply make a long line); each variation opens on a new line. No line break is
 //! ever inserted inside a value, so no break can separate an escape from what it escapes.
 
+use crate::diag::Diagnostic;
 use crate::formats::WriteOptions;
 use crate::model::props::ValueType;
 use crate::model::{Collection, GameTree, Node, NodeId, PropValue};
@@ -32,18 +33,31 @@ pub fn normalize_header(tree: &mut GameTree, charset: &str) {
 
 /// Writes a collection as SGF text (charset name in `CA` from the options).
 pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
+    write_text_reporting(collection, options).0
+}
+
+/// [`write_text`], with a `sgf.lossy-value` warning for each value SGF cannot hold as it is
+/// (it would read back otherwise): a property without values (written `[]`, one empty value),
+/// a line break in SimpleText (read back as a space), a CR in Text (read back as LF).
+pub(crate) fn write_text_reporting(collection: &Collection, options: &WriteOptions) -> (String, Vec<Diagnostic>) {
     let charset = crate::charset::ca_label(options.encoding());
     // A first guess at the size (a move node is about 7 bytes) saves most regrowing.
     let guess: usize = collection.games.iter().map(|g| g.len() * 2 + g.prop_total() * 6).sum();
-    let mut w = Writer { out: String::with_capacity(guess), col: 0, options, charset };
+    let mut w = Writer { out: String::with_capacity(guess), col: 0, options, charset, lost: Vec::new() };
     for (i, game) in collection.games.iter().enumerate() {
+        let at = w.lost.len();
         if i > 0 {
             w.out.push('\n');
         }
         w.tree(game);
         w.out.push('\n');
+        if collection.games.len() > 1 {
+            for d in &mut w.lost[at..] {
+                d.message = d.message.replacen(':', &format!(" (game {})", i + 1), 1);
+            }
+        }
     }
-    w.out
+    (w.out, w.lost)
 }
 
 struct Writer<'o> {
@@ -51,6 +65,8 @@ struct Writer<'o> {
     col: usize,
     options: &'o WriteOptions,
     charset: &'static str,
+    /// What does not read back as it is (`sgf.lossy-value` warnings).
+    lost: Vec<Diagnostic>,
 }
 
 impl Writer<'_> {
@@ -90,7 +106,7 @@ impl Writer<'_> {
             }
             // Written in place; a line break goes in front of it afterwards when it is needed.
             let at = self.out.len();
-            write_node(node, self.options, self.charset, &mut self.out);
+            write_node(node, self.options, self.charset, &mut self.out, &mut self.lost);
             let written = &self.out[at..];
             let last_break = memchr::memrchr(b'\n', written.as_bytes());
             let first_line = match last_break {
@@ -128,7 +144,7 @@ impl Writer<'_> {
 }
 
 /// Writes one node (`;` and its properties) at the end of `out`.
-fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut String) {
+fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut String, lost: &mut Vec<Diagnostic>) {
     out.push(';');
     let root = node.is_root();
     let (has_ff, mut missing_ca) = (root && node.get("FF").is_some(), root && node.get("CA").is_none());
@@ -145,7 +161,7 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
         // Fast path: one plain value with nothing to escape (moves, numbers, most text).
         if !root {
             if let Some(v) = p.single_plain() {
-                if !v.bytes().any(|c| matches!(c, b'\\' | b']' | b':' | b'[' | b';' | b'(' | b')')) {
+                if !v.bytes().any(|c| matches!(c, b'\\' | b']' | b':' | b'[' | b';' | b'(' | b')' | b'\r' | b'\n')) {
                     out.push('[');
                     out.push_str(v);
                     out.push(']');
@@ -169,6 +185,13 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
         let composed_type = vt.is_some_and(ValueType::is_composed);
         let no_text = vt.is_some_and(ValueType::holds_no_text);
         let expand = options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
+        if p.is_empty() {
+            out.push_str("[]");
+            lose(lost, node, format!("property {ident} has no values; written as {ident}[], one empty value"));
+            continue;
+        }
+        let simple = vt.is_some_and(ValueType::is_simple_text);
+        let text = matches!(vt, None | Some(ValueType::Text));
         for v in p.values() {
             if expand {
                 if let Some((a, b)) = v.parts() {
@@ -179,6 +202,11 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
                         continue;
                     }
                 }
+            }
+            if simple && memchr::memchr2(b'\r', b'\n', v.as_str().as_bytes()).is_some() {
+                lose(lost, node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
+            } else if text && memchr::memchr(b'\r', v.as_str().as_bytes()).is_some() {
+                lose(lost, node, format!("CR line ends in {ident} are read back as LF"));
             }
             out.push('[');
             match v.parts() {
@@ -192,6 +220,11 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
             out.push(']');
         }
     }
+}
+
+/// A `sgf.lossy-value` warning for `node`.
+fn lose(lost: &mut Vec<Diagnostic>, node: Node<'_>, what: String) {
+    lost.push(Diagnostic::warning(super::codes::LOSSY_VALUE, format!("node {}: {what}", node.id().index())));
 }
 
 /// Escapes `\` and `]` (and `:` when `colon`; `[`, `;`, `(` and `)` when `no_text`, so that a

@@ -48,15 +48,20 @@ pub(crate) fn write_text(
     write_header(tree, enc, &mut out, &mut diags);
     let main: Vec<NodeId> = tree.main_line().map(|n| n.id()).collect();
     write_data(tree, size, &main, &mut out, &mut diags);
-    let commented = tree.nodes().any(|n| n.get("C").is_some());
+    // Comments that `[ReviewComment]` can place (not those of hidden nodes).
+    let hidden = hidden_nodes(tree, &main);
+    let commented = tree.nodes().any(|n| n.value("C").is_some_and(visible) && !hidden.contains(&n.id()));
     if tree.has_variations() || commented {
         write_review(tree, size, &main, &mut out, &mut diags);
     }
     if let Some(c) = tree.root().value(PROP_COMMENT) {
         out.push_str("[Comment]");
         out.push_str(EOL);
+        if c.contains("\r\n") {
+            one_comment_line("\r", NodeId::ROOT, &mut diags);
+        }
         for l in c.lines() {
-            let l = legacy::one_line(l).0;
+            let l = one_comment_line(l, NodeId::ROOT, &mut diags);
             // A line that names a section would end the text: a space keeps it text.
             if l.starts_with('[') && l.trim_end().ends_with(']') && super::read::is_section_name(l.trim_end()) {
                 diags.push(Diagnostic::warning(
@@ -107,10 +112,17 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
             .filter_map(|(_, v)| v.split(',').next().map(str::trim))
             .collect()
     };
+    // The size the moves were written on: an unreadable `SZ` (`SZ[M9]`) is not copied.
     let size = tree.board_size().width.to_string();
+    if let Some(sz) = root.value("SZ").filter(|sz| sz.trim() != size) {
+        diags.push(Diagnostic::warning(
+            codes::LOSSY_INFO,
+            format!("SZ[{}] written as Size={size}, the board the moves were read on", sz.escape_debug()),
+        ));
+    }
     let get = |id: &str| -> Option<String> {
         if id == "SZ" {
-            return Some(root.value("SZ").map_or_else(|| size.clone(), str::to_string));
+            return Some(size.clone());
         }
         let v = root.value(id)?.to_string();
         let colour = match id {
@@ -135,7 +147,12 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
                 format!("{k}: line breaks or control characters written as spaces: {k}={clean}"),
             ));
         }
-        let _ = write!(out, "{k}={clean}{EOL}");
+        // Readers trim the end of a line.
+        let kept = clean.trim_end();
+        if kept.len() < clean.len() && !broken {
+            diags.push(Diagnostic::warning(codes::LOSSY_INFO, format!("{k}: trailing blanks not written")));
+        }
+        let _ = write!(out, "{k}={kept}{EOL}");
     };
     out.push_str("[Header]");
     out.push_str(EOL);
@@ -150,7 +167,11 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
     line(out, diags, "Lang", lang);
     line(out, diags, "Crypt", "0,PLAIN_UGF_FILE,READ_WRITE");
     line(out, diags, "Code", raw("Code").unwrap_or(""));
-    let moves: usize = tree.main_line().map(|n| legacy::node_moves(n, tree.board_size()).len()).sum();
+    // The moves `[Data]` holds: unreadable ones are not written (reported).
+    let moves: usize = tree
+        .main_line()
+        .map(|n| legacy::node_moves(n, tree.board_size()).iter().filter(|m| m.2.is_some()).count())
+        .sum();
     for &(key, ids) in MAPPED {
         let current: Vec<(&'static str, String)> = ids.iter().filter_map(|&id| get(id).map(|v| (id, v))).collect();
         if key == "Commentator" && current.is_empty() && raw(key).is_none() {
@@ -190,6 +211,15 @@ fn write_header(tree: &GameTree, enc: &'static encoding_rs::Encoding, out: &mut 
                 diags.push(Diagnostic::warning(
                     codes::LOSSY_INFO,
                     format!("{PROP_HEADER} line '{}' is not a header line; not written", k.escape_debug()),
+                ));
+                continue;
+            }
+            // A partner of a pair-go side without a player: the reader would make it the name.
+            let player = |c: Color| root.value(if c == Color::Black { "PB" } else { "PW" });
+            if partner_key(k).is_some_and(|c| player(c).is_none_or(|p| p.trim().is_empty())) {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_INFO,
+                    format!("{PROP_HEADER} line {k} names a partner of a side without a player; not written"),
                 ));
                 continue;
             }
@@ -259,7 +289,25 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
             };
             let player = number(PROP_PLAYER, "1", diags);
             let secs = number(PROP_TIME, "0", diags);
-            let clock = node.value(PROP_CLOCK).map(|c| format!(" {}", legacy::one_line(c).0)).unwrap_or_default();
+            // The clock field as the reader keeps it: one line, no blanks at its ends.
+            let clock = match node.value(PROP_CLOCK) {
+                Some(c) => {
+                    let (clean, broken) = legacy::one_line(c);
+                    if broken || clean.trim() != c {
+                        diags.push(Diagnostic::warning(
+                            codes::LOSSY_MOVE,
+                            format!(
+                                "node {}: {PROP_CLOCK}[{}] written as '{}'",
+                                id.index(),
+                                c.escape_debug(),
+                                clean.trim()
+                            ),
+                        ));
+                    }
+                    if clean.trim().is_empty() { String::new() } else { format!(" {}", clean.trim()) }
+                }
+                None => String::new(),
+            };
             let _ = write!(out, "{},{c}{player},{n},{secs}{clock}{EOL}", letters(size, mv));
         }
     }
@@ -295,15 +343,17 @@ fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Str
         if moves.is_empty() {
             return vec![(0, 0, 0)];
         }
-        moves
-            .iter()
-            .map(|&(colour, mv)| {
+        // A root holding a move: readers take `NODE,1` for a root without one, so an empty root
+        // comes first and the move is its child (as `[Data]` reads back).
+        let root = (id == NodeId::ROOT).then_some((0, 0, 0));
+        root.into_iter()
+            .chain(moves.iter().map(|&(colour, mv)| {
                 let c = if colour == Color::Black { 1 } else { 2 };
                 match mv {
                     Move::Play(p) if p.is_on(size) => (c, p.x as usize + 1, (size.height - p.y) as usize),
                     _ => (c, size.width as usize + 1, size.height as usize + 1),
                 }
-            })
+            }))
             .collect()
     };
     let on_main: HashSet<NodeId> = main.iter().copied().collect();
@@ -354,9 +404,26 @@ fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Str
     commented.sort();
     for (n, id) in commented {
         let Some(c) = tree.node(id).value("C") else { continue };
+        if !visible(c) {
+            diags.push(Diagnostic::warning(
+                codes::LOSSY_INFO,
+                format!("node {}: a comment of blanks only not written (it reads back as none)", id.index()),
+            ));
+            continue;
+        }
         let _ = write!(out, ".Comment,{n}{EOL}");
-        for l in c.split('\n') {
-            let l = legacy::one_line(l).0;
+        let mut lines: Vec<String> = c.split('\n').map(|l| one_comment_line(l, id, diags)).collect();
+        // The reader drops blank lines at both ends of a comment.
+        let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+        let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
+        if first > 0 || last < lines.len() {
+            diags.push(Diagnostic::warning(
+                codes::LOSSY_INFO,
+                format!("node {}: blank lines at the start or end of a comment not written", id.index()),
+            ));
+        }
+        lines.truncate(last);
+        for l in &lines[first.min(last)..] {
             // A leading space protects lines the reader would take for markup.
             let guard = if l.starts_with(['[', '.', ' ']) { " " } else { "" };
             let _ = write!(out, "{guard}{l}{EOL}");
@@ -370,31 +437,53 @@ fn write_review(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Str
     }
 }
 
+/// Whether a comment holds something a reader keeps (not only blanks and control characters).
+fn visible(comment: &str) -> bool {
+    comment.chars().any(|c| !c.is_whitespace() && !c.is_control())
+}
+
+/// One line of a comment made fit for a line of the file: control characters (a CR, a NUL)
+/// become spaces and trailing blanks go (the reader trims them), reported (`ugf.lossy-info`).
+fn one_comment_line(line: &str, id: NodeId, diags: &mut Vec<Diagnostic>) -> String {
+    let (mut clean, broken) = legacy::one_line(line);
+    let kept = clean.trim_end().len();
+    if broken || kept < clean.len() {
+        clean.truncate(kept);
+        diags.push(Diagnostic::warning(
+            codes::LOSSY_INFO,
+            format!("node {}: control characters or trailing blanks in a comment line not written", id.index()),
+        ));
+    }
+    clean
+}
+
 fn report_lossy(tree: &GameTree, main: &[NodeId], diags: &mut Vec<Diagnostic>) {
     let mapped: Vec<&str> = MAPPED.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
     let on_main: HashSet<NodeId> = main.iter().copied().collect();
     let hidden = hidden_nodes(tree, main);
     let first_colour = tree.main_line().find_map(|n| n.mv()).map(|(c, _)| c);
     let mut lost: BTreeMap<String, usize> = BTreeMap::new();
+    let size = tree.board_size();
     for node in tree.nodes() {
         for p in node.props() {
             let id = p.ident();
-            let ok = if node.is_root() {
+            let unreadable = || p.first().and_then(|v| Move::from_sgf(v, size)).is_none();
+            let ok = if matches!(id, "B" | "W") && unreadable() {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_MOVE,
+                    format!(
+                        "node {}: {id}[{}] is not a move; not written",
+                        node.id().index(),
+                        p.first().unwrap_or("").escape_debug()
+                    ),
+                ));
+                true
+            } else if node.is_root() {
                 ROOT_HANDLED.contains(&id)
                     || mapped.contains(&id)
                     || MOVE_HANDLED.contains(&id)
                     || (id == "GM" && p.first() == Some("1"))
                     || (id == "PL" && p.first().and_then(Color::from_sgf) == first_colour)
-            } else if matches!(id, "B" | "W") && node.mv().is_none() {
-                diags.push(Diagnostic::warning(
-                    codes::LOSSY_MOVE,
-                    format!(
-                        "{id}[{}] on node {} is not a move; not written",
-                        p.first().unwrap_or(""),
-                        node.id().index()
-                    ),
-                ));
-                true
             } else if matches!(id, "AB" | "AW" | "AE") {
                 diags.push(Diagnostic::warning(
                     codes::LOSSY_SETUP,
