@@ -73,7 +73,10 @@ run "memchr [ ] scan (floor), 20,000 games" "$ex/bracket_scan" "$small"
 run "read_model, 20,000 games" "$ex/read_model" "$small"
 run "convert -t sgf, 20,000 games" "$kifu" convert -q "$small" -t sgf -o "$work/s.sgf"
 run "convert -t ndjson, 20,000 games" "$kifu" convert -q "$small" -t ndjson -o "$work/s.ndjson"
-run "check, 20,000 games" "$kifu" check -q "$small"
+# check exits 1 on errors and 3 on warnings (the generated games replay random moves, some onto
+# occupied points): those count as done.
+run "check, 20,000 games" sh -c '"$0" check -q "$1" >/dev/null; r=$?; [ $r -eq 0 ] || [ $r -eq 1 ] || [ $r -eq 3 ]' \
+  "$kifu" "$small"
 rm -f "$small" "$work/s.sgf" "$work/s.ndjson"
 "$ex/bracket_scan" --sgf-parse 10 "$file" || true
 if [ -n "${KIFU_BENCH_BIG:-}" ]; then

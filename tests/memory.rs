@@ -62,7 +62,8 @@ fn ten_million_open_variations_take_memory_bounded_by_the_input() {
     let close = read.diagnostics.iter().find(|d| d.code == "sgf.missing-close").expect("reported");
     assert!(close.message.contains(&format!("({n} '(' unclosed)")), "{}", close.message);
     assert!(codes(&read).contains(&"sgf.redundant-paren"));
-    assert!(peak < n / 2, "peak {peak} bytes for a {n}-byte input");
+    eprintln!("(  x {n}, left open: peak {peak} bytes above the input");
+    assert!(peak < 1 << 20, "peak {peak} bytes for a {n}-byte input");
 
     // Closed, blanks between the parentheses: each `(` found again when its `)` comes.
     let mut input = b"( ".repeat(n / 2);
@@ -72,7 +73,8 @@ fn ten_million_open_variations_take_memory_bounded_by_the_input() {
     let read = read.expect("the game is kept");
     assert_eq!(read.collection.games.len(), 1);
     assert!(!codes(&read).contains(&"sgf.missing-close") && !codes(&read).contains(&"sgf.empty-variation"));
-    assert!(peak < n / 2, "peak {peak} bytes for a {n}-byte input");
+    eprintln!("( x {}, closed: peak {peak} bytes above the input", n / 2);
+    assert!(peak < 1 << 20, "peak {peak} bytes for a {n}-byte input");
 
     // Empty variations closed: each reported at its own `(` (the first 100 shown).
     let input = [b"(;B[aa]".as_slice(), &b"(".repeat(1000), &b")".repeat(1000), b")"].concat();
