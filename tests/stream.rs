@@ -34,6 +34,15 @@ fn compare(format: Format, bytes: &[u8], outputs: &[Format]) -> Result<bool, Str
         }
     }
     diags.extend(games.finish());
+    // The library's game-by-game API gives the whole read's games and diagnostics.
+    let mut one_by_one = format.games(bytes, &options);
+    let listed: Vec<kifu::GameTree> =
+        one_by_one.by_ref().map(|g| g.map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    match (&whole, one_by_one.finish()) {
+        (Ok(w), Ok(d)) if w.collection.games == listed && w.diagnostics == d => {}
+        (Err(w), Err(e)) if w.diagnostics == e.diagnostics && listed.is_empty() => {}
+        _ => return Err("Format::games differs from Format::read".into()),
+    }
     let Ok(whole) = whole else {
         return if collection.games.is_empty() { Ok(true) } else { Err("whole read failed, pieces read".into()) };
     };

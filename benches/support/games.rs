@@ -51,6 +51,11 @@ fn comment(rng: &mut Rng, out: &mut String) {
 
 /// Appends one game to `out`.
 pub fn game(rng: &mut Rng, out: &mut String) {
+    game_of(rng, out, (150, 170));
+}
+
+/// Appends one game of `least + (0..spread)` moves to `out`.
+pub fn game_of(rng: &mut Rng, out: &mut String, (least, spread): (u32, u32)) {
     let timed = rng.below(3) == 0;
     let commented = rng.below(3) == 0;
     let b = NAMES[rng.below(NAMES.len() as u32) as usize];
@@ -64,7 +69,7 @@ pub fn game(rng: &mut Rng, out: &mut String) {
         1 + rng.below(28),
         if rng.below(2) == 0 { "B" } else { "W" },
     ));
-    let moves = 150 + rng.below(170);
+    let moves = least + rng.below(spread);
     let mut col = 0;
     let mut variation_at = if rng.below(20) == 0 { Some(40 + rng.below(60)) } else { None };
     let mut open = 0;
@@ -85,9 +90,6 @@ pub fn game(rng: &mut Rng, out: &mut String) {
         }
         if commented && rng.below(10) == 0 {
             comment(rng, out);
-        }
-        if Some(i + 8) == variation_at.map(|v| v + 8) && open > 0 && i > variation_at.unwrap_or(0) {
-            // never reached: variations are closed below
         }
         if open > 0 && Some(i) == variation_at.map(|v| v + 6) {
             // close the variation, then open the main line as a sibling
@@ -112,6 +114,18 @@ pub fn collection(bytes: usize, seed: u64) -> String {
     let mut out = String::with_capacity(bytes + 16 * 1024);
     while out.len() < bytes {
         game(&mut rng, &mut out);
+    }
+    out
+}
+
+/// A collection of `n` small games (10–40 moves each): many games, so that work quadratic in
+/// the number of games shows.
+#[allow(dead_code)]
+pub fn small_collection(n: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut out = String::with_capacity(n * 600);
+    for _ in 0..n {
+        game_of(&mut rng, &mut out, (10, 31));
     }
     out
 }

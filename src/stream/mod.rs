@@ -83,6 +83,8 @@ pub struct Piece {
     /// The charset the games before this piece declared last (SGF), used when the piece
     /// declares none; `None` when nothing was declared yet.
     pub carried: Option<&'static Encoding>,
+    /// A game of the piece has a `CA` in its root (SGF; known charset or not).
+    pub declares: bool,
 }
 
 /// The chunks of one input and the sequential state that ties them together: the charset in
@@ -153,9 +155,9 @@ impl<R: Read> Parts<R> {
             Err(e) => return Some(Err(e)),
         };
         if self.format.name() != "sgf" {
-            return Some(Ok(self.piece(chunk.bytes, None)));
+            return Some(Ok(self.piece(chunk.bytes, None, false)));
         }
-        let (parts, first_game) = crate::formats::sgf::charset_layout(&chunk.bytes);
+        let (parts, first_game, declaring) = crate::formats::sgf::charset_layout(&chunk.bytes);
         let labels: Vec<(usize, &'static Encoding)> = parts
             .iter()
             .filter_map(|(at, label)| crate::charset::encoding_for_label(label).map(|e| (*at, e)))
@@ -183,22 +185,22 @@ impl<R: Read> Parts<R> {
         match split {
             Some((k, _)) => {
                 let rest = bytes.split_off(k);
-                let first = self.piece(bytes, carried);
-                let second = self.piece(rest, None);
+                let first = self.piece(bytes, carried, declaring.iter().any(|&g| g < k));
+                let second = self.piece(rest, None, true);
                 self.pending = Some(second);
                 Some(Ok(first))
             }
-            None => Some(Ok(self.piece(bytes, carried))),
+            None => Some(Ok(self.piece(bytes, carried, !declaring.is_empty()))),
         }
     }
 
-    fn piece(&mut self, mut bytes: Vec<u8>, carried: Option<&'static Encoding>) -> Piece {
+    fn piece(&mut self, mut bytes: Vec<u8>, carried: Option<&'static Encoding>, declares: bool) -> Piece {
         if self.bom && self.index > 0 {
             bytes.splice(0..0, *b"\xEF\xBB\xBF");
         }
         let index = self.index;
         self.index += 1;
-        Piece { index, bytes, carried }
+        Piece { index, bytes, carried, declares }
     }
 
     /// The warning `charset.mixed` when the pieces read so far declared more than one charset
@@ -239,8 +241,7 @@ pub fn read_piece(
     name_moves: Option<fn(&crate::model::Collection, &mut [Diagnostic])>,
 ) -> ReadPiece {
     let mut opts = options.clone();
-    let own = format.name() == "sgf" && crate::formats::sgf::find_declared_charset(&piece.bytes).is_some();
-    let carried = if opts.encoding.is_none() && !own { piece.carried } else { None };
+    let carried = if opts.encoding.is_none() && !piece.declares { piece.carried } else { None };
     opts.encoding = opts.encoding.or(carried);
     // With move naming, the reader's diagnostics are named before the normaliser (which may
     // rebuild the tree) runs, as `kifu convert` does for a whole file.

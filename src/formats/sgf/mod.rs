@@ -10,12 +10,14 @@ pub(crate) use read::parse_text;
 #[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
-/// For the streaming reader: the charset parts of `bytes` (start, label; as the whole-file reader
-/// cuts them) and where the first game whose root declares a known charset starts.
-pub(crate) fn charset_layout(bytes: &[u8]) -> (Vec<(usize, String)>, Option<usize>) {
+/// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
+/// whole-file reader cuts them), where the first game whose root declares a known charset
+/// starts, and where each game whose root has a `CA` (known or not) starts.
+pub(crate) fn charset_layout(bytes: &[u8]) -> (Vec<(usize, String)>, Option<usize>, Vec<usize>) {
     let roots = declared::root_charsets(bytes);
     let first = roots.iter().find(|r| crate::charset::encoding_for_label(&r.label).is_some()).map(|r| r.game);
-    (read::declarations(bytes).0, first)
+    let declaring = roots.iter().map(|r| r.game).collect();
+    (read::declarations_of(roots).0, first, declaring)
 }
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};

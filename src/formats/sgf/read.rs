@@ -27,7 +27,11 @@ fn charset_parts(bytes: &[u8]) -> Vec<(usize, String)> {
 /// Where a collection must be cut (as `charset_parts`) and [`find_declared_charset`], from one
 /// scan.
 pub(super) fn declarations(bytes: &[u8]) -> (Vec<(usize, String)>, Option<String>) {
-    let roots = super::declared::root_charsets(bytes);
+    declarations_of(super::declared::root_charsets(bytes))
+}
+
+/// [`declarations`] from the roots' `CA` already found.
+pub(super) fn declarations_of(roots: Vec<super::declared::RootCharset>) -> (Vec<(usize, String)>, Option<String>) {
     let first = roots.first().map(|r| r.label.clone());
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
@@ -76,6 +80,11 @@ struct Reader<'s> {
 }
 
 /// A variation being read: where its first node hangs, and its last node so far.
+///
+/// A `(` right after a `(` (blanks between) opens a variation like the one it is in, still
+/// empty; such runs are kept as one frame that counts the empty ones beneath it (`below`), so
+/// `(` × 10,000,000 holds one frame, not 10,000,000 (their `(` are found again by scanning back
+/// over blanks when they close).
 #[derive(Clone, Copy)]
 struct Frame {
     attach: Option<u32>,
@@ -83,6 +92,8 @@ struct Frame {
     open_at: usize,
     /// Whether this variation (or one nested in it) holds a node.
     seen: bool,
+    /// Empty variations beneath this one, opened by the `(` just before its own.
+    below: u32,
 }
 
 /// Parses decoded SGF text into a collection; diagnostics are added to `sink` and returned with
@@ -230,19 +241,20 @@ impl<'s> Reader<'s> {
         let mut last_child: HashMap<u32, u32> = HashMap::new();
         let mut frames: Vec<Frame> = Vec::new();
         if self.peek() == Some(b'(') {
-            frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
+            frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
             self.pos += 1;
         } else {
-            frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
+            frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
         }
+        let game_open = frames[0].open_at;
         // The node that receives properties: the last node created, until a '(' or ')'.
         let mut open_node: Option<u32> = None;
         let mut after_variation = false;
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else {
-                let opened = crate::diag::LineIndex::new(self.text).position(frames[0].open_at);
-                let depth = frames.len();
+                let opened = crate::diag::LineIndex::new(self.text).position(game_open);
+                let depth: usize = frames.iter().map(|f| f.below as usize + 1).sum();
                 self.error(
                     self.bytes.len(),
                     codes::MISSING_CLOSE,
@@ -268,36 +280,53 @@ impl<'s> Reader<'s> {
                     self.quick_move(&mut tree);
                 }
                 b'(' => {
-                    let top = *frames.last().expect("frames never empty here");
-                    if top.tail.is_none() && self.bytes[..self.pos].trim_ascii_end().ends_with(b"(") {
+                    let top = frames.last_mut().expect("frames never empty here");
+                    let before = self.bytes[..self.pos].trim_ascii_end().len();
+                    let redundant = top.tail.is_none() && before > 0 && self.bytes[before - 1] == b'(';
+                    if redundant && !top.seen && top.open_at == before - 1 {
+                        // Like the empty variation it is in: counted, not stacked.
+                        top.below += 1;
+                        top.open_at = self.pos;
+                    } else if top.tail.is_none() && top.attach.is_none() && tree.is_empty() {
+                        // "((;" : a redundant level around the root.
+                        frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
+                    } else {
+                        let attach = top.tail.or(top.attach);
+                        frames.push(Frame { attach, tail: None, open_at: self.pos, seen: false, below: 0 });
+                    }
+                    if redundant {
                         self.warn(
                             self.pos,
                             codes::REDUNDANT_PAREN,
                             "'(' directly after '(': a variation must start with a node; the extra level was ignored",
                         );
                     }
-                    if top.tail.is_none() && top.attach.is_none() && tree.is_empty() {
-                        // "((;" : a redundant level around the root.
-                        frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false });
-                    } else {
-                        frames.push(Frame {
-                            attach: top.tail.or(top.attach),
-                            tail: None,
-                            open_at: self.pos,
-                            seen: false,
-                        });
-                    }
                     self.pos += 1;
                     open_node = None;
                     after_variation = false;
                 }
                 b')' => {
-                    let f = frames.pop().expect("frames never empty here");
+                    let top = frames.last_mut().expect("frames never empty here");
+                    let f = *top;
+                    if f.below > 0 {
+                        // The empty variation beneath becomes the top; its `(` is the one
+                        // before this frame's (blanks between).
+                        let before = self.bytes[..f.open_at].trim_ascii_end().len();
+                        *top = Frame {
+                            attach: f.attach,
+                            tail: None,
+                            open_at: before.saturating_sub(1),
+                            seen: f.seen || f.tail.is_some(),
+                            below: f.below - 1,
+                        };
+                    } else {
+                        frames.pop();
+                        if let Some(parent) = frames.last_mut() {
+                            parent.seen |= f.seen || f.tail.is_some();
+                        }
+                    }
                     if !f.seen && f.tail.is_none() {
                         self.warn(f.open_at, codes::EMPTY_VARIATION, "empty game tree '()' skipped");
-                    }
-                    if let Some(parent) = frames.last_mut() {
-                        parent.seen |= f.seen || f.tail.is_some();
                     }
                     self.pos += 1;
                     open_node = None;
