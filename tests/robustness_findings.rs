@@ -379,7 +379,7 @@ fn a_private_gib_key_cannot_inject_a_line() {
     let w = Format::GIB.write(&out.collection, &WriteOptions::default()).unwrap();
     let text = String::from_utf8(w.bytes).unwrap();
     assert!(text.split("\r\n").all(|l| !l.contains('\n')), "{text}");
-    assert!(!text.contains("INFOSUB=GNAMEF"), "{text}");
+    assert!(!text.contains("INFOSUB=GNAMEF:0\\]"), "{text}");
     assert!(
         w.diagnostics.iter().any(|d| d.code == "gib.lossy-property" && d.message.contains("GAM\\n")),
         "{:?}",
