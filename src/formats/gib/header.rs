@@ -275,9 +275,10 @@ fn top_default(f: &Facts, key: &str) -> Option<String> {
 /// A text copied into a `KEY:VALUE,…` list (`GCMT`, `GAMETAG` names, `*USERINFO` ids): a comma
 /// would start a sub-field (`GC[x,GNAME:y]` read back as a game name), so commas become spaces.
 /// Nothing is lost: the same text is written whole in its own key (`GAMECOMMENT`,
-/// `GAMEBLACKNAME`, …), which readers prefer.
+/// `GAMEBLACKNAME`, …), which readers prefer. It is one line without blank ends, as the reader
+/// reads that key back.
 fn in_list(text: &str) -> String {
-    text.replace(',', " ")
+    legacy::one_line(text).0.trim().replace(',', " ")
 }
 
 /// A generated sub-field of a composite entry, or `None` to keep the raw one.

@@ -53,6 +53,8 @@ pub mod codes {
     pub const IMPLIED: &str = "ngf.implied";
     /// Writer: something in the game cannot be represented in NGF and was left out or changed.
     pub const LOSSY: &str = "ngf.lossy";
+    /// Writer: UTF-8 output that detection would read as another charset starts with a BOM.
+    pub const UTF8_MARK: &str = "ngf.utf8-mark";
 }
 
 /// The registry entry.
@@ -107,11 +109,29 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     }
 }
 
-/// Writes the first game as NGF in the requested charset (UTF-8 by default).
+/// Writes the first game as NGF in the requested charset (UTF-8 by default). NGF declares no
+/// charset: UTF-8 output whose few non-ASCII bytes the reader's detection would take for another
+/// charset (short mojibake names such as `•”ƒŽq` read as GBK) starts with a UTF-8 byte-order
+/// mark, which readers of the file's charset honour, with a note.
 #[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let (text, diagnostics) = write_text(collection)?;
-    super::encode_output(&text, options, diagnostics)
+    let mut out = super::encode_output(&text, options, diagnostics)?;
+    if options.encoding() == encoding_rs::UTF_8 && !out.bytes.is_ascii() {
+        let mut sink = crate::diag::Sink::new();
+        let read_as = crate::charset::decode_owned(out.bytes.clone(), None, None, &mut sink).decision.encoding;
+        if read_as != encoding_rs::UTF_8 {
+            out.bytes.splice(0..0, *b"\xEF\xBB\xBF");
+            out.diagnostics.push(crate::diag::Diagnostic::info(
+                codes::UTF8_MARK,
+                format!(
+                    "the UTF-8 text would be detected as {} on reading (NGF declares no charset); a UTF-8 byte-order mark is written first",
+                    read_as.name()
+                ),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
