@@ -4,7 +4,7 @@
 //! changes this file only.
 
 use kifu::{Diagnostic, Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 pub use encoding_rs::Encoding;
@@ -95,24 +95,12 @@ pub fn write_error_diagnostics(error: WriteError) -> (String, Vec<Diagnostic>) {
     }
 }
 
-/// Writes `bytes` to `path` as `kifu convert -o` does: through a temporary file in the same
-/// folder and a rename, so `path` never holds half a file, and never replacing an existing file
-/// unless `force` (then the error is [`io::ErrorKind::AlreadyExists`]).
-// The command's own copy is `cli::output::write_atomically`; to become one library function.
+/// Writes `bytes` to `path` as `kifu convert -o` does ([`kifu::write_file`]): through a
+/// temporary file and a rename, special files written through, a file holding these bytes left
+/// alone, and a different existing file replaced only with `force` (else
+/// [`io::ErrorKind::AlreadyExists`]).
 pub fn write_file_safely(path: &Path, bytes: &[u8], force: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new().prefix(".kifu-").suffix(".tmp").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if force {
-        tmp.persist(path).map_err(|e| e.error)?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    }
-    Ok(())
+    kifu::write_file(path, bytes, force)
 }
 
 /// Whether `a` and `b` name the same existing file.

@@ -304,14 +304,47 @@ def test_convert_formats_and_charsets(tmp_path):
 def test_write_methods_are_safe(tmp_path):
     c = kifu.read(SIMPLE)
     out = tmp_path / "g.ugf"
-    assert c.write(out) == [] or True
+    assert c.write(out) == []
     assert kifu.read(out).games[0].moves == c.games[0].moves
-    with pytest.raises(FileExistsError):
-        c.games[0].write(out)
+    with pytest.raises(FileExistsError) as e:
+        c.games[0].write(out, "sgf")  # different bytes
+    assert e.value.filename == str(out) and "differs" in str(e.value)
     c.games[0].write(out, "sgf", force=True)
     assert kifu.read(out, format="sgf").to_sgf() == c.to_sgf()
     with pytest.raises(ValueError):
         c.write(tmp_path / "x", format="doc")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="modes, umask and /dev/null are POSIX")
+def test_writes_follow_the_commands_rules(tmp_path):
+    """write() and convert() use the library's safe write: the same bytes leave a file alone,
+    devices are written through, modes are 0666 minus the umask (kept when replacing), no
+    temporary file is left, a missing folder is an error."""
+    c = kifu.read(SIMPLE)
+    out = tmp_path / "g.sgf"
+    c.write(out)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+    os.utime(out, (1_000_000_000, 1_000_000_000))
+    c.write(out)  # identical: no error, not rewritten
+    assert out.stat().st_mtime == 1_000_000_000
+    out.chmod(0o640)
+    c.write(out, "ugf", force=True)
+    assert out.stat().st_mode & 0o777 == 0o640 and kifu.read(out, format="ugf").games[0].moves == c.games[0].moves
+    assert c.write("/dev/null") == []
+    assert kifu.convert(FIXTURES / "gib" / "handicap3.gib", "/dev/null")
+    with pytest.raises(FileNotFoundError):
+        c.write(tmp_path / "no" / "g.sgf")
+    with pytest.raises(IsADirectoryError):
+        c.write(tmp_path, "sgf", force=True)
+    assert no_temp_files(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sgf"]
+
+
+def test_internal_panic_is_documented_with_the_other_codes():
+    doc = FIXTURES.parent / "formats" / "checks.md"
+    assert "`internal.panic`" in doc.read_text(encoding="utf-8")
 
 
 def test_text_output_without_loss_does_not_warn():
