@@ -25,7 +25,8 @@
 //! * Reading: [`read_path`], [`read`] (any [`std::io::Read`]), [`read_bytes`]; or a
 //!   [`Format`] by name ([`Format::SGF`], `"gib".parse()`, [`Format::guess`]) and
 //!   [`Format::read`] with [`ReadOptions`]. A [`ReadOutput`] holds the games, the
-//!   [charset decision](charset::CharsetDecision) and the [`Diagnostic`]s.
+//!   [charset decision](charset::CharsetDecision) and the [`Diagnostic`]s. Large collections:
+//!   [`Format::games`] gives the games one at a time with bounded memory ([`stream`]).
 //! * The model ([`model`]): [`Collection`] → [`GameTree`] → [`Node`] →
 //!   [`Property`](model::Property) → [`Value`](model::Value), every property kept in order, with
 //!   typed views ([`GameTree::info`], [`Node::mv`],
@@ -58,6 +59,7 @@ pub mod model;
 pub mod normalise;
 #[cfg(not(doctest))]
 pub mod spec;
+pub mod stream;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use entry::{read, read_bytes, read_path, read_path_with, write_file};

@@ -348,6 +348,203 @@ fn atomic(path: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<()
     })
 }
 
+/// What fills a streamed output: writes the bytes into the writer it is given.
+pub type Fill<'f> = &'f mut dyn FnMut(&mut (dyn Write + Send)) -> io::Result<()>;
+
+/// [`write_output`] for output produced as it is written (a streaming conversion): `fill`
+/// writes the bytes, into a temporary file beside `path` that is then renamed into place, or
+/// through a device. The same rules apply; an existing file is compared with the bytes as they
+/// are written, and left untouched when they are equal ([`Written::Unchanged`]). When `fill`
+/// fails, nothing is renamed into place and the temporary file is removed; its error is returned
+/// as [`OutputError::Write`]. A dry run calls `fill` with a writer that only compares.
+pub fn write_output_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => create_with(path, policy, fill),
+        Err(e) => Err(OutputError::Create(path.to_path_buf(), e)),
+        Ok(m) if m.file_type().is_symlink() => {
+            if is_descriptor(path) {
+                return through_with(path, policy, fill);
+            }
+            match fs::metadata(path) {
+                Err(_) => Err(OutputError::DanglingLink(path.to_path_buf())),
+                Ok(t) if t.is_file() => {
+                    let target = fs::canonicalize(path).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+                    existing_with(&target, &t, policy, fill).map_err(|e| match e {
+                        OutputError::Exists(t) => OutputError::LinkTargetExists(path.to_path_buf(), t),
+                        e => e,
+                    })
+                }
+                Ok(t) if t.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
+                Ok(t) if is_block_device(&t) => Err(OutputError::BlockDevice(path.to_path_buf())),
+                Ok(_) => through_with(path, policy, fill),
+            }
+        }
+        Ok(m) if m.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
+        Ok(m) if m.is_file() => existing_with(path, &m, policy, fill),
+        Ok(m) if is_block_device(&m) => Err(OutputError::BlockDevice(path.to_path_buf())),
+        Ok(_) => through_with(path, policy, fill),
+    }
+}
+
+/// Compares what is written with an existing file, as it is written.
+struct Compare {
+    old: Option<io::BufReader<fs::File>>,
+    equal: bool,
+    scratch: Vec<u8>,
+}
+
+impl Compare {
+    fn new(old: Option<&Path>) -> Compare {
+        let old = old.and_then(|p| fs::File::open(p).ok()).map(io::BufReader::new);
+        Compare { equal: old.is_some(), old, scratch: Vec::new() }
+    }
+
+    /// Whether everything written equals the whole old file.
+    fn finish(mut self) -> bool {
+        let mut one = [0u8; 1];
+        self.equal && self.old.as_mut().is_some_and(|f| matches!(io::Read::read(f, &mut one), Ok(0)))
+    }
+}
+
+impl Write for Compare {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let (true, Some(old)) = (self.equal, self.old.as_mut()) {
+            self.scratch.resize(buf.len(), 0);
+            self.equal = io::Read::read_exact(old, &mut self.scratch).is_ok() && self.scratch == buf;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes to a file and compares with the old one at the same time.
+struct Tee<'a> {
+    file: &'a mut fs::File,
+    compare: Compare,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write_all(buf)?;
+        self.compare.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// An existing regular file, compared while the new bytes are produced.
+fn existing_with(path: &Path, meta: &Metadata, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+    let decide = |equal: bool| match policy.existing {
+        _ if equal => Ok(Written::Unchanged),
+        Existing::Refuse => Err(OutputError::Exists(path.to_path_buf())),
+        Existing::Skip => Ok(Written::Kept),
+        Existing::Force => Ok(Written::Replaced),
+    };
+    if policy.dry_run {
+        let mut compare = Compare::new(Some(path));
+        fill(&mut compare).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        return decide(compare.finish());
+    }
+    let staged = stage(path, Some(meta.permissions()), Some(path), fill)?;
+    let written = decide(staged.equal)?;
+    if written == Written::Replaced {
+        staged.persist(path, true)?;
+    }
+    Ok(written)
+}
+
+/// A path where nothing exists yet (see [`create`]).
+fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+    let dir = parent_folder(path);
+    let missing = |dir: &Path| if policy.create_dirs { None } else { Some(OutputError::NoFolder(dir.to_path_buf())) };
+    if policy.dry_run {
+        if let Some(e) = missing(dir).filter(|_| !dir.is_dir()) {
+            return Err(e);
+        }
+        fill(&mut io::sink()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        return Ok(Written::Created);
+    }
+    let staged = match stage(path, None, None, fill) {
+        Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound && !dir.is_dir() => {
+            if let Some(e) = missing(dir) {
+                return Err(e);
+            }
+            fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
+            stage(path, None, None, fill)?
+        }
+        r => r?,
+    };
+    staged.persist(path, false)?;
+    Ok(Written::Created)
+}
+
+/// A device, FIFO, socket or descriptor (see [`through`]).
+fn through_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+    if policy.dry_run {
+        fill(&mut io::sink()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        return Ok(Written::Through);
+    }
+    let file = fs::OpenOptions::new().append(true).open(path).map_err(|e| OutputError::Create(path.into(), e))?;
+    let mut out = io::BufWriter::with_capacity(1 << 20, file);
+    fill(&mut out).and_then(|()| out.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+    Ok(Written::Through)
+}
+
+/// A filled temporary file beside its destination, not yet renamed.
+struct Staged {
+    tmp: tempfile::NamedTempFile,
+    _registered: Registered,
+    /// Whether its bytes equal the file it was compared with.
+    equal: bool,
+}
+
+impl Staged {
+    /// Renames it into place: replacing what is there, or refusing to (`replace == false`).
+    fn persist(self, path: &Path, replace: bool) -> Result<(), OutputError> {
+        let Staged { tmp, _registered, .. } = self;
+        let persisted = if replace { tmp.persist(path).map(drop) } else { tmp.persist_noclobber(path).map(drop) };
+        persisted.map_err(|e| match e.error.kind() {
+            io::ErrorKind::AlreadyExists => OutputError::Exists(path.to_path_buf()),
+            _ => OutputError::Create(path.to_path_buf(), e.error),
+        })
+    }
+}
+
+/// Creates a registered temporary file beside `path` (with `mode`, see [`atomic`]) and fills it,
+/// comparing with the file at `compare` as it goes.
+fn stage(
+    path: &Path,
+    mode: Option<fs::Permissions>,
+    compare: Option<&Path>,
+    fill: Fill<'_>,
+) -> Result<Staged, OutputError> {
+    let dir = parent_folder(path);
+    let prefix = temp_prefix();
+    let tmp = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .make_in(dir, |p| create_registered(p, mode.as_ref()))
+        .map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+    let registered = Registered(tmp.path().to_path_buf());
+    if let Some(m) = &mode {
+        fs::set_permissions(tmp.path(), m.clone()).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+    }
+    let mut tmp = tmp;
+    let mut tee = Tee { file: tmp.as_file_mut(), compare: Compare::new(compare) };
+    {
+        let mut out = io::BufWriter::with_capacity(1 << 20, &mut tee);
+        fill(&mut out).and_then(|()| out.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+    }
+    let equal = tee.compare.finish();
+    Ok(Staged { tmp, _registered: registered, equal })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,6 +566,31 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"two");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
         assert!(!temps().iter().any(|t| t.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn streamed_outputs_follow_the_same_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.sgf");
+        let fill = |text: &'static [u8]| move |w: &mut (dyn Write + Send)| w.write_all(text);
+        assert_eq!(write_output_with(&p, &REFUSE, &mut fill(b"one")).unwrap(), Written::Created);
+        assert_eq!(write_output_with(&p, &REFUSE, &mut fill(b"one")).unwrap(), Written::Unchanged);
+        assert!(write_output_with(&p, &REFUSE, &mut fill(b"on")).unwrap_err().exists());
+        assert!(write_output_with(&p, &REFUSE, &mut fill(b"one+")).unwrap_err().exists());
+        let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
+        let dry = OutputPolicy { dry_run: true, ..force };
+        assert_eq!(write_output_with(&p, &dry, &mut fill(b"two")).unwrap(), Written::Replaced);
+        assert_eq!(write_output_with(&p, &dry, &mut fill(b"one")).unwrap(), Written::Unchanged);
+        assert_eq!(write_output_with(&p, &force, &mut fill(b"two")).unwrap(), Written::Replaced);
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        let mut failing = |w: &mut (dyn Write + Send)| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("conversion failed"))
+        };
+        let e = write_output_with(&dir.path().join("new.sgf"), &REFUSE, &mut failing).unwrap_err();
+        assert!(!e.cannot_create(), "{e}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary or half file left");
+        assert_eq!(write_output_with(Path::new("/dev/null"), &REFUSE, &mut fill(b"x")).unwrap(), Written::Through);
     }
 
     #[test]

@@ -107,14 +107,87 @@ fn read_input(
 /// Writes one output through [`write_output`]; a failure is recorded and `Err` returned.
 fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -> Result<Written, ()> {
     let policy = OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true };
-    write_output(path, bytes, &policy).map_err(|e| {
-        let d = if e.exists() {
-            Diagnostic::error(codes::OUTPUT_EXISTS, format!("{e} (or --skip-existing to keep it)"))
-        } else {
-            Diagnostic::error(codes::CANNOT_WRITE, e.to_string())
-        };
-        record.add(Stage::Batch, &[d]);
-    })
+    write_output(path, bytes, &policy).map_err(|e| record.add(Stage::Batch, &[output_error(&e)]))
+}
+
+/// The diagnostic of an output that could not be written.
+fn output_error(e: &super::output::OutputError) -> Diagnostic {
+    if e.exists() {
+        Diagnostic::error(codes::OUTPUT_EXISTS, format!("{e} (or --skip-existing to keep it)"))
+    } else {
+        Diagnostic::error(codes::CANNOT_WRITE, e.to_string())
+    }
+}
+
+/// Converts a regular file larger than [`crate::stream::WHOLE_UP_TO`] piece by piece into one
+/// output (see [`crate::stream`]); returns `false` (with `record` untouched) when the input is
+/// not one to stream (small, a format that is not cut, an output format written whole).
+fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut Record) -> bool {
+    use crate::stream::{self, StreamError, StreamOptions};
+    let big = std::fs::metadata(&job.input).is_ok_and(|m| m.is_file() && m.len() > stream::WHOLE_UP_TO as u64);
+    if !big || !stream::writes_in_parts(options.to) {
+        return false;
+    }
+    let Ok(mut file) = std::fs::File::open(&job.input) else { return false };
+    let mut head = Vec::new();
+    if (&mut file).take(64 << 10).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let Some((format, mismatch)) = super::detect_format(options.from, Some(&job.input), &head) else {
+        return false;
+    };
+    let Ok(stream::Input::Parts(parts)) = stream::open(format, head, file) else { return false };
+    record.add(Stage::Batch, mismatch.as_slice());
+    record.from = Some(format.name());
+    let opts = StreamOptions {
+        to: options.to,
+        read: options.read.clone(),
+        write: options.write.clone(),
+        name_moves: Some(super::name_moves),
+    };
+    let mut parts = Some(parts);
+    let mut outcome = None;
+    let mut fill = |w: &mut (dyn io::Write + Send)| {
+        let Some(parts) = parts.take() else { return Err(io::Error::other("already converted")) };
+        let (summary, result) = stream::convert(parts, &opts, w);
+        let failed = result.as_ref().err().map(|e| io::Error::other(e.to_string()));
+        outcome = Some((summary, result));
+        failed.map_or(Ok(()), Err)
+    };
+    let policy = OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true };
+    let written = super::output::write_output_with(output, &policy, &mut fill);
+    if let Some((summary, result)) = outcome {
+        record.charset = summary.charset.map(Into::into);
+        record.games = summary.games;
+        record.add(Stage::Read, &summary.read);
+        record.add(Stage::Write, &summary.write);
+        if let Err(e) = result {
+            if let StreamError::Input(_) | StreamError::Unsupported(_) = e {
+                record.add(Stage::Batch, &[Diagnostic::error(codes::CANNOT_READ, e.to_string())]);
+            }
+            record.status = Status::Failed;
+            return true;
+        }
+    }
+    match written {
+        Ok(Written::Kept) => {
+            let d = Diagnostic::info(codes::SKIPPED_EXISTING, "every output exists; skipped");
+            record.add(Stage::Batch, &[d]);
+            record.status = Status::Skipped;
+            return true;
+        }
+        Ok(w) => {
+            record.unchanged += usize::from(w == Written::Unchanged);
+            record.outputs.push(output.display().to_string());
+        }
+        Err(e) => {
+            record.add(Stage::Batch, &[output_error(&e)]);
+            record.status = Status::Failed;
+            return true;
+        }
+    }
+    record.settle();
+    true
 }
 
 /// Converts one input to its output(s).
@@ -138,6 +211,9 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, in
         let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", output.display()));
         record.add(Stage::Batch, &[d]);
         record.status = Status::Skipped;
+        return record;
+    }
+    if !split && stream_input(job, output, options, &mut record) {
         return record;
     }
     let Some((collection, charset)) = read_input(job, options, &mut record) else { return record };

@@ -21,7 +21,8 @@ pub struct BatchArgs {
     /// Output folder for several inputs; relative paths are mirrored with the target extension.
     #[arg(short = 'O', long = "output-dir", value_name = "DIR")]
     output_dir: Option<PathBuf>,
-    /// Worker threads (default: one per core). Outputs and report are the same for any N.
+    /// Worker threads (default: one per core); for a single input, those that convert a large one
+    /// (over 16 MiB) piece by piece. Outputs and report are the same for any N.
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
     /// Write an NDJSON report (one record per input, then a summary) to FILE, or `-` for stdout.
@@ -54,12 +55,22 @@ pub struct BatchArgs {
 }
 
 impl BatchArgs {
+    /// `-j N` for one input and no other batch option: the threads of a single (streamed)
+    /// conversion, not a batch run.
+    pub fn single_jobs(&self, inputs: usize) -> Option<usize> {
+        let jobs = self.jobs?;
+        (inputs <= 1 && !self.wanted_without_jobs(inputs)).then_some(jobs)
+    }
+
     /// Whether these arguments (with `inputs` INPUTs) ask for a batch run.
     pub fn wanted(&self, inputs: usize) -> bool {
+        self.wanted_without_jobs(inputs) || (self.jobs.is_some() && inputs > 1)
+    }
+
+    fn wanted_without_jobs(&self, inputs: usize) -> bool {
         inputs > 1
             || self.recursive
             || self.output_dir.is_some()
-            || self.jobs.is_some()
             || self.report.is_some()
             || self.dry_run
             || self.skip_existing

@@ -3,6 +3,7 @@
 
 use super::ExitCode;
 use super::output::{Verbosity, print_diagnostics, print_stdout, write_file};
+use super::stream;
 use clap::Args;
 use kifu::{Format, ReadOptions, Severity, WriteOptions};
 use std::path::PathBuf;
@@ -59,6 +60,26 @@ pub struct ConvertArgs {
 /// Inputs up to this size are read with node positions, so diagnostics name their move.
 const NAMED_MOVES_UP_TO: usize = 16 << 20;
 
+/// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).
+pub(super) fn remove_stale_beside(p: &std::path::Path, v: Verbosity) {
+    let dir = kifu::batch::output::parent_folder(p);
+    let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
+    let removed =
+        if file { kifu::batch::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir])) } else { 0 };
+    if removed > 0 && !v.quiet {
+        eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
+    }
+}
+
+/// Whether the input may be large enough to stream: standard input (its size is known only
+/// once read), or a regular file larger than [`kifu::stream::WHOLE_UP_TO`].
+fn big(input: Option<&std::path::Path>) -> bool {
+    match input.filter(|p| !super::input::is_stdin(p)) {
+        None => true,
+        Some(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() > kifu::stream::WHOLE_UP_TO as u64),
+    }
+}
+
 fn usage(msg: &str) -> ExitCode {
     eprintln!("kifu: {msg}");
     ExitCode::Usage
@@ -99,9 +120,36 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         };
         return super::batch::run(&args.inputs, &args.batch, common);
     }
+    let jobs = args.batch.single_jobs(args.inputs.len());
     let input = args.inputs.into_iter().next();
     let output = args.output.filter(|p| !super::input::is_stdin(p));
-    let read_in = match super::input::read(input.as_deref()) {
+    // A large file, or standard input, goes through the streaming path when it proves large.
+    let to_guess = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
+    let read_in = if big(input.as_deref()) && kifu::stream::writes_in_parts(to_guess) {
+        match stream::open(input.as_deref(), from) {
+            Ok(stream::Opened::Whole(i)) => Ok(i),
+            Ok(stream::Opened::Parts(s)) => {
+                let (from_enc, to_enc) = (from_enc, to_enc);
+                let write = WriteOptions {
+                    encoding: to_enc,
+                    expand_point_lists: args.expand_lists,
+                    lossy: args.lossy,
+                    source_charset: None,
+                };
+                let read = ReadOptions { encoding: from_enc, positions: false, no_repair: args.no_repair };
+                let run = || stream::run(*s, to_guess, output.as_deref(), read, write, args.force, args.strict, v);
+                // `-j N` for one input: the threads that read and write its pieces.
+                return match jobs.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
+                    Some(Ok(pool)) => pool.install(run),
+                    _ => run(),
+                };
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        super::input::read(input.as_deref())
+    };
+    let read_in = match read_in {
         Ok(i) => i,
         Err(e) => {
             let shown = input.as_ref().map_or_else(|| "standard input".to_string(), |p| p.display().to_string());
@@ -174,17 +222,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     print_diagnostics(&out_name, &written.diagnostics, v);
     let result = match &output {
         Some(p) => {
-            // Temporary files of killed runs, beside a file output (not in /dev for /dev/null).
-            let dir = kifu::batch::output::parent_folder(p);
-            let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
-            let removed = if file {
-                kifu::batch::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir]))
-            } else {
-                0
-            };
-            if removed > 0 && !v.quiet {
-                eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
-            }
+            remove_stale_beside(p, v);
             write_file(p, &written.bytes, args.force).map(|w| {
                 if w == kifu::batch::Written::Unchanged && v.verbose && !v.quiet {
                     eprintln!("kifu: {} unchanged (it already holds this output)", p.display());

@@ -22,6 +22,13 @@ pub struct Unreadable {
     pub message: String,
 }
 
+/// When standard input is a terminal, one line on stderr says kifu is reading it.
+pub fn note_terminal() {
+    if std::io::stdin().is_terminal() {
+        eprintln!("kifu: reading a game record from standard input (end it with Ctrl-D, or name a file)");
+    }
+}
+
 /// Whether `path` names standard input.
 pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
@@ -45,9 +52,7 @@ pub fn read(path: Option<&Path>) -> Result<Input, Unreadable> {
         }
         None => {
             let stdin = std::io::stdin();
-            if stdin.is_terminal() {
-                eprintln!("kifu: reading a game record from standard input (end it with Ctrl-D, or name a file)");
-            }
+            note_terminal();
             let mut bytes = Vec::new();
             match stdin.lock().read_to_end(&mut bytes) {
                 Ok(_) => Ok(Input { path: None, name: "<stdin>".to_string(), bytes }),

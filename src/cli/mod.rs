@@ -11,6 +11,7 @@ mod info;
 mod input;
 mod output;
 mod shell;
+mod stream;
 
 use clap::{Parser, Subcommand};
 pub use exit::ExitCode;

@@ -422,7 +422,7 @@ impl std::str::FromStr for Format {
 /// is of kind `property WL not written`). A kind met more than once gets one warning, placed
 /// at its first item, that counts and places every item; the items stay in the list as notes
 /// (info), so a report keeps each one and the terminal shows one line per kind.
-fn summarize_losses(diags: &mut Vec<Diagnostic>) {
+pub(crate) fn summarize_losses(diags: &mut Vec<Diagnostic>) {
     use crate::diag::Severity;
     let kinds: Vec<Option<(&'static str, String)>> = diags
         .iter()

@@ -8,7 +8,7 @@ mod parse;
 mod read;
 mod write;
 
-pub(crate) use write::{write_document, write_lines};
+pub(crate) use write::{document_games, document_head, document_tail, write_document, write_lines};
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::diag::Diagnostic;

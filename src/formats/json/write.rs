@@ -33,31 +33,50 @@ impl Out {
     }
 }
 
+/// Which bytes a JSON string must escape: `"`, `\\` and the control characters.
+static ESCAPE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
 /// Writes `s` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, … or
-/// `\u00XX`, everything else as UTF-8.
+/// `\u00XX`, everything else as UTF-8. Runs without an escape are copied whole.
 fn string(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            c if (c as u32) < 0x20 => "",
-            _ => continue,
-        };
+    while let Some(k) = bytes[start..].iter().position(|&b| ESCAPE[usize::from(b)]) {
+        let i = start + k;
         out.push_str(&s[start..i]);
-        if esc.is_empty() {
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        } else {
-            out.push_str(esc);
+        match bytes[i] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            c => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(c >> 4)]));
+                out.push(char::from(HEX[usize::from(c & 15)]));
+            }
         }
-        start = i + c.len_utf8();
+        start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Appends an integer without `core::fmt`.
+fn int(out: &mut String, n: impl itoa::Integer) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 fn opt_str(out: &mut String, v: Option<&str>) {
@@ -78,6 +97,14 @@ fn number(out: &mut String, x: f64) {
 /// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
 /// nodes one per line.
 pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
+    let mut s = document_head();
+    document_games(&mut s, collection, charset, true);
+    s.push_str(document_tail(!collection.games.is_empty()));
+    s
+}
+
+/// The start of a document, up to the `[` of `games`.
+pub(crate) fn document_head() -> String {
     let mut o = Out { s: String::new(), pretty: true };
     o.s.push('{');
     o.nl(1);
@@ -86,25 +113,31 @@ pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDec
     o.s.push(',');
     o.nl(1);
     o.key("version");
-    let _ = write!(o.s, "{VERSION},");
+    int(&mut o.s, VERSION);
+    o.s.push(',');
     o.nl(1);
     o.key("games");
     o.s.push('[');
+    o.s
+}
+
+/// Appends the games of `collection` as elements of a document's `games` array (`first`: no
+/// game was written before them), so a document can be written part by part.
+pub(crate) fn document_games(s: &mut String, collection: &Collection, charset: Option<CharsetDecision>, first: bool) {
+    let mut o = Out { s: std::mem::take(s), pretty: true };
     for (i, game) in collection.games.iter().enumerate() {
-        if i > 0 {
+        if i > 0 || !first {
             o.s.push(',');
         }
         o.nl(2);
         game_object(&mut o, game, charset, 2, false);
     }
-    if !collection.games.is_empty() {
-        o.nl(1);
-    }
-    o.s.push(']');
-    o.nl(0);
-    o.s.push('}');
-    o.s.push('\n');
-    o.s
+    *s = o.s;
+}
+
+/// The end of a document after its games (`any`: at least one game was written).
+pub(crate) fn document_tail(any: bool) -> &'static str {
+    if any { "\n  ]\n}\n" } else { "]\n}\n" }
 }
 
 /// Writes kifu NDJSON: per game one line `{"format":"kifu","version":1,"info":…,"nodes":…,
@@ -124,7 +157,9 @@ fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, d
     if marker {
         o.key("format");
         string(&mut o.s, MARKER);
-        let _ = write!(o.s, ",\"version\":{VERSION},");
+        o.s.push_str(",\"version\":");
+        int(&mut o.s, VERSION);
+        o.s.push(',');
     }
     o.nl(depth + 1);
     o.key("info");
@@ -207,8 +242,7 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
 /// `[["B",["pd"]],["B",["dd"]]]`.
 fn node(out: &mut String, game: &GameTree, id: NodeId) {
     let n = game.node(id);
-    let idents: Vec<&str> = n.props().map(|p| p.ident()).collect();
-    let repeated = idents.iter().enumerate().any(|(i, a)| idents[..i].contains(a));
+    let repeated = n.props().enumerate().any(|(i, a)| n.props().take(i).any(|b| b.ident() == a.ident()));
     out.push(if repeated { '[' } else { '{' });
     for (i, p) in n.props().enumerate() {
         if i > 0 {
@@ -250,7 +284,11 @@ fn node(out: &mut String, game: &GameTree, id: NodeId) {
 fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
     let gi = game.info();
     let size = game.board_size();
-    let _ = write!(out, "{{\"size\":{{\"width\":{},\"height\":{}}}", size.width, size.height);
+    out.push_str("{\"size\":{\"width\":");
+    int(out, size.width);
+    out.push_str(",\"height\":");
+    int(out, size.height);
+    out.push('}');
     let rank = |r: &Option<String>| r.as_deref().map(|r| normalize_rank(r).unwrap_or_else(|| r.to_string()));
     for (k, v) in [
         ("black", gi.black.clone()),
@@ -258,7 +296,9 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
         ("black_rank", rank(&gi.black_rank)),
         ("white_rank", rank(&gi.white_rank)),
     ] {
-        let _ = write!(out, ",\"{k}\":");
+        out.push_str(",\"");
+        out.push_str(k);
+        out.push_str("\":");
         opt_str(out, v.as_deref());
     }
     out.push_str(",\"komi\":");
@@ -269,7 +309,7 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
     out.push_str(",\"handicap\":");
     match gi.handicap {
         Some(h) => {
-            let _ = write!(out, "{h}");
+            int(out, h);
         }
         None => out.push_str("null"),
     }
@@ -299,39 +339,65 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
         }
     }
     for (k, v) in [("date", &gi.date), ("rules", &gi.rules), ("event", &gi.event), ("name", &gi.name)] {
-        let _ = write!(out, ",\"{k}\":");
+        out.push_str(",\"");
+        out.push_str(k);
+        out.push_str("\":");
         opt_str(out, v.as_deref());
     }
     out.push_str(",\"charset\":");
     match charset {
         Some(c) => {
-            let _ = write!(out, "{{\"name\":\"{}\",\"source\":\"{}\"}}", c.name(), c.source.as_str());
+            out.push_str("{\"name\":\"");
+            out.push_str(c.name());
+            out.push_str("\",\"source\":\"");
+            out.push_str(c.source.as_str());
+            out.push_str("\"}");
         }
         None => out.push_str("null"),
     }
     // Every value of every move property is an entry: a node `B[tt]W[tt]` holds two moves, and
     // a second value of one property (`W[ce][x]`) is listed too (as invalid), so `moves`
     // counts what a reader of the nodes counts.
-    let mut entries: Vec<String> = Vec::new();
-    for p in game.main_line().flat_map(|n| n.props().collect::<Vec<_>>()).filter(|p| matches!(p.ident(), "B" | "W")) {
-        for v in p.values() {
-            let value = v.as_str();
-            let mut e = format!("{{\"color\":\"{}\",", p.ident());
-            match Move::from_sgf(value, size) {
-                Some(Move::Play(pt)) if pt.is_on(size) => {
-                    let _ = write!(e, "\"x\":{},\"y\":{}}}", pt.x, pt.y);
-                }
-                Some(Move::Pass) => e.push_str("\"pass\":true}"),
-                _ => {
-                    e.push_str("\"invalid\":");
-                    string(&mut e, value);
-                    e.push('}');
-                }
-            }
-            entries.push(e);
+    let is_move = |p: &crate::model::Property| matches!(p.ident(), "B" | "W");
+    let mut moves = 0usize;
+    for n in game.main_line() {
+        for p in n.props().filter(is_move) {
+            moves += p.values().count();
         }
     }
-    let _ = write!(out, ",\"moves\":{},\"main_line\":[{}", entries.len(), entries.join(","));
+    out.push_str(",\"moves\":");
+    int(out, moves);
+    out.push_str(",\"main_line\":[");
+    let mut first = true;
+    for n in game.main_line() {
+        for p in n.props().filter(is_move) {
+            for v in p.values() {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                let value = v.as_str();
+                out.push_str("{\"color\":\"");
+                out.push_str(p.ident());
+                out.push_str("\",");
+                match Move::from_sgf(value, size) {
+                    Some(Move::Play(pt)) if pt.is_on(size) => {
+                        out.push_str("\"x\":");
+                        int(out, pt.x);
+                        out.push_str(",\"y\":");
+                        int(out, pt.y);
+                        out.push('}');
+                    }
+                    Some(Move::Pass) => out.push_str("\"pass\":true}"),
+                    _ => {
+                        out.push_str("\"invalid\":");
+                        string(out, value);
+                        out.push('}');
+                    }
+                }
+            }
+        }
+    }
     out.push_str("]}");
 }
 

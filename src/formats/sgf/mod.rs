@@ -10,6 +10,14 @@ pub(crate) use read::parse_text;
 #[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
+/// For the streaming reader: the charset parts of `bytes` (start, label; as the whole-file reader
+/// cuts them) and where the first game whose root declares a known charset starts.
+pub(crate) fn charset_layout(bytes: &[u8]) -> (Vec<(usize, String)>, Option<usize>) {
+    let roots = declared::root_charsets(bytes);
+    let first = roots.iter().find(|r| crate::charset::encoding_for_label(&r.label).is_some()).map(|r| r.game);
+    (read::declarations(bytes).0, first)
+}
+
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
 

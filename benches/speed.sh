@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Streaming conversion speed and peak memory against the floor (issue 15's Targets), in one run:
+# a memchr bracket scan of the same file (examples/bracket_scan) is 1x.
+# Usage: benches/speed.sh            (generates a 100 MB collection with examples/generate)
+#        KIFU_BENCH_FILE=big.sgf benches/speed.sh
+#        KIFU_BENCH_BIG=1 ...        also a generated 1 GB input (written to /dev/null, then deleted)
+#        KIFU_BENCH_BATCH=1 ...      also benches/batch.sh 1 (batch over ../shared/corpus vs cat)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -x /usr/bin/time ]; then
+  echo "speed.sh needs GNU time for peak memory: apt-get install -y time" >&2
+  exit 1
+fi
+cargo build --release --quiet --bins --examples --manifest-path "$here/Cargo.toml"
+kifu="$here/target/release/kifu"
+ex="$here/target/release/examples"
+work=$(mktemp -d /tmp/kifu-speed.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+file=${KIFU_BENCH_FILE:-}
+if [ -z "$file" ]; then
+  file="$work/games.sgf"
+  "$ex/generate" 100 "$file"
+fi
+size=$(stat -c %s "$file")
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "input: $file ($((size / 1000000)) MB)"
+# run LABEL CMD...: seconds and peak RSS (KiB) into $secs / $kib; prints one table row.
+scan=
+run() {
+  local label=$1
+  shift
+  if ! /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err"; then
+    echo "$label: FAILED"; tail -3 "$work/err"; secs=0; kib=0; return
+  fi
+  read -r secs kib <"$work/time"
+  scan=${scan:-$secs}
+  printf '| %-44s | %7.2f s | %6.1fx | %6.0f MiB |\n' "$label" "$secs" "$(echo "$secs / $scan" | bc -l)" \
+    "$(echo "$kib / 1024" | bc -l)"
+}
+echo '| command | time | vs scan | peak RSS |'
+echo '|---|---|---|---|'
+run "memchr [ ] scan (floor)" "$ex/bracket_scan" "$file"
+run "read_model (collection API)" "$ex/read_model" "$file"
+model=$secs
+run "convert -f sgf -t sgf -j 2" "$kifu" convert -q "$file" -f sgf -t sgf -j 2 -o "$work/o.sgf"
+sgf2=$secs
+run "convert -f sgf -t sgf -j 1" "$kifu" convert -q "$file" -f sgf -t sgf -j 1 -o "$work/o1.sgf"
+rm -f "$work/o1.sgf"
+run "convert -f sgf -t ndjson" "$kifu" convert -q "$file" -t ndjson -o "$work/o.ndjson"
+nd=$secs
+run "convert -f sgf -t json" "$kifu" convert -q "$file" -t json -o "$work/o.json"
+js=$secs
+rm -f "$work/o.json"
+run "convert -f ndjson -t sgf" "$kifu" convert -q "$work/o.ndjson" -f ndjson -t sgf -o "$work/back.sgf"
+rm -f "$work/o.sgf" "$work/back.sgf"
+printf 'read_model: %.0f MB/s; SGF->NDJSON / SGF->SGF: %.2f; SGF->JSON / SGF->SGF: %.2f\n' \
+  "$(echo "$size / 1000000 / $model" | bc -l)" "$(echo "$nd / $sgf2" | bc -l)" "$(echo "$js / $sgf2" | bc -l)"
+"$ex/bracket_scan" --sgf-parse 10 "$file" || true
+if [ -n "${KIFU_BENCH_BIG:-}" ]; then
+  big="$work/big.sgf"
+  for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$file"; done >"$big"
+  echo "1 GB input: $(($(stat -c %s "$big") / 1000000)) MB"
+  scan=
+  run "memchr [ ] scan (floor), 1 GB" "$ex/bracket_scan" "$big"
+  run "convert -t sgf -o /dev/null, 1 GB" "$kifu" convert -q "$big" -t sgf -o /dev/null
+  run "convert -t ndjson -o /dev/null, 1 GB" "$kifu" convert -q "$big" -t ndjson -o /dev/null
+  run "ndjson stdin -> sgf -o /dev/null, 1 GB" sh -c "'$kifu' convert -q '$big' -t ndjson | /usr/bin/time -f '%e %M' -o '$work/nd' '$kifu' convert -q - -f ndjson -t sgf -o /dev/null"
+  read -r s k <"$work/nd"
+  printf '  (the ndjson -> sgf side alone: %.2f s, %.0f MiB)\n' "$s" "$(echo "$k / 1024" | bc -l)"
+  rm -f "$big"
+fi
+if [ -n "${KIFU_BENCH_BATCH:-}" ]; then
+  "$here/benches/batch.sh" 1
+fi

@@ -1,0 +1,258 @@
+//! Converting an input piece by piece: pieces are read and written in parallel on the current
+//! rayon pool (a batch at a time, while the batch before is emitted and the next one read) and
+//! emitted in input order, so memory stays bounded by a few batches whatever the input's size.
+
+use super::place::Placer;
+use super::{Parts, Piece, ReadPiece, read_piece};
+use crate::charset::CharsetDecision;
+use crate::diag::Diagnostic;
+use crate::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
+use crate::model::Collection;
+use rayon::prelude::*;
+use std::io::{self, Read, Write};
+
+/// What a streaming conversion does.
+#[derive(Clone, Debug)]
+pub struct StreamOptions {
+    /// The output format (one of [`super::writes_in_parts`]).
+    pub to: Format,
+    /// Options for each piece's reader.
+    pub read: ReadOptions,
+    /// Options for each piece's writer; a `source_charset` of `None` is filled with the first
+    /// piece's charset decision (the whole-file reader's single decision).
+    pub write: WriteOptions,
+    /// Names the move of each positioned read diagnostic (`kifu::batch::name_moves`).
+    pub name_moves: Option<fn(&Collection, &mut [Diagnostic])>,
+}
+
+/// What a streaming conversion read and wrote.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Games read (and written, unless an error stopped the conversion).
+    pub games: usize,
+    /// The charset decision of the first piece (that of the collection for the JSON writer).
+    pub charset: Option<CharsetDecision>,
+    /// Read diagnostics, placed in the whole input, then the collection-level ones.
+    pub read: Vec<Diagnostic>,
+    /// Write diagnostics, with the counts of repeated losses at the end.
+    pub write: Vec<Diagnostic>,
+}
+
+/// Why a streaming conversion stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// The input could not be read.
+    #[error("cannot read the input: {0}")]
+    Input(io::Error),
+    /// No game was found (the diagnostics are in [`Summary::read`]).
+    #[error("no game found in the input")]
+    NoGame,
+    /// The output format cannot hold a game (the diagnostics are in [`Summary::write`]).
+    #[error("the output format cannot hold the input as it is")]
+    CannotHold,
+    /// The format cannot be written.
+    #[error("kifu cannot write {0}")]
+    Unsupported(&'static str),
+    /// The output could not be written.
+    #[error("{0}")]
+    Output(io::Error),
+}
+
+/// A piece read and written, waiting to be emitted.
+struct Done {
+    piece: ReadPiece,
+    games: usize,
+    written: Option<Result<WriteOutput, WriteError>>,
+}
+
+/// Reads and writes one piece (on a worker thread).
+fn process(piece: Piece, format: Format, options: &StreamOptions, write: &WriteOptions) -> Done {
+    written(read_piece(format, piece, &options.read, options.name_moves), options.to, write)
+}
+
+/// A piece read, now written (its games are dropped once written).
+fn written(mut read: ReadPiece, to: Format, write: &WriteOptions) -> Done {
+    let (games, written) = match &mut read.read {
+        Ok(r) => {
+            let collection = std::mem::take(&mut r.collection);
+            (collection.games.len(), Some(write_part(&collection, to, write)))
+        }
+        Err(_) => (0, None),
+    };
+    Done { piece: read, games, written }
+}
+
+/// The games of one piece in `to`, to be joined with [`separator`].
+fn write_part(collection: &Collection, to: Format, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+    if to.name() == "json" {
+        let mut s = String::new();
+        crate::formats::json::document_games(&mut s, collection, options.source_charset, true);
+        let mut out = crate::formats::json::write_json(&Collection::default(), options)?;
+        out.bytes = s.into_bytes();
+        return Ok(out);
+    }
+    match to.spec().write {
+        Some(write) => write(collection, options),
+        None => Err(WriteError::Unsupported(to.name())),
+    }
+}
+
+/// What joins two written pieces (as the writer joins two games of one collection).
+fn separator(to: Format) -> &'static [u8] {
+    match to.name() {
+        "sgf" => b"\n",
+        "json" => b",",
+        _ => b"",
+    }
+}
+
+/// The emitting side: places diagnostics, writes bytes in order.
+struct Emit<'a> {
+    to: Format,
+    out: &'a mut (dyn Write + Send),
+    placer: Placer,
+    summary: Summary,
+    /// A game was written (separators go between pieces with games).
+    any: bool,
+    no_game: Option<Diagnostic>,
+}
+
+impl Emit<'_> {
+    fn emit(&mut self, done: Done) -> Result<(), StreamError> {
+        match self.placer.place(done.piece) {
+            Ok(r) => {
+                self.summary.charset = self.summary.charset.or(r.charset);
+                self.summary.games += done.games;
+                let mixed = crate::charset::codes::MIXED;
+                self.summary.read.extend(r.diagnostics.into_iter().filter(|d| d.code != mixed));
+            }
+            Err(e) => {
+                for d in e.diagnostics {
+                    if d.code.ends_with(".no-game") {
+                        self.no_game.get_or_insert(d);
+                    } else {
+                        self.summary.read.push(d);
+                    }
+                }
+            }
+        }
+        match done.written {
+            None => Ok(()),
+            Some(Ok(w)) => {
+                let utf8 = crate::formats::json::codes::UTF8_ONLY;
+                for d in w.diagnostics {
+                    if d.code != utf8 || !self.summary.write.iter().any(|o| o.code == utf8) {
+                        self.summary.write.push(d);
+                    }
+                }
+                if done.games == 0 {
+                    return Ok(());
+                }
+                if !self.any && self.to.name() == "json" {
+                    self.out
+                        .write_all(crate::formats::json::document_head().as_bytes())
+                        .map_err(StreamError::Output)?;
+                }
+                if self.any {
+                    self.out.write_all(separator(self.to)).map_err(StreamError::Output)?;
+                }
+                self.any = true;
+                self.out.write_all(&w.bytes).map_err(StreamError::Output)
+            }
+            Some(Err(WriteError::Invalid(d))) => {
+                self.summary.write.extend(d);
+                Err(StreamError::CannotHold)
+            }
+            Some(Err(WriteError::Unsupported(f))) => Err(StreamError::Unsupported(f)),
+            Some(Err(WriteError::Io(e))) => Err(StreamError::Output(io::Error::new(e.kind(), e.to_string()))),
+        }
+    }
+}
+
+/// The next `n` pieces (fewer at the end of the input).
+fn take<R: Read>(parts: &mut Parts<R>, n: usize) -> Result<Vec<Piece>, StreamError> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        match parts.next_piece() {
+            Some(Ok(p)) => out.push(p),
+            Some(Err(e)) => return Err(StreamError::Input(e)),
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+/// Converts the input `parts` to `options.to`, writing to `out` as it goes; returns what was
+/// read and written, and why it stopped early, if it did. Output bytes are those the format's
+/// writer gives for the whole collection, when every piece reads as it does in the whole file
+/// (see `formats/streaming.md`).
+pub fn convert<R: Read + Send>(
+    mut parts: Parts<R>,
+    options: &StreamOptions,
+    out: &mut (dyn Write + Send),
+) -> (Summary, Result<(), StreamError>) {
+    let format = parts.format();
+    let ndjson = format.name() == "ndjson";
+    let mut emit = Emit {
+        to: options.to,
+        out,
+        placer: Placer::new(ndjson),
+        summary: Summary::default(),
+        any: false,
+        no_game: None,
+    };
+    let result = run(&mut parts, format, options, &mut emit);
+    let Emit { mut summary, placer, no_game, any, out, .. } = emit;
+    summary.read.extend(parts.mixed_warning());
+    summary.read.extend(placer.finish());
+    crate::formats::summarize_losses(&mut summary.write);
+    let result = result.and_then(|()| {
+        if summary.games == 0 {
+            summary.read.extend(no_game);
+            return Err(StreamError::NoGame);
+        }
+        if options.to.name() == "json" {
+            out.write_all(crate::formats::json::document_tail(any).as_bytes()).map_err(StreamError::Output)?;
+        }
+        out.flush().map_err(StreamError::Output)
+    });
+    (summary, result)
+}
+
+fn run<R: Read + Send>(
+    parts: &mut Parts<R>,
+    format: Format,
+    options: &StreamOptions,
+    emit: &mut Emit<'_>,
+) -> Result<(), StreamError> {
+    // The first piece alone: its charset decision is the one the writer records for all.
+    let Some(first) = take(parts, 1)?.pop() else { return Ok(()) };
+    let read = read_piece(format, first, &options.read, options.name_moves);
+    let mut write = options.write.clone();
+    if write.source_charset.is_none() {
+        write.source_charset = read.read.as_ref().ok().and_then(|r| r.charset);
+    }
+    let first = written(read, options.to, &write);
+    let n = 2 * rayon::current_num_threads().max(1);
+    let mut ready = vec![first];
+    let mut batch = take(parts, n)?;
+    loop {
+        let write = &write;
+        let todo = std::mem::take(&mut batch);
+        let last = todo.is_empty();
+        let (next, done) = rayon::join(
+            || {
+                for d in ready.drain(..) {
+                    emit.emit(d)?;
+                }
+                if last { Ok(Vec::new()) } else { take(parts, n) }
+            },
+            || todo.into_par_iter().map(|p| process(p, format, options, write)).collect::<Vec<_>>(),
+        );
+        batch = next?;
+        ready = done;
+        if last {
+            return Ok(());
+        }
+    }
+}

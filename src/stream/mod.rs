@@ -1,0 +1,327 @@
+//! Streaming: games read part by part from any [`std::io::Read`] and written part by part to any
+//! [`std::io::Write`], with bounded memory. Specification: `formats/streaming.md`.
+//!
+//! The input is cut into chunks of whole games ([`Chunks`]); each chunk is read by the format's
+//! own reader ([`Format::read`]) with the same [`ReadOptions`], so every repair, diagnostic and
+//! charset rule applies unchanged, and its diagnostics are moved to their place in the whole
+//! input (line, column, offset, and NDJSON's `line N:`). Inputs of at most [`WHOLE_UP_TO`] bytes
+//! are not cut at all: they are one chunk, read exactly as [`Format::read`] reads them.
+
+mod convert;
+mod games;
+mod place;
+mod split;
+
+pub use convert::{StreamError, StreamOptions, Summary, convert};
+pub use games::Games;
+pub use split::{CHUNK_TARGET, Chunk, Chunks, Cut};
+
+use crate::charset::{CharsetDecision, CharsetSource, codes as charset_codes};
+use crate::diag::Diagnostic;
+use crate::formats::{Format, ReadError, ReadOptions, ReadOutput};
+use encoding_rs::Encoding;
+use place::{Placer, TextSpan};
+use std::io::{self, Read};
+
+/// Inputs up to this size are read whole, exactly as today; larger ones are cut into chunks.
+pub const WHOLE_UP_TO: usize = 16 << 20;
+
+/// How an input of `format` whose first bytes are `head` can be cut: SGF between game trees,
+/// NDJSON at line ends; `None` for formats that hold one game or one document, and for UTF-16
+/// input (whose `(` and line ends are not single bytes).
+pub fn cut_for(format: Format, head: &[u8]) -> Option<Cut> {
+    let utf16 = Encoding::for_bom(head).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
+        || crate::charset::sniff_utf16(&head[..head.len().min(64 << 10)]).is_some();
+    if utf16 {
+        return None;
+    }
+    match format.name() {
+        "sgf" => Some(Cut::Sgf),
+        "ndjson" => Some(Cut::Lines),
+        _ => None,
+    }
+}
+
+/// Whether `format`'s output can be written game by game and joined ([`convert`]): SGF, JSON
+/// and NDJSON. The legacy formats hold one game per file.
+pub fn writes_in_parts(format: Format) -> bool {
+    matches!(format.name(), "sgf" | "json" | "ndjson")
+}
+
+/// The input, as [`open`] found it.
+pub enum Input<R> {
+    /// Small enough (or not cuttable): all its bytes, for [`Format::read`].
+    Whole(Vec<u8>),
+    /// Larger than [`WHOLE_UP_TO`]: its chunks.
+    Parts(Parts<R>),
+}
+
+/// Reads the first [`WHOLE_UP_TO`]` + 1` bytes of `reader` (with `head` already read from it):
+/// an input that ends there, or that `format` cannot cut, is returned whole; otherwise its parts.
+pub fn open<R: Read>(format: Format, mut head: Vec<u8>, mut reader: R) -> io::Result<Input<R>> {
+    let want = (WHOLE_UP_TO + 1).saturating_sub(head.len()) as u64;
+    (&mut reader).take(want).read_to_end(&mut head)?;
+    if head.len() <= WHOLE_UP_TO {
+        return Ok(Input::Whole(head));
+    }
+    match cut_for(format, &head) {
+        Some(cut) => Ok(Input::Parts(Parts::new(format, head, reader, cut))),
+        None => {
+            reader.read_to_end(&mut head)?;
+            Ok(Input::Whole(head))
+        }
+    }
+}
+
+/// One chunk ready for its reader: the bytes as the reader gets them and the charset in effect.
+#[derive(Debug)]
+pub struct Piece {
+    /// Place in input order.
+    pub index: usize,
+    /// The bytes (a UTF-8 byte-order mark of the input is repeated at the start of each).
+    pub bytes: Vec<u8>,
+    /// The charset the games before this piece declared last (SGF), used when the piece
+    /// declares none; `None` when nothing was declared yet.
+    pub carried: Option<&'static Encoding>,
+}
+
+/// The chunks of one input and the sequential state that ties them together: the charset in
+/// effect (SGF `CA`), where each chunk starts, and the charset parts seen.
+pub struct Parts<R> {
+    format: Format,
+    chunks: Chunks<R>,
+    bom: bool,
+    carried: Option<&'static Encoding>,
+    /// The input's first [`WHOLE_UP_TO`] bytes were looked at (BOM, first `CA`).
+    started: bool,
+    /// A piece split off the last chunk, given next.
+    pending: Option<Piece>,
+    /// (byte offset, charset) at each change of the declared charset.
+    changes: Vec<(u64, &'static Encoding)>,
+    index: usize,
+}
+
+impl<R: Read> Parts<R> {
+    /// The parts of an input of `format` whose first bytes `head` were read from `reader`.
+    pub fn new(format: Format, head: Vec<u8>, reader: R, cut: Cut) -> Self {
+        Parts {
+            format,
+            chunks: Chunks::new(head, reader, cut),
+            bom: false,
+            carried: None,
+            started: false,
+            pending: None,
+            changes: Vec::new(),
+            index: 0,
+        }
+    }
+
+    /// Cuts chunks of about `target` bytes (see [`Chunks::with_target`]).
+    pub fn with_target(mut self, target: usize) -> Self {
+        self.chunks = self.chunks.with_target(target);
+        self
+    }
+
+    /// The input's format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The next piece, splitting a chunk whose first games take the carried charset from the
+    /// game that declares another one on (as the whole-file reader decodes such a collection in
+    /// parts).
+    pub fn next_piece(&mut self) -> Option<io::Result<Piece>> {
+        if let Some(p) = self.pending.take() {
+            return Some(Ok(p));
+        }
+        if !self.started {
+            self.started = true;
+            // As for the whole file, games before the first declaration take the first one
+            // found (here: in the input's first `WHOLE_UP_TO` bytes).
+            let head = match self.chunks.lookahead(WHOLE_UP_TO) {
+                Ok(h) => h,
+                Err(e) => return Some(Err(e)),
+            };
+            self.bom = head.starts_with(b"\xEF\xBB\xBF");
+            if self.format.name() == "sgf" {
+                let first = crate::formats::sgf::find_declared_charset(head);
+                self.carried = first.as_deref().and_then(crate::charset::encoding_for_label);
+            }
+        }
+        let chunk = match self.chunks.next()? {
+            Ok(c) => c,
+            Err(e) => return Some(Err(e)),
+        };
+        if self.format.name() != "sgf" {
+            return Some(Ok(self.piece(chunk.bytes, None)));
+        }
+        let (parts, first_game) = crate::formats::sgf::charset_layout(&chunk.bytes);
+        let labels: Vec<(usize, &'static Encoding)> = parts
+            .iter()
+            .filter_map(|(at, label)| crate::charset::encoding_for_label(label).map(|e| (*at, e)))
+            .collect();
+        let mut bytes = chunk.bytes;
+        let carried = self.carried;
+        // Where the chunk's first declaring game starts; the games before keep the carried one.
+        let split = match (carried, labels.first(), first_game) {
+            (Some(c), Some(&(_, e)), Some(k)) if c != e && k > 0 => Some((k, e)),
+            _ => None,
+        };
+        for &(at, e) in &labels {
+            if self.changes.last().is_none_or(|&(_, last)| last != e) {
+                self.changes.push((chunk.offset + at as u64, e));
+            }
+        }
+        if let Some(&(_, e)) = labels.last() {
+            self.carried = Some(e);
+        }
+        if self.changes.is_empty() {
+            if let Some(c) = carried {
+                self.changes.push((0, c));
+            }
+        }
+        match split {
+            Some((k, _)) => {
+                let rest = bytes.split_off(k);
+                let first = self.piece(bytes, carried);
+                let second = self.piece(rest, None);
+                self.pending = Some(second);
+                Some(Ok(first))
+            }
+            None => Some(Ok(self.piece(bytes, carried))),
+        }
+    }
+
+    fn piece(&mut self, mut bytes: Vec<u8>, carried: Option<&'static Encoding>) -> Piece {
+        if self.bom && self.index > 0 {
+            bytes.splice(0..0, *b"\xEF\xBB\xBF");
+        }
+        let index = self.index;
+        self.index += 1;
+        Piece { index, bytes, carried }
+    }
+
+    /// The warning `charset.mixed` when the pieces read so far declared more than one charset
+    /// (the whole-file reader gives the same warning).
+    pub fn mixed_warning(&self) -> Option<Diagnostic> {
+        (self.changes.len() > 1).then(|| {
+            let names: Vec<String> =
+                self.changes.iter().map(|(at, e)| format!("{} from byte {at}", e.name())).collect();
+            Diagnostic::warning(
+                charset_codes::MIXED,
+                format!(
+                    "the games of this collection declare different charsets; each part was decoded with its own: {}",
+                    names.join(", ")
+                ),
+            )
+        })
+    }
+}
+
+/// A piece read: its games and diagnostics (not yet placed), and the extent of its text.
+#[derive(Debug)]
+pub struct ReadPiece {
+    /// Place in input order.
+    pub index: usize,
+    /// What the reader returned (diagnostics relative to the piece).
+    pub read: Result<ReadOutput, ReadError>,
+    span: TextSpan,
+}
+
+/// Reads one piece with `format`'s reader: the carried charset is given as the charset to use
+/// when the piece declares none (and no charset was named in `options`). Diagnostics with a
+/// position get their move named by `name_moves` after a second read that records positions
+/// (only pieces with such diagnostics pay for it).
+pub fn read_piece(
+    format: Format,
+    piece: Piece,
+    options: &ReadOptions,
+    name_moves: Option<fn(&crate::model::Collection, &mut [Diagnostic])>,
+) -> ReadPiece {
+    let mut opts = options.clone();
+    let own = format.name() == "sgf" && crate::formats::sgf::find_declared_charset(&piece.bytes).is_some();
+    let carried = if opts.encoding.is_none() && !own { piece.carried } else { None };
+    opts.encoding = opts.encoding.or(carried);
+    // With move naming, the reader's diagnostics are named before the normaliser (which may
+    // rebuild the tree) runs, as `kifu convert` does for a whole file.
+    let repair = !opts.no_repair && name_moves.is_some();
+    opts.no_repair |= repair;
+    let copy = piece.bytes.clone();
+    let mut read = format.read(piece.bytes, &opts);
+    if carried.is_some() {
+        if let Ok(r) = &mut read {
+            r.charset = r.charset.map(as_declared);
+        }
+    }
+    if let Some(name) = name_moves {
+        let positioned = read.as_ref().map_or(0, |r| r.diagnostics.iter().filter(|d| d.position.is_some()).count());
+        if let (true, Ok(r)) = (opts.positions, &mut read) {
+            name(&r.collection, &mut r.diagnostics);
+        } else if positioned > 0 {
+            let n = read.as_ref().map_or(0, |r| r.diagnostics.len());
+            if let Ok(mut r) = format.read(copy.clone(), &ReadOptions { positions: true, ..opts }) {
+                if r.diagnostics.len() == n {
+                    name(&r.collection, &mut r.diagnostics);
+                    read = Ok(r);
+                }
+            }
+        }
+    }
+    if let (true, true, Ok(r)) = (repair, format == Format::SGF, &mut read) {
+        crate::normalise::apply(r);
+    }
+    let text =
+        read.as_ref().ok().and_then(|r| r.collection.games.first()).map(|g| g.source()).filter(|s| !s.is_empty());
+    let span = text.map_or_else(|| TextSpan::of_bytes(&copy), TextSpan::of_text);
+    ReadPiece { index: piece.index, read, span }
+}
+
+/// A decision made with the carried charset as an override, as the whole-file reader words it:
+/// the games before declared it.
+fn as_declared(d: CharsetDecision) -> CharsetDecision {
+    match d.source {
+        CharsetSource::Override if d.reason == "--from-encoding" => {
+            CharsetDecision { source: CharsetSource::Declared, reason: "declared charset", ..d }
+        }
+        _ => d,
+    }
+}
+
+/// The pieces of an input read one after the other, with diagnostics placed in the whole input:
+/// the piece-level counterpart of [`Format::read`] (sequential; [`convert`] reads in parallel;
+/// [`Format::games`] gives the games one by one).
+pub struct Pieces<R> {
+    parts: Parts<R>,
+    options: ReadOptions,
+    placer: Placer,
+}
+
+impl<R: Read> Pieces<R> {
+    /// The pieces of `parts`, read with `options`.
+    pub fn new(parts: Parts<R>, options: ReadOptions) -> Self {
+        let ndjson = parts.format().name() == "ndjson";
+        Pieces { parts, options, placer: Placer::new(ndjson) }
+    }
+
+    /// The collection-level diagnostics once every piece was read: `charset.mixed` when the
+    /// games declared several charsets, and the counts of diagnostics held back past
+    /// 100 of a code.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = self.parts.mixed_warning().into_iter().collect();
+        out.extend(self.placer.finish());
+        out
+    }
+}
+
+impl<R: Read> Iterator for Pieces<R> {
+    type Item = io::Result<Result<ReadOutput, ReadError>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let piece = match self.parts.next_piece()? {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        let read = read_piece(self.parts.format(), piece, &self.options, None);
+        Some(Ok(self.placer.place(read)))
+    }
+}

@@ -1,0 +1,178 @@
+//! Placing a piece's diagnostics in the whole input: line, column and offset shifted by what came
+//! before, NDJSON's `line N:` renumbered, and at most [`MAX_PER_CODE`] of a code kept overall.
+
+use super::ReadPiece;
+use crate::diag::{Diagnostic, MAX_PER_CODE, Position, Severity};
+use crate::formats::{ReadError, ReadOutput};
+use std::collections::HashMap;
+
+/// The extent of a piece's decoded text: its length, line ends, and where its last line ends.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TextSpan {
+    len: usize,
+    /// Line ends (LF, CRLF or a lone CR, as [`crate::diag::LineIndex`] counts them).
+    breaks: u32,
+    /// LF characters (NDJSON numbers its lines by them).
+    lfs: u32,
+    /// Characters after the last line end.
+    tail: u32,
+}
+
+impl TextSpan {
+    /// The span of a decoded text.
+    pub(super) fn of_text(text: &str) -> TextSpan {
+        let b = text.as_bytes();
+        let (mut breaks, mut lfs, mut last) = (0u32, 0u32, 0usize);
+        let mut i = 0;
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
+            let at = i + k;
+            if b[at] == b'\n' {
+                lfs += 1;
+            }
+            let next = if b[at] == b'\r' && b.get(at + 1) == Some(&b'\n') {
+                lfs += 1;
+                at + 2
+            } else {
+                at + 1
+            };
+            breaks += 1;
+            last = next;
+            i = next;
+        }
+        TextSpan { len: b.len(), breaks, lfs, tail: text[last..].chars().count() as u32 }
+    }
+
+    /// The span of raw bytes (a piece that gave no text): decoded as UTF-8 with replacements.
+    pub(super) fn of_bytes(bytes: &[u8]) -> TextSpan {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        TextSpan::of_text(&String::from_utf8_lossy(bytes))
+    }
+}
+
+/// Where the next piece starts, and the diagnostics counted so far.
+#[derive(Debug, Default)]
+pub(super) struct Placer {
+    ndjson: bool,
+    offset: usize,
+    line: u32,
+    column: u32,
+    lfs: u32,
+    /// Per code: how many were seen, and the severity of the first.
+    counts: HashMap<&'static str, (usize, Severity)>,
+}
+
+impl Placer {
+    pub(super) fn new(ndjson: bool) -> Placer {
+        Placer { ndjson, ..Placer::default() }
+    }
+
+    /// The piece's result with its diagnostics placed (and capped); moves past the piece.
+    pub(super) fn place(&mut self, piece: ReadPiece) -> Result<ReadOutput, ReadError> {
+        let out = match piece.read {
+            Ok(mut r) => {
+                r.diagnostics = self.diagnostics(r.diagnostics);
+                Ok(r)
+            }
+            Err(mut e) => {
+                e.diagnostics = self.diagnostics(e.diagnostics);
+                Err(e)
+            }
+        };
+        let s = piece.span;
+        self.offset += s.len;
+        self.lfs += s.lfs;
+        if s.breaks > 0 {
+            self.line += s.breaks;
+            self.column = s.tail;
+        } else {
+            self.column += s.tail;
+        }
+        out
+    }
+
+    fn diagnostics(&mut self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let mut out = Vec::with_capacity(diags.len());
+        for mut d in diags {
+            // A piece's own summary of what it held back: counted, not kept.
+            let held = held_back(&d.message);
+            let entry = self.counts.entry(d.code).or_insert((0, d.severity));
+            if let Some(n) = held {
+                entry.0 += n;
+                continue;
+            }
+            entry.0 += 1;
+            if entry.0 > MAX_PER_CODE {
+                continue;
+            }
+            if let Some(p) = d.position {
+                let column = if p.line == 1 { p.column + self.column } else { p.column };
+                d.position = Some(Position { line: p.line + self.line, column, offset: p.offset + self.offset });
+            }
+            if self.ndjson {
+                d.message = renumber(&d.message, self.lfs);
+            }
+            if let Some(m) = shift_opened_at(&d.message, self.line, self.column) {
+                d.message = m;
+            }
+            out.push(d);
+        }
+        out
+    }
+
+    /// The counts of diagnostics held back past [`MAX_PER_CODE`] of a code, in code order (as
+    /// [`crate::diag::Sink::finish`] words them).
+    pub(super) fn finish(self) -> Vec<Diagnostic> {
+        let mut over: Vec<_> = self.counts.into_iter().filter(|&(_, (n, _))| n > MAX_PER_CODE).collect();
+        over.sort_by_key(|&(code, _)| code);
+        over.into_iter()
+            .map(|(code, (n, severity))| {
+                Diagnostic::new(severity, code, format!("{} more like this not shown ({n} in all)", n - MAX_PER_CODE))
+            })
+            .collect()
+    }
+}
+
+/// The number of diagnostics a summary `K more like this not shown (N in all)` held back.
+fn held_back(message: &str) -> Option<usize> {
+    let (k, rest) = message.split_once(" more like this not shown (")?;
+    rest.strip_suffix(" in all)")?;
+    k.parse().ok()
+}
+
+/// `line N: …` with N moved on by `lines`.
+fn renumber(message: &str, lines: u32) -> String {
+    let renumbered = message.strip_prefix("line ").and_then(|rest| {
+        let (n, tail) = rest.split_once(": ")?;
+        let n: u32 = n.parse().ok()?;
+        Some(format!("line {}: {tail}", n + lines))
+    });
+    renumbered.unwrap_or_else(|| message.to_string())
+}
+
+/// A message naming a place of the input (`… opened at 72:1 …`, SGF's missing close) with that
+/// place moved like a position.
+fn shift_opened_at(message: &str, lines: u32, column: u32) -> Option<String> {
+    const AT: &str = "opened at ";
+    let i = message.find(AT)? + AT.len();
+    let rest = &message[i..];
+    let end = rest.find(|c: char| !c.is_ascii_digit() && c != ':').unwrap_or(rest.len());
+    let (l, c) = rest[..end].split_once(':')?;
+    let (l, c): (u32, u32) = (l.parse().ok()?, c.parse().ok()?);
+    let c = if l == 1 { c + column } else { c };
+    Some(format!("{}{}:{}{}", &message[..i], l + lines, c, &rest[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_count_lines_like_the_line_index() {
+        let s = TextSpan::of_text("ab\r\ncd\nλx\ry");
+        assert_eq!((s.len, s.breaks, s.lfs, s.tail), (12, 3, 2, 1));
+        assert_eq!(renumber("line 3: malformed", 10), "line 13: malformed");
+        assert_eq!(held_back("5 more like this not shown (105 in all)"), Some(5));
+        assert_eq!(held_back("a value"), None);
+        assert_eq!(shift_opened_at("a tree opened at 1:3 (1)", 10, 4).unwrap(), "a tree opened at 11:7 (1)");
+    }
+}
