@@ -4,7 +4,7 @@
 //! changes this file only.
 
 use kifu::{Diagnostic, Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 
 pub use encoding_rs::Encoding;
@@ -54,6 +54,35 @@ pub fn read_path(
 ) -> io::Result<Result<ReadOutput, ReadError>> {
     let bytes = std::fs::read(path)?;
     Ok(read_bytes(bytes, format, Some(path), encoding))
+}
+
+/// The games of one input read one at a time ([`Format::games`]): a large SGF collection or
+/// NDJSON file in pieces, with bounded memory; anything else whole.
+pub type GameStream = kifu::stream::Games<Box<dyn Read + Send>>;
+
+/// How much of an input is looked at to decide its format ([`Format::sniff`] looks at no more).
+const HEAD: usize = 64 * 1024;
+
+/// Opens `reader` (from `path`, when it is a file) for reading its games one at a time: the format
+/// decided as [`read_bytes`] decides it, from the first 64 KiB for the content; the outer error is
+/// the reader's, the inner one the reader's `format.unknown` when nothing tells the format.
+pub fn stream_games(
+    mut reader: Box<dyn Read + Send>,
+    format: Option<Format>,
+    path: Option<&Path>,
+    encoding: Option<&'static Encoding>,
+) -> io::Result<Result<GameStream, ReadError>> {
+    let options = ReadOptions { encoding, ..ReadOptions::default() };
+    let mut head = Vec::with_capacity(HEAD);
+    (&mut reader).take(HEAD as u64).read_to_end(&mut head)?;
+    let Some(format) = input_format(format, path, &head).or_else(|| Format::sniff(&head)) else {
+        // What the whole-input reader says when no format matches (`format.unknown`).
+        return Ok(Err(kifu::read_bytes(head, None, &options)
+            .err()
+            .unwrap_or_else(|| ReadError { diagnostics: Vec::new() })));
+    };
+    let whole: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(reader));
+    Ok(Ok(format.games(whole, &options)))
 }
 
 /// The output format as the command decides it: the one named, else the output path's

@@ -57,7 +57,7 @@ impl ReadArgs {
 }
 
 /// The games, or the exception to raise for `path`.
-fn raise(py: Python<'_>, outcome: Outcome, path: Option<&Path>) -> PyResult<ReadOutput> {
+fn raise<T>(py: Python<'_>, outcome: io::Result<Result<T, kifu::ReadError>>, path: Option<&Path>) -> PyResult<T> {
     match outcome {
         Ok(Ok(out)) => Ok(out),
         Ok(Err(e)) => Err(errors::read_error(py, e, path)),
@@ -92,12 +92,15 @@ fn read(
     Ok(PyCollection::new(out))
 }
 
-/// The games of `source` (as `read` takes it) one at a time. The iterator's `charset` and
-/// `diagnostics` are the input's.
+/// The games of `source` (as `read` takes it) one at a time, read as they are taken. The
+/// iterator's `charset` and `diagnostics` are the input's (`diagnostics` complete once the
+/// iteration has ended).
 ///
-/// Memory: the input is read whole, then each game is handed over as it is taken, so memory
-/// stays within what `read` needs; it will be bounded by one game once the kifu library reads
-/// collections as a stream.
+/// Memory: a file larger than 16 MiB holding an SGF collection or NDJSON is read in pieces of
+/// whole games (kifu's streaming reader, `Format::games`), so memory stays bounded (tens of MB)
+/// whatever its size; smaller files and other formats are read whole. `bytes` and file objects
+/// are in memory already. Raises `ReadError` (here, not while iterating) when the input holds no
+/// game, `OSError` when the file cannot be read.
 #[pyfunction]
 #[pyo3(signature = (source, format = None, encoding = None))]
 fn iter_games(
@@ -106,7 +109,17 @@ fn iter_games(
     format: Option<String>,
     encoding: Option<String>,
 ) -> PyResult<PyGameIterator> {
-    Ok(PyGameIterator::new(read_source(py, source, ReadArgs::new(format, encoding)?)?))
+    let args = ReadArgs::new(format, encoding)?;
+    let input = input::input(source)?;
+    let path = input.path().map(Path::to_path_buf);
+    let reader: Box<dyn io::Read + Send> = match input {
+        Input::Path(p) => Box::new(std::fs::File::open(&p).map_err(|e| errors::os_error(py, e, &p))?),
+        Input::Bytes(bytes, _) => Box::new(io::Cursor::new(bytes)),
+    };
+    let opened =
+        py.detach(|| parallel::guard(|| adapter::stream_games(reader, args.format, path.as_deref(), args.encoding)));
+    let games = raise(py, opened, path.as_deref())?;
+    PyGameIterator::new(py, games, path)
 }
 
 /// Reads many files in parallel (`threads` threads, all cores when None) with the GIL released.

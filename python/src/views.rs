@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The number of points a move can name (SGF's 52 × 52) plus one for a pass.
 const MOVE_SLOTS: usize = 52 * 52 + 1;
@@ -674,20 +674,76 @@ impl PyGameInfo {
     }
 }
 
-/// The games of one input, one at a time (`kifu.iter_games`). `charset` and `diagnostics` are
-/// the input's, as on `Collection`.
+/// The games of one input, one at a time (`kifu.iter_games`), read as they are taken: a large
+/// SGF collection or NDJSON file is read in pieces, so memory stays bounded whatever its size.
+/// `charset` and `diagnostics` are the input's, as on `Collection`; `diagnostics` holds what was
+/// found so far, all of it once the iteration has ended.
 #[pyclass(module = "kifu", name = "GameIterator")]
 pub struct PyGameIterator {
-    games: std::vec::IntoIter<GameTree>,
+    /// The reader; `None` once it has ended.
+    games: Mutex<Option<adapter::GameStream>>,
+    /// The game read ahead (the first, read when the iterator is made).
+    ahead: Option<GameTree>,
     charset: Option<CharsetDecision>,
     diagnostics: Vec<Diagnostic>,
+    /// The file read, for error messages.
+    path: Option<PathBuf>,
 }
 
 impl PyGameIterator {
-    /// Iterates over what a reader returned, handing each game over as it is taken.
-    pub fn new(read: ReadOutput) -> PyGameIterator {
-        let diagnostics = read.charset.map(|c| c.note()).into_iter().chain(read.diagnostics).collect();
-        PyGameIterator { games: read.collection.games.into_iter(), charset: read.charset, diagnostics }
+    /// Starts reading `games`: the first game is read at once, so that an input holding none
+    /// raises `ReadError` here, as `read` does, and `charset` is known.
+    pub fn new(py: Python<'_>, games: adapter::GameStream, path: Option<PathBuf>) -> PyResult<PyGameIterator> {
+        let mut it = PyGameIterator {
+            games: Mutex::new(Some(games)),
+            ahead: None,
+            charset: None,
+            diagnostics: Vec::new(),
+            path,
+        };
+        it.ahead = it.pull(py)?;
+        Ok(it)
+    }
+
+    /// The next game from the reader (the GIL released while it reads); at the end, the
+    /// collection-level diagnostics are added, or the `ReadError` of an input without games
+    /// raised. A panic inside kifu becomes a `ReadError` with code `internal.panic`.
+    fn pull(&mut self, py: Python<'_>) -> PyResult<Option<GameTree>> {
+        let slot = self.games.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(games) = slot.as_mut() else { return Ok(None) };
+        let step = py.detach(|| {
+            crate::parallel::guard(|| match games.next() {
+                Some(Ok(game)) => Ok(Ok(Some(game))),
+                Some(Err(e)) => Err(e),
+                None => Ok(Ok(None)),
+            })
+        });
+        self.charset = self.charset.or(games.charset());
+        self.diagnostics.extend(games.take_diagnostics());
+        let path = self.path.as_deref();
+        match step {
+            Ok(Ok(Some(game))) => Ok(Some(game)),
+            Ok(Ok(None)) => {
+                let games = slot.take().expect("the reader is there");
+                let end = py.detach(|| crate::parallel::guard(|| Ok::<_, std::convert::Infallible>(games.finish())));
+                match end {
+                    Ok(Ok(found)) => {
+                        self.diagnostics.extend(found);
+                        Ok(None)
+                    }
+                    Ok(Err(e)) => Err(errors::read_error(py, e, path)),
+                    Err(never) => match never {},
+                }
+            }
+            Ok(Err(e)) => {
+                slot.take();
+                Err(errors::read_error(py, e, path))
+            }
+            Err(e) => {
+                slot.take();
+                Err(errors::os_error(py, e, path.unwrap_or(std::path::Path::new(""))))
+            }
+        }
     }
 }
 
@@ -697,8 +753,12 @@ impl PyGameIterator {
         slf
     }
 
-    fn __next__(&mut self) -> Option<PyGame> {
-        self.games.next().map(|tree| PyGame::alone(tree, self.charset))
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PyGame>> {
+        let game = match self.ahead.take() {
+            Some(game) => Some(game),
+            None => self.pull(py)?,
+        };
+        Ok(game.map(|tree| PyGame::alone(tree, self.charset)))
     }
 
     /// How the input was decoded.
@@ -707,9 +767,10 @@ impl PyGameIterator {
         charset_object(self.charset)
     }
 
-    /// What the reader found, as on `Collection`.
+    /// What the reader found so far (all of it once the iteration has ended), as on `Collection`.
     #[getter]
     fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        errors::diagnostic_list(py, self.diagnostics.iter().cloned())
+        let note = self.charset.map(|c| c.note());
+        errors::diagnostic_list(py, note.into_iter().chain(self.diagnostics.iter().cloned()))
     }
 }
