@@ -356,21 +356,13 @@ impl Format {
     /// Read `bytes` in this format.
     pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
         match self.0.read {
-            // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
-            Some(read) if !options.no_repair && self == Format::SGF => {
-                // Most SGF files in the wild get some repair, and repairs are reported at their
-                // line and column: the offsets are recorded in the one parse (not a second parse
-                // when a repair applies), then dropped unless asked for.
-                let with_positions = ReadOptions { positions: true, ..options.clone() };
-                read(bytes, &with_positions).map(|mut out| {
+            Some(read) => read(bytes, options).map(|mut out| {
+                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
+                if !options.no_repair && self == Format::SGF {
                     crate::normalise::apply(&mut out);
-                    if !options.positions {
-                        out.collection.games.iter_mut().for_each(crate::model::GameTree::clear_positions);
-                    }
-                    out
-                })
-            }
-            Some(read) => read(bytes, options),
+                }
+                out
+            }),
             None => Err(ReadError {
                 diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
             }),

@@ -192,11 +192,6 @@ impl GameTree {
         self.positions = Some(Box::default());
     }
 
-    /// Forget the recorded source offsets (a reader that recorded them for its own use).
-    pub(crate) fn clear_positions(&mut self) {
-        self.positions = None;
-    }
-
     /// Record the source offset of the node just pushed.
     pub(crate) fn set_node_offset(&mut self, offset: usize) {
         if let Some(p) = &mut self.positions {
