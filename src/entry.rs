@@ -1,8 +1,11 @@
 //! The one-call entry points: read a file or a reader in whatever format it is, write a
-//! collection to a writer, and keep the input's charset when writing it back.
+//! collection to a writer, write a file safely, and keep the input's charset when writing it back.
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
+
+use crate::batch::Existing;
+use crate::batch::output::{OutputError, OutputPolicy, write_output};
 
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
@@ -124,6 +127,51 @@ impl Collection {
     }
 }
 
+/// Writes `bytes` to the file `path` as the `kifu` command writes its outputs: through a
+/// temporary file beside it (`.kifu-PID-XXXXXX.tmp`) and a rename, so `path` never holds half a
+/// file; a new file gets mode `0666` minus the umask, a replaced one keeps its mode; a file that
+/// already holds exactly `bytes` is left untouched; character devices, FIFOs and sockets
+/// (`/dev/null`, `/dev/stdout`) are written through, and a symbolic link's target is written
+/// (never the link). An existing file whose bytes differ is replaced only when `replace` is
+/// true; otherwise the error is [`io::ErrorKind::AlreadyExists`]. A missing folder is
+/// [`io::ErrorKind::NotFound`] (no folder is created), a folder
+/// [`io::ErrorKind::IsADirectory`]; block devices are refused ([`io::ErrorKind::InvalidInput`]).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("game.sgf");
+/// kifu::write_file(&out, b"(;GM[1])", false).unwrap();
+/// kifu::write_file(&out, b"(;GM[1])", false).unwrap(); // the same bytes: nothing to do
+/// let err = kifu::write_file(&out, b"(;GM[1]SZ[9])", false).unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+/// kifu::write_file(&out, b"(;GM[1]SZ[9])", true).unwrap();
+/// assert_eq!(std::fs::read(&out).unwrap(), b"(;GM[1]SZ[9])");
+/// ```
+pub fn write_file(path: impl AsRef<Path>, bytes: &[u8], replace: bool) -> io::Result<()> {
+    let existing = if replace { Existing::Force } else { Existing::Refuse };
+    let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
+    write_output(path.as_ref(), bytes, &policy).map(drop).map_err(|e| {
+        let message = e.to_string();
+        let kind = match e {
+            // The system's own error, its errno kept (the caller knows the path).
+            OutputError::Create(_, e) | OutputError::Write(_, e) => return e,
+            OutputError::Exists(p) => {
+                let message = format!("{} exists and differs from the output", p.display());
+                return io::Error::new(io::ErrorKind::AlreadyExists, message);
+            }
+            OutputError::LinkTargetExists(link, target) => {
+                let (link, target) = (link.display(), target.display());
+                let message = format!("{link} is a link to {target}, which exists and differs from the output");
+                return io::Error::new(io::ErrorKind::AlreadyExists, message);
+            }
+            OutputError::DanglingLink(_) | OutputError::NoFolder(_) => io::ErrorKind::NotFound,
+            OutputError::IsFolder(_) => io::ErrorKind::IsADirectory,
+            OutputError::BlockDevice(_) => io::ErrorKind::InvalidInput,
+        };
+        io::Error::new(kind, message)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +204,23 @@ mod tests {
         let read = read(&b"(;GM[1])"[..]).unwrap();
         let err = read.collection.write_to(Full, Format::SGF, &WriteOptions::default()).unwrap_err();
         assert!(matches!(&err, WriteError::Io(e) if e.kind() == std::io::ErrorKind::StorageFull), "{err}");
+    }
+
+    #[test]
+    fn write_file_errors_have_kinds() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a.sgf");
+        write_file(&out, b"one", false).unwrap();
+        let kind = |p: &Path, replace| write_file(p, b"two", replace).unwrap_err().kind();
+        assert_eq!(kind(&out, false), io::ErrorKind::AlreadyExists);
+        assert_eq!(kind(&dir.path().join("no/b.sgf"), true), io::ErrorKind::NotFound);
+        assert_eq!(kind(dir.path(), true), io::ErrorKind::IsADirectory);
+        assert_eq!(std::fs::read(&out).unwrap(), b"one");
+        write_file(&out, b"two", true).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        #[cfg(unix)]
+        write_file("/dev/null", b"through", false).unwrap();
     }
 
     #[test]

@@ -36,7 +36,8 @@
 //!   structural edits.
 //! * Writing: [`Collection::write_to`] or [`Format::write`] with [`WriteOptions`]
 //!   ([`ReadOutput::write_options`] keeps the input's charset); what a format cannot hold comes
-//!   back as diagnostics, item by item.
+//!   back as diagnostics, item by item. [`write_file`] puts the bytes in a file as the command
+//!   does (temporary file and rename, no replacing without asking).
 //! * Checking: [`check::check_collection`] (what `kifu check` reports); replaying: [`go::Board`].
 //! * Drawing: [`diagram::scene()`] then [`diagram::render`] (SVG, PNG or text; numbered figures).
 //! * The specifications of every format and every diagnostic code: [`spec`].
@@ -61,7 +62,7 @@ pub mod spec;
 pub mod stream;
 
 pub use diag::{Diagnostic, Position, Severity};
-pub use entry::{read, read_bytes, read_path, read_path_with};
+pub use entry::{read, read_bytes, read_path, read_path_with, write_file};
 pub use formats::{Format, ReadError, ReadOptions, ReadOutput, UnknownFormat, WriteError, WriteOptions, WriteOutput};
 pub use model::{BoardSize, Collection, Color, GameInfo, GameTree, Move, Node, NodeId, Point, TreeBuilder};
 

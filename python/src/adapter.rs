@@ -4,7 +4,7 @@
 //! changes this file only.
 
 use kifu::{Diagnostic, Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
-use std::io::{self, Write};
+use std::io::{self, Read};
 use std::path::Path;
 
 pub use encoding_rs::Encoding;
@@ -56,6 +56,35 @@ pub fn read_path(
     Ok(read_bytes(bytes, format, Some(path), encoding))
 }
 
+/// The games of one input read one at a time ([`Format::games`]): a large SGF collection or
+/// NDJSON file in pieces, with bounded memory; anything else whole.
+pub type GameStream = kifu::stream::Games<Box<dyn Read + Send>>;
+
+/// How much of an input is looked at to decide its format ([`Format::sniff`] looks at no more).
+const HEAD: usize = 64 * 1024;
+
+/// Opens `reader` (from `path`, when it is a file) for reading its games one at a time: the format
+/// decided as [`read_bytes`] decides it, from the first 64 KiB for the content; the outer error is
+/// the reader's, the inner one the reader's `format.unknown` when nothing tells the format.
+pub fn stream_games(
+    mut reader: Box<dyn Read + Send>,
+    format: Option<Format>,
+    path: Option<&Path>,
+    encoding: Option<&'static Encoding>,
+) -> io::Result<Result<GameStream, ReadError>> {
+    let options = ReadOptions { encoding, ..ReadOptions::default() };
+    let mut head = Vec::with_capacity(HEAD);
+    (&mut reader).take(HEAD as u64).read_to_end(&mut head)?;
+    let Some(format) = input_format(format, path, &head).or_else(|| Format::sniff(&head)) else {
+        // What the whole-input reader says when no format matches (`format.unknown`).
+        return Ok(Err(kifu::read_bytes(head, None, &options)
+            .err()
+            .unwrap_or_else(|| ReadError { diagnostics: Vec::new() })));
+    };
+    let whole: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(reader));
+    Ok(Ok(format.games(whole, &options)))
+}
+
 /// The output format as the command decides it: the one named, else the output path's
 /// extension, else SGF.
 pub fn output_format(format: Option<Format>, path: Option<&Path>) -> Format {
@@ -95,24 +124,12 @@ pub fn write_error_diagnostics(error: WriteError) -> (String, Vec<Diagnostic>) {
     }
 }
 
-/// Writes `bytes` to `path` as `kifu convert -o` does: through a temporary file in the same
-/// folder and a rename, so `path` never holds half a file, and never replacing an existing file
-/// unless `force` (then the error is [`io::ErrorKind::AlreadyExists`]).
-// The command's own copy is `cli::output::write_atomically`; to become one library function.
+/// Writes `bytes` to `path` as `kifu convert -o` does ([`kifu::write_file`]): through a
+/// temporary file and a rename, special files written through, a file holding these bytes left
+/// alone, and a different existing file replaced only with `force` (else
+/// [`io::ErrorKind::AlreadyExists`]).
 pub fn write_file_safely(path: &Path, bytes: &[u8], force: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new().prefix(".kifu-").suffix(".tmp").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if force {
-        tmp.persist(path).map_err(|e| e.error)?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    }
-    Ok(())
+    kifu::write_file(path, bytes, force)
 }
 
 /// Whether `a` and `b` name the same existing file.

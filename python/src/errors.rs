@@ -124,15 +124,36 @@ pub fn write_error(py: Python<'_>, message: String, diagnostics: Vec<Diagnostic>
 }
 
 /// The `OSError` subclass Python itself raises for `error` on `path` (FileNotFoundError,
-/// FileExistsError, PermissionError, …), with `filename` set.
+/// FileExistsError, PermissionError, …), with `errno` and `filename` set. An error kifu made
+/// (an existing output, a missing folder) gets the errno of its kind and keeps its message.
 pub fn os_error(py: Python<'_>, error: io::Error, path: &Path) -> PyErr {
-    let Some(errno) = error.raw_os_error() else { return error.into() };
-    let strerror = py
-        .import("os")
-        .and_then(|os| os.call_method1("strerror", (errno,)))
-        .and_then(|s| s.extract::<String>())
-        .unwrap_or_else(|_| error.to_string());
+    let (errno, strerror) = match error.raw_os_error() {
+        Some(errno) => {
+            let strerror = py
+                .import("os")
+                .and_then(|os| os.call_method1("strerror", (errno,)))
+                .and_then(|s| s.extract::<String>())
+                .unwrap_or_else(|_| error.to_string());
+            (errno, strerror)
+        }
+        None => match errno_of(py, error.kind()) {
+            Some(errno) => (errno, error.to_string()),
+            None => return error.into(),
+        },
+    };
     PyOSError::new_err((errno, strerror, path.display().to_string()))
+}
+
+/// The errno (from Python's `errno` module) of the kinds kifu's own file errors have.
+fn errno_of(py: Python<'_>, kind: io::ErrorKind) -> Option<i32> {
+    let name = match kind {
+        io::ErrorKind::AlreadyExists => "EEXIST",
+        io::ErrorKind::NotFound => "ENOENT",
+        io::ErrorKind::IsADirectory => "EISDIR",
+        io::ErrorKind::InvalidInput => "EINVAL",
+        _ => return None,
+    };
+    py.import("errno").and_then(|m| m.getattr(name)).and_then(|v| v.extract()).ok()
 }
 
 /// Issues a `KifuWarning` for every warning or error among `diagnostics` (lossy writes).

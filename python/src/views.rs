@@ -4,14 +4,14 @@
 
 use crate::adapter::{self, CharsetDecision, Collection, WriteSettings};
 use crate::errors;
-use kifu::model::{Color, GameResult, Move, NodeId, WinKind};
+use kifu::model::{Color, GameResult, Move, NodeId};
 use kifu::{Diagnostic, GameTree, ReadOutput};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The number of points a move can name (SGF's 52 × 52) plus one for a pass.
 const MOVE_SLOTS: usize = 52 * 52 + 1;
@@ -145,7 +145,7 @@ fn encode_bytes(
     Ok(out.bytes)
 }
 
-/// `write`: to `path` safely (temporary file and rename; never replacing a file unless `force`),
+/// `write`: to `path` safely (`kifu::write_file`: never replacing a different file unless `force`),
 /// returning the writer's diagnostics.
 fn write_file<'py>(
     py: Python<'py>,
@@ -171,20 +171,29 @@ fn write_file<'py>(
 pub struct PyCollection {
     inner: Arc<Collection>,
     charset: Option<CharsetDecision>,
+    /// The reader's diagnostics (the charset decision is put first when they are asked for).
     diagnostics: Vec<Diagnostic>,
-    games: Vec<Py<PyGame>>,
+    /// The `Game` objects, made when first asked for (most of `read_many`'s results are looked
+    /// at once, many never).
+    games: PyOnceLock<Vec<Py<PyGame>>>,
 }
 
 impl PyCollection {
     /// Wraps what a reader returned.
-    pub fn new(py: Python<'_>, read: ReadOutput) -> PyResult<PyCollection> {
-        let inner = Arc::new(read.collection);
-        let charset = read.charset;
-        let games = (0..inner.games.len())
-            .map(|index| Py::new(py, PyGame { coll: inner.clone(), index, charset }))
-            .collect::<PyResult<_>>()?;
-        let diagnostics = charset.map(|c| c.note()).into_iter().chain(read.diagnostics).collect();
-        Ok(PyCollection { inner, charset, diagnostics, games })
+    pub fn new(read: ReadOutput) -> PyCollection {
+        PyCollection {
+            inner: Arc::new(read.collection),
+            charset: read.charset,
+            diagnostics: read.diagnostics,
+            games: PyOnceLock::new(),
+        }
+    }
+
+    fn game_objects(&self, py: Python<'_>) -> PyResult<&Vec<Py<PyGame>>> {
+        self.games.get_or_try_init(py, || {
+            let (coll, charset) = (&self.inner, self.charset);
+            (0..coll.games.len()).map(|index| Py::new(py, PyGame { coll: coll.clone(), index, charset })).collect()
+        })
     }
 }
 
@@ -193,7 +202,7 @@ impl PyCollection {
     /// The games, in input order (a new list each time).
     #[getter]
     fn games<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.games.iter().map(|g| g.clone_ref(py)))
+        PyList::new(py, self.game_objects(py)?.iter().map(|g| g.clone_ref(py)))
     }
 
     /// How the input was decoded (None when the reader made no charset decision).
@@ -205,18 +214,20 @@ impl PyCollection {
     /// What the reader found: a list of `Diagnostic`, the charset decision first.
     #[getter]
     fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        errors::diagnostic_list(py, self.diagnostics.iter().cloned())
+        let note = self.charset.map(|c| c.note());
+        errors::diagnostic_list(py, note.into_iter().chain(self.diagnostics.iter().cloned()))
     }
 
     fn __len__(&self) -> usize {
-        self.games.len()
+        self.inner.games.len()
     }
 
     fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<Py<PyGame>> {
-        let n = self.games.len() as isize;
+        let games = self.game_objects(py)?;
+        let n = games.len() as isize;
         let i = if index < 0 { index + n } else { index };
         if (0..n).contains(&i) {
-            Ok(self.games[i as usize].clone_ref(py))
+            Ok(games[i as usize].clone_ref(py))
         } else {
             Err(PyIndexError::new_err("game index out of range"))
         }
@@ -228,7 +239,7 @@ impl PyCollection {
 
     fn __repr__(&self) -> String {
         let charset = self.charset.map_or_else(String::new, |c| format!(" {}", c.name()));
-        format!("<Collection of {} game(s){charset}>", self.games.len())
+        format!("<Collection of {} game(s){charset}>", self.inner.games.len())
     }
 
     /// The games as FF[4] SGF text (UTF-8).
@@ -258,8 +269,11 @@ impl PyCollection {
     }
 
     /// Writes the games to `path` as `kifu convert -o` does: the format named, else from the
-    /// extension, else SGF; through a temporary file and a rename; an existing file is replaced only
-    /// with `force` (else `FileExistsError`). Returns the writer's diagnostics (lossy items).
+    /// extension, else SGF; through a temporary file (`.kifu-PID-XXXXXX.tmp`) and a rename; a file
+    /// already holding these bytes is left alone, a different one replaced only with `force` (else
+    /// `FileExistsError`), keeping its mode (a new file gets 0666 minus the umask); devices and
+    /// FIFOs (`/dev/stdout`) are written through; a missing folder is `FileNotFoundError`.
+    /// Returns the writer's diagnostics (lossy items).
     #[pyo3(signature = (path, format = None, *, encoding = None, lossy = false, expand_lists = false, force = false))]
     #[allow(clippy::too_many_arguments)]
     fn write<'py>(
@@ -556,21 +570,8 @@ pub struct PyGameResult {
 
 impl PyGameResult {
     fn of(r: &GameResult) -> PyGameResult {
-        let (winner, how, margin) = match r {
-            GameResult::Draw => (None, "draw", None),
-            GameResult::Void => (None, "void", None),
-            GameResult::Unknown => (None, "unknown", None),
-            GameResult::Win { winner, how } => {
-                let (how, margin) = match how {
-                    WinKind::Score(s) => ("score", Some(*s)),
-                    WinKind::Points => ("points", None),
-                    WinKind::Resign => ("resign", None),
-                    WinKind::Time => ("time", None),
-                    WinKind::Forfeit => ("forfeit", None),
-                };
-                (Some(winner.as_sgf()), how, margin)
-            }
-        };
+        let (winner, how, margin) = r.parts();
+        let winner = winner.map(Color::as_sgf);
         PyGameResult { winner, how, margin, text: r.to_sgf() }
     }
 }
@@ -673,20 +674,76 @@ impl PyGameInfo {
     }
 }
 
-/// The games of one input, one at a time (`kifu.iter_games`). `charset` and `diagnostics` are
-/// the input's, as on `Collection`.
+/// The games of one input, one at a time (`kifu.iter_games`), read as they are taken: a large
+/// SGF collection or NDJSON file is read in pieces, so memory stays bounded whatever its size.
+/// `charset` and `diagnostics` are the input's, as on `Collection`; `diagnostics` holds what was
+/// found so far, all of it once the iteration has ended.
 #[pyclass(module = "kifu", name = "GameIterator")]
 pub struct PyGameIterator {
-    games: std::vec::IntoIter<GameTree>,
+    /// The reader; `None` once it has ended.
+    games: Mutex<Option<adapter::GameStream>>,
+    /// The game read ahead (the first, read when the iterator is made).
+    ahead: Option<GameTree>,
     charset: Option<CharsetDecision>,
     diagnostics: Vec<Diagnostic>,
+    /// The file read, for error messages.
+    path: Option<PathBuf>,
 }
 
 impl PyGameIterator {
-    /// Iterates over what a reader returned, handing each game over as it is taken.
-    pub fn new(read: ReadOutput) -> PyGameIterator {
-        let diagnostics = read.charset.map(|c| c.note()).into_iter().chain(read.diagnostics).collect();
-        PyGameIterator { games: read.collection.games.into_iter(), charset: read.charset, diagnostics }
+    /// Starts reading `games`: the first game is read at once, so that an input holding none
+    /// raises `ReadError` here, as `read` does, and `charset` is known.
+    pub fn new(py: Python<'_>, games: adapter::GameStream, path: Option<PathBuf>) -> PyResult<PyGameIterator> {
+        let mut it = PyGameIterator {
+            games: Mutex::new(Some(games)),
+            ahead: None,
+            charset: None,
+            diagnostics: Vec::new(),
+            path,
+        };
+        it.ahead = it.pull(py)?;
+        Ok(it)
+    }
+
+    /// The next game from the reader (the GIL released while it reads); at the end, the
+    /// collection-level diagnostics are added, or the `ReadError` of an input without games
+    /// raised. A panic inside kifu becomes a `ReadError` with code `internal.panic`.
+    fn pull(&mut self, py: Python<'_>) -> PyResult<Option<GameTree>> {
+        let slot = self.games.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(games) = slot.as_mut() else { return Ok(None) };
+        let step = py.detach(|| {
+            crate::parallel::guard(|| match games.next() {
+                Some(Ok(game)) => Ok(Ok(Some(game))),
+                Some(Err(e)) => Err(e),
+                None => Ok(Ok(None)),
+            })
+        });
+        self.charset = self.charset.or(games.charset());
+        self.diagnostics.extend(games.take_diagnostics());
+        let path = self.path.as_deref();
+        match step {
+            Ok(Ok(Some(game))) => Ok(Some(game)),
+            Ok(Ok(None)) => {
+                let games = slot.take().expect("the reader is there");
+                let end = py.detach(|| crate::parallel::guard(|| Ok::<_, std::convert::Infallible>(games.finish())));
+                match end {
+                    Ok(Ok(found)) => {
+                        self.diagnostics.extend(found);
+                        Ok(None)
+                    }
+                    Ok(Err(e)) => Err(errors::read_error(py, e, path)),
+                    Err(never) => match never {},
+                }
+            }
+            Ok(Err(e)) => {
+                slot.take();
+                Err(errors::read_error(py, e, path))
+            }
+            Err(e) => {
+                slot.take();
+                Err(errors::os_error(py, e, path.unwrap_or(std::path::Path::new(""))))
+            }
+        }
     }
 }
 
@@ -696,8 +753,12 @@ impl PyGameIterator {
         slf
     }
 
-    fn __next__(&mut self) -> Option<PyGame> {
-        self.games.next().map(|tree| PyGame::alone(tree, self.charset))
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PyGame>> {
+        let game = match self.ahead.take() {
+            Some(game) => Some(game),
+            None => self.pull(py)?,
+        };
+        Ok(game.map(|tree| PyGame::alone(tree, self.charset)))
     }
 
     /// How the input was decoded.
@@ -706,9 +767,10 @@ impl PyGameIterator {
         charset_object(self.charset)
     }
 
-    /// What the reader found, as on `Collection`.
+    /// What the reader found so far (all of it once the iteration has ended), as on `Collection`.
     #[getter]
     fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        errors::diagnostic_list(py, self.diagnostics.iter().cloned())
+        let note = self.charset.map(|c| c.note());
+        errors::diagnostic_list(py, note.into_iter().chain(self.diagnostics.iter().cloned()))
     }
 }

@@ -180,3 +180,39 @@ def test_format_argument():
     assert e.value.diagnostics and e.value.path is None
     with pytest.raises(ValueError, match="unknown format 'xyz'"):
         kifu.read(data, format="xyz")
+
+
+NORMALISE = [p for p in fixture_inputs("sgf/normalise", "sgf")]
+
+
+@pytest.mark.parametrize("path", NORMALISE, ids=lambda p: p.name)
+def test_normalise_fixture_output_and_diagnostics(path):
+    """fixtures/sgf/normalise: the repaired SGF and every fix.* diagnostic (line:col, message) as
+    tests/normalise.rs expects them."""
+    c = kifu.read(path)
+    assert c.to_sgf() == path.with_name(path.stem + ".expected.sgf").read_text(encoding="utf-8")
+    found = [str(d) for d in c.diagnostics if d.code != "charset.decided"]
+    assert found == path.with_name(path.stem + ".expected.txt").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize(
+    "sgf, fmt, expected",
+    [("gib/writer-input.sgf", "gib", "gib/writer-input.expected.gib"),
+     ("gib/writer-interop.sgf", "gib", "gib/writer-interop.expected.gib"),
+     ("ngf/writer-bare.sgf", "ngf", "ngf/writer-bare.expected.ngf")],
+)
+def test_writer_fixtures(sgf, fmt, expected):
+    c = kifu.read(FIXTURES / sgf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kifu.KifuWarning)  # what the format cannot hold
+        out = c.to_bytes(fmt)
+    assert out == (FIXTURES / expected).read_bytes()
+    assert kifu.read(out, format=fmt).games[0].moves == c.games[0].moves
+
+
+def test_ndjson_round_trip():
+    c = kifu.read(FIXTURES / "json" / "tour.json")
+    lines = c.to_bytes("ndjson")
+    assert lines.count(b"\n") == len(c)
+    back = kifu.read(lines, format="ndjson")
+    assert back.to_json() == c.to_json()

@@ -75,6 +75,35 @@ impl GameResult {
         Some(GameResult::Win { winner, how })
     }
 
+    /// The result as `(winner, how, margin)`, the way kifu's JSON and the Python binding spell
+    /// it: `how` is `"score"` (with the `margin`), `"points"` (margin not given), `"resign"`,
+    /// `"time"`, `"forfeit"`, `"draw"`, `"void"` or `"unknown"`; `winner` is `None` for the last
+    /// three.
+    ///
+    /// ```
+    /// use kifu::model::{Color, GameResult};
+    /// assert_eq!(GameResult::from_sgf("W+2.5").unwrap().parts(), (Some(Color::White), "score", Some(2.5)));
+    /// assert_eq!(GameResult::from_sgf("B+R").unwrap().parts(), (Some(Color::Black), "resign", None));
+    /// assert_eq!(GameResult::from_sgf("0").unwrap().parts(), (None, "draw", None));
+    /// ```
+    pub fn parts(&self) -> (Option<super::point::Color>, &'static str, Option<f64>) {
+        match self {
+            GameResult::Draw => (None, "draw", None),
+            GameResult::Void => (None, "void", None),
+            GameResult::Unknown => (None, "unknown", None),
+            GameResult::Win { winner, how } => {
+                let (how, margin) = match how {
+                    WinKind::Score(s) => ("score", Some(*s)),
+                    WinKind::Points => ("points", None),
+                    WinKind::Resign => ("resign", None),
+                    WinKind::Time => ("time", None),
+                    WinKind::Forfeit => ("forfeit", None),
+                };
+                (Some(*winner), how, margin)
+            }
+        }
+    }
+
     /// The FF\[4\] form: `B+R`, `W+3.5` (never `+3.50` or `+4.0`), `0`, `Void`, `?`.
     pub fn to_sgf(&self) -> String {
         match self {

@@ -216,11 +216,7 @@ pub fn apply(read: &mut ReadOutput) {
     reparse_with_positions(read);
     let mut added = Vec::new();
     for game in &mut read.collection.games {
-        let (tree, diags) = repair_game(game);
-        if let Some(t) = tree {
-            *game = t;
-        }
-        added.extend(diags);
+        added.extend(repair_game(game));
     }
     cap_per_code(&mut added);
     read.diagnostics.extend(added);
@@ -290,10 +286,10 @@ fn reparse_with_positions(read: &mut ReadOutput) {
     }
 }
 
-/// Repairs one game: the rebuilt tree when something changed, and the diagnostics.
-fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
+/// Repairs one game (in place, or rebuilt when something changed); returns the diagnostics.
+fn repair_game(tree: &mut GameTree) -> Vec<Diagnostic> {
     if tree.is_empty() {
-        return (None, Vec::new());
+        return Vec::new();
     }
     let facts = facts_of(tree);
     let mut findings = Vec::new();
@@ -331,18 +327,18 @@ fn repair_game(tree: &GameTree) -> (Option<GameTree>, Vec<Diagnostic>) {
     let mut diags = place(tree, findings);
     diags.sort_by_key(|d| d.position.map(|p| p.offset));
     if rewrites.is_empty() && order.is_empty() {
-        return (None, diags);
+        return diags;
     }
     // A few nodes whose properties change (the root, mostly) are edited in place, which keeps the
     // tree's storage and positions; splits, reorders and many nodes rebuild the tree once.
     if order.is_empty() && rewrites.len() <= IN_PLACE && rewrites.iter().all(|(_, chain)| chain.len() == 1) {
-        let mut t = tree.clone();
         for (node, mut chain) in rewrites {
-            rewrite_in_place(&mut t, node, chain.remove(0));
+            rewrite_in_place(tree, node, chain.remove(0));
         }
-        return (Some(t), diags);
+        return diags;
     }
-    (Some(rebuild(tree, rewrites, &order)), diags)
+    *tree = rebuild(tree, rewrites, &order);
+    diags
 }
 
 /// How many rewritten nodes are edited in place (each edit is linear in the tree's size).

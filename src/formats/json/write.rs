@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{MARKER, VERSION};
 use crate::charset::CharsetDecision;
-use crate::model::{Collection, GameResult, GameTree, Move, NodeId, WinKind, info::normalize_rank};
+use crate::model::{Collection, GameTree, Move, NodeId, info::normalize_rank};
 
 /// Indentation stops growing past this depth, so deep variation trees stay linear in size.
 const MAX_INDENT: usize = 16;
@@ -333,18 +333,9 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
             string(out, text);
             let (winner, how, margin) = match &gi.result {
                 None => (None, None, None),
-                Some(GameResult::Draw) => (None, Some("draw"), None),
-                Some(GameResult::Void) => (None, Some("void"), None),
-                Some(GameResult::Unknown) => (None, Some("unknown"), None),
-                Some(GameResult::Win { winner, how }) => {
-                    let (how, margin) = match how {
-                        WinKind::Score(s) => ("score", Some(*s)),
-                        WinKind::Points => ("points", None),
-                        WinKind::Resign => ("resign", None),
-                        WinKind::Time => ("time", None),
-                        WinKind::Forfeit => ("forfeit", None),
-                    };
-                    (Some(winner.as_sgf()), Some(how), margin)
+                Some(r) => {
+                    let (winner, how, margin) = r.parts();
+                    (winner.map(|c| c.as_sgf()), Some(how), margin)
                 }
             };
             out.push_str(",\"winner\":");
