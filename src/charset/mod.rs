@@ -44,6 +44,9 @@ pub mod codes {
     /// The games of one SGF collection declare different charsets; each part was decoded with
     /// its own.
     pub const MIXED: &str = "charset.mixed";
+    /// A NUL character (byte 00 in an 8-bit charset, U+0000 in UTF-16) in the text; kept as
+    /// U+FFFD, since no text format can hold it.
+    pub const NUL: &str = "charset.nul";
 }
 
 /// How the charset of an input was decided.
@@ -244,6 +247,7 @@ pub fn decode(
 ) -> Decoded {
     let (decision, body) = decide(bytes, override_enc, declared, sink);
     let (text, damage) = decode_marking(decision.encoding, body);
+    let text = mark_nul(text, sink);
     let name = ca_label(decision.encoding);
     for d in damage {
         let hex: Vec<String> = d.bytes.iter().map(|b| format!("{b:02X}")).collect();
@@ -446,6 +450,27 @@ fn decide<'b>(
     (pick(guess, CharsetSource::Detected, DETECTED), bytes)
 }
 
+/// Replaces each U+0000 of `text` with U+FFFD, with a `charset.nul` error at its place: no text
+/// format holds a NUL character (a writer would have to refuse it), so it is damage, reported
+/// where it was met like an invalid byte sequence.
+fn mark_nul(text: String, sink: &mut Sink) -> String {
+    if memchr::memchr(0, text.as_bytes()).is_none() {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, part) in text.split('\0').enumerate() {
+        if i > 0 {
+            sink.push_at(
+                out.len(),
+                Diagnostic::error(codes::NUL, "a NUL character (U+0000) in the text; kept as U+FFFD"),
+            );
+            out.push('\u{FFFD}');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
 #[doc(hidden)]
 pub fn decode_owned(
@@ -458,7 +483,7 @@ pub fn decode_owned(
     if Encoding::for_bom(&bytes).is_none() && sniff_utf16(&bytes).is_none() {
         match String::from_utf8(bytes) {
             Ok(text) => match as_is(text.as_bytes(), override_enc, declared) {
-                Some(decision) => return Decoded { text, decision },
+                Some(decision) => return Decoded { text: mark_nul(text, sink), decision },
                 None => bytes = text.into_bytes(),
             },
             Err(e) => bytes = e.into_bytes(),
@@ -488,6 +513,27 @@ mod tests {
 
     fn enc(e: &'static Encoding, s: &str) -> Vec<u8> {
         e.encode(s).0.into_owned()
+    }
+
+    #[test]
+    fn a_nul_character_is_kept_as_a_replacement_and_reported_where_it_is() {
+        let mut korean = enc(encoding_rs::EUC_KR, "(;CA[EUC-KR]PB[이세돌]N[");
+        korean.extend_from_slice(b"\0x])");
+        for (bytes, text) in [
+            (b"(;N[\0illegal]\nC[a\0])".to_vec(), "(;N[\u{FFFD}illegal]\nC[a\u{FFFD}])"),
+            (korean, "(;CA[EUC-KR]PB[이세돌]N[\u{FFFD}x])"),
+        ] {
+            let mut sink = Sink::new();
+            let d = decode_owned(bytes, None, Some(if text.contains("EUC") { "EUC-KR" } else { "UTF-8" }), &mut sink);
+            assert_eq!(d.text, text);
+            let diags = sink.finish(&d.text);
+            let nul: Vec<_> = diags.iter().filter(|d| d.code == codes::NUL).collect();
+            assert_eq!(nul.len(), text.matches('\u{FFFD}').count(), "{diags:?}");
+            assert!(nul.iter().all(|d| d.severity == Severity::Error));
+            let first = nul[0].position.expect("placed");
+            assert_eq!(first.line, 1);
+            assert_eq!(first.column as usize, text.split('\u{FFFD}').next().map_or(0, |s| s.chars().count()) + 1);
+        }
     }
 
     #[test]

@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn text_values() {
-        assert_eq!(codes_of("(;SZ[9];C[   ]N[a\u{0}b])"), ["1:10 check.empty-text", "1:16 check.control-char"]);
+        assert_eq!(codes_of("(;SZ[9];C[   ]N[a\u{1}b])"), ["1:10 check.empty-text", "1:16 check.control-char"]);
     }
 
     #[test]
