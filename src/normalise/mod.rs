@@ -251,12 +251,10 @@ fn node_needs_work(n: crate::model::Node<'_>, facts: &GameFacts) -> bool {
     if count == 0 {
         return false;
     }
-    // Fast path: a node holding one move with one value (nearly every node of a game).
-    if count == 1 && !n.is_root() {
-        let p = n.props().next().expect("one property");
-        if matches!(p.ident(), "B" | "W") && p.len() == 1 {
-            return false;
-        }
+    // Fast path: a move node with at most its time left and a comment (nearly every node of a
+    // game), each once with one value that no repair touches.
+    if !n.is_root() && plain_move_node(n) {
+        return false;
     }
     if duplicates::has_duplicates(n) || (n.is_root() && small::header_out_of_order(n)) {
         return true;
@@ -268,6 +266,44 @@ fn node_needs_work(n: crate::model::Node<'_>, facts: &GameFacts) -> bool {
             || (facts.oro && dialect::needs(p))
             || fox::needs_general(p)
     })
+}
+
+/// Whether non-root node `n` holds only `B` or `W`, `BL`/`WL` with a plain number and `C`
+/// with text, each once with one value: no repair applies to such a node (what the full check
+/// would find, without its per-property work).
+fn plain_move_node(n: crate::model::Node<'_>) -> bool {
+    let mut seen = 0u8;
+    for p in n.props() {
+        if p.len() != 1 {
+            return false;
+        }
+        let bit = match p.ident() {
+            "B" => 1,
+            "W" => 2,
+            "BL" | "WL" if p.first().is_some_and(plain_number) => 4 << (p.ident() == "WL") as u8,
+            "C" if p.first().is_some_and(|v| !v.trim().is_empty()) => 16,
+            _ => return false,
+        };
+        if seen & bit != 0 {
+            return false;
+        }
+        seen |= bit;
+    }
+    seen & 3 != 3
+}
+
+/// Digits with at most one `.` (`300`, `12.5`): a number `f64` parses, no old form.
+fn plain_number(v: &str) -> bool {
+    let mut dots = 0;
+    let mut digits = 0;
+    for b in v.bytes() {
+        match b {
+            b'0'..=b'9' => digits += 1,
+            b'.' => dots += 1,
+            _ => return false,
+        }
+    }
+    digits > 0 && dots <= 1
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that
@@ -510,6 +546,25 @@ mod tests {
 
     fn read(text: &str) -> ReadOutput {
         Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn plain_move_nodes_skip_only_what_no_repair_touches() {
+        let opts = ReadOptions { no_repair: true, ..ReadOptions::default() };
+        let r = Format::SGF
+            .read(
+                b"(;FF[4];B[pd]BL[30.5]C[hi];W[dd]WL[300];B[aa]BL[30:00];B[bb]C[ ];B[cc]W[dd];B[ee]BL[1]BL[2])"
+                    .to_vec(),
+                &opts,
+            )
+            .unwrap();
+        let g = &r.collection.games[0];
+        let plain: Vec<bool> = g.nodes().skip(1).map(plain_move_node).collect();
+        assert_eq!(plain, [true, true, false, false, false, false]);
+        let facts = facts_of(g);
+        assert!(g.nodes().skip(3).all(|n| node_needs_work(n, &facts)));
+        assert!(plain_number("12.5") && plain_number("300") && !plain_number("1.2.3") && !plain_number("."));
+        assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
     }
 
     #[test]

@@ -192,7 +192,8 @@ fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static En
         match (c, dbcs) {
             (b'\\', _) => i += 2,
             (b']', _) => {
-                if !textual || can_follow_value(&bytes[i + 1..]) {
+                let next = bytes.get(i + 1);
+                if !textual || matches!(next, Some(b';' | b'(' | b')')) || can_follow_value(&bytes[i + 1..]) {
                     return i + 1;
                 }
                 i += 1;
@@ -201,6 +202,13 @@ fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static En
             (_, None) => {
                 // Most values are short (moves): look at a few bytes by hand first.
                 let rest = &bytes[i..];
+                if let [a, b, b']', ..] = rest
+                    && a.is_ascii_lowercase()
+                    && b.is_ascii_lowercase()
+                {
+                    i += 2;
+                    continue;
+                }
                 let short = &rest[..rest.len().min(16)];
                 match short.iter().position(|&c| c == b']' || c == b'\\') {
                     Some(k) => i += k.max(1),
