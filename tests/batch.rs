@@ -176,7 +176,12 @@ fn mirrors_the_tree_and_reports_every_input() {
 
     let kr = &records["in/legacy/korean.sgf"];
     assert_eq!(kr["charset"], serde_json::json!({"name": "EUC-KR", "source": "declared"}));
-    assert!(std::fs::read_to_string(root.join("out/legacy/korean.sgf")).unwrap().contains("PB[이세돌]"));
+    assert!(
+        std::fs::read_to_string(root.join("out/legacy/korean.sgf"))
+            .map_err(|e| format!("{e}: {kr}"))
+            .unwrap()
+            .contains("PB[이세돌]")
+    );
     assert_eq!(records["in/legacy/japanese.sgf"]["charset"]["name"], "Shift_JIS");
 
     // a.sgf keeps its name; the other input aiming at it gets a reported alternative

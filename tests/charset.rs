@@ -827,7 +827,7 @@ mod properties {
             let mut sink = kifu::diag::Sink::new();
             let d = kifu::charset::decode(&bytes, None, declared.as_deref(), &mut sink);
             let diags = sink.finish(&d.text);
-            let added = diags.iter().filter(|x| x.code == codes::INVALID_BYTES).count();
+            let added = diags.iter().filter(|x| x.code == codes::INVALID_BYTES || x.code == codes::NUL).count();
             let in_text = d.text.matches('\u{FFFD}').count();
             let enc = d.decision.encoding;
             if enc == encoding_rs::UTF_8 {

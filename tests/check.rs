@@ -201,7 +201,7 @@ fn sgfc_map(n: u32) -> Expect {
         19 => Codes(&["check.not-go"]),
         20 => Codes(&["sgf.missing-value"]),
         21 => NotNeeded("the SGF reader accepts '((;' after a node as nested variations (a reader matter)"),
-        22 => Codes(&["check.control-char"]),
+        22 => Codes(&["check.control-char", "charset.nul"]),
         23 | 25 => Codes(&["check.value-type"]),
         28 => Codes(&["check.duplicate-property"]),
         30 => Codes(&["check.move-setup-mixed"]),

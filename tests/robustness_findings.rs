@@ -260,7 +260,20 @@ fn no_writer_writes_a_nul_byte() {
     // an error naming its place; with --lossy it is written as `?` with a warning.
     // The line-based writers put values on one line: a NUL there is a space, reported as each
     // format reports a value it changed (GIB and NGF write no comments: reported too).
-    let out = read(Format::SGF, "(;GM[1]FF[4]SZ[19]C[x\u{0}y];B[pd])".as_bytes());
+    // Readers of text keep a NUL as U+FFFD (`charset.nul`); a model built by a program, or read
+    // from JSON's `\u0000`, can still hold one.
+    let sgf = read(Format::SGF, "(;GM[1]FF[4]SZ[19]C[x\u{0}y];B[pd])".as_bytes());
+    assert!(sgf.diagnostics.iter().any(|d| d.code == "charset.nul"), "{:?}", sgf.diagnostics);
+    let clean = Format::SGF.write(&sgf.collection, &WriteOptions::default()).unwrap().bytes;
+    assert!(String::from_utf8(clean).unwrap().contains("C[x\u{FFFD}y]"));
+    let json = String::from_utf8(
+        Format::JSON
+            .write(&read(Format::SGF, b"(;GM[1]FF[4]SZ[19]C[xQy];B[pd])").collection, &WriteOptions::default())
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    let out = read(Format::JSON, json.replace("xQy", "x\\u0000y").as_bytes());
     let Err(kifu::formats::WriteError::Invalid(d)) = Format::SGF.write(&out.collection, &WriteOptions::default())
     else {
         panic!("SGF written with a NUL")

@@ -176,17 +176,9 @@ pub fn parent_folder(path: &Path) -> &Path {
 /// Writes `bytes` to `path` under `policy` (see the module documentation); returns what was done.
 ///
 /// This is the one way kifu writes a file: single-file `-o`, batch outputs, `--split`,
-/// `--merge` and `--report` all go through it.
+/// `--merge` and `--report` all go through it (or through [`write_output_with`], which it calls).
 pub fn write_output(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
-    match fs::symlink_metadata(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => create(path, bytes, policy),
-        Err(e) => Err(OutputError::Create(path.to_path_buf(), e)),
-        Ok(m) if m.file_type().is_symlink() => linked(path, bytes, policy),
-        Ok(m) if m.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
-        Ok(m) if m.is_file() => existing(path, &m, bytes, policy),
-        Ok(m) if is_block_device(&m) => Err(OutputError::BlockDevice(path.to_path_buf())),
-        Ok(_) => through(path, bytes, policy),
-    }
+    write_output_with(path, policy, &mut |w: &mut (dyn Write + Send)| w.write_all(bytes))
 }
 
 /// Whether `path` names an open file descriptor (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`,
@@ -206,27 +198,6 @@ fn is_descriptor(path: &Path) -> bool {
     false
 }
 
-/// A symbolic link: an open descriptor or a special file is written through; a regular file is
-/// its target, compared and replaced there (never the link); a dangling link is refused.
-fn linked(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
-    if is_descriptor(path) {
-        return through(path, bytes, policy);
-    }
-    match fs::metadata(path) {
-        Err(_) => Err(OutputError::DanglingLink(path.to_path_buf())),
-        Ok(t) if t.is_file() => {
-            let target = fs::canonicalize(path).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
-            existing(&target, &t, bytes, policy).map_err(|e| match e {
-                OutputError::Exists(t) => OutputError::LinkTargetExists(path.to_path_buf(), t),
-                e => e,
-            })
-        }
-        Ok(t) if t.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
-        Ok(t) if is_block_device(&t) => Err(OutputError::BlockDevice(path.to_path_buf())),
-        Ok(_) => through(path, bytes, policy),
-    }
-}
-
 #[cfg(unix)]
 fn is_block_device(m: &Metadata) -> bool {
     std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
@@ -235,62 +206,6 @@ fn is_block_device(m: &Metadata) -> bool {
 #[cfg(not(unix))]
 fn is_block_device(_: &Metadata) -> bool {
     false
-}
-
-/// Whether the regular file at `path` (of length `len`) holds exactly `bytes`.
-fn same_bytes(path: &Path, len: u64, bytes: &[u8]) -> bool {
-    len == bytes.len() as u64 && fs::read(path).is_ok_and(|old| old == bytes)
-}
-
-/// An existing regular file: unchanged, refused, kept or replaced.
-fn existing(path: &Path, meta: &Metadata, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
-    if same_bytes(path, meta.len(), bytes) {
-        return Ok(Written::Unchanged);
-    }
-    match policy.existing {
-        Existing::Refuse => Err(OutputError::Exists(path.to_path_buf())),
-        Existing::Skip => Ok(Written::Kept),
-        Existing::Force if policy.dry_run => Ok(Written::Replaced),
-        Existing::Force => {
-            atomic(path, bytes, Some(meta.permissions()))?;
-            Ok(Written::Replaced)
-        }
-    }
-}
-
-/// A path where nothing exists yet. The folder is looked at only when the temporary file
-/// cannot be created (one failed open instead of a `stat` per file in a batch run).
-fn create(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
-    let dir = parent_folder(path);
-    let missing = |dir: &Path| if policy.create_dirs { None } else { Some(OutputError::NoFolder(dir.to_path_buf())) };
-    if policy.dry_run {
-        return match missing(dir) {
-            Some(e) if !dir.is_dir() => Err(e),
-            _ => Ok(Written::Created),
-        };
-    }
-    match atomic(path, bytes, None) {
-        Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound && !dir.is_dir() => {
-            if let Some(e) = missing(dir) {
-                return Err(e);
-            }
-            fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
-            atomic(path, bytes, None)?;
-        }
-        r => r?,
-    }
-    Ok(Written::Created)
-}
-
-/// A character device, FIFO, socket or open descriptor: opened and written, never replaced. It
-/// is opened for appending, so `-o /dev/stdout` after a shell's `>>` adds to the file.
-fn through(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
-    if policy.dry_run {
-        return Ok(Written::Through);
-    }
-    let mut file = fs::OpenOptions::new().append(true).open(path).map_err(|e| OutputError::Create(path.into(), e))?;
-    file.write_all(bytes).and_then(|()| file.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
-    Ok(Written::Through)
 }
 
 /// Removes its path from the registry when dropped (the file itself is removed or renamed by
@@ -323,29 +238,6 @@ fn create_registered(path: &Path, mode: Option<&fs::Permissions>) -> io::Result<
     }
     let _ = mode;
     open.open(path).inspect_err(|_| temps().retain(|p| p != path))
-}
-
-/// Writes through a registered temporary file beside `path`, then renames it into place:
-/// replacing what is there when `mode` (the replaced file's) is given, refusing otherwise.
-fn atomic(path: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<(), OutputError> {
-    let dir = parent_folder(path);
-    let prefix = temp_prefix();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".tmp")
-        .make_in(dir, |p| create_registered(p, mode.as_ref()))
-        .map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
-    let _registered = Registered(tmp.path().to_path_buf());
-    if let Some(m) = &mode {
-        // An explicit chmod: the umask must not narrow the mode of a file we replace.
-        fs::set_permissions(tmp.path(), m.clone()).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
-    }
-    tmp.write_all(bytes).and_then(|()| tmp.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
-    let persisted = if mode.is_some() { tmp.persist(path).map(drop) } else { tmp.persist_noclobber(path).map(drop) };
-    persisted.map_err(|e| match e.error.kind() {
-        io::ErrorKind::AlreadyExists => OutputError::Exists(path.to_path_buf()),
-        _ => OutputError::Create(path.to_path_buf(), e.error),
-    })
 }
 
 /// What fills a streamed output: writes the bytes into the writer it is given.
@@ -446,9 +338,14 @@ fn existing_with(path: &Path, meta: &Metadata, policy: &OutputPolicy, fill: Fill
         Existing::Skip => Ok(Written::Kept),
         Existing::Force => Ok(Written::Replaced),
     };
-    if policy.dry_run {
+    if policy.dry_run || policy.existing != Existing::Force {
+        // Only a replacement needs the bytes on disk: refusing, keeping or finding them equal
+        // needs a comparison alone, and leaves no temporary file behind.
         let mut compare = Compare::new(Some(path));
-        fill(&mut compare).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        {
+            let mut out = io::BufWriter::with_capacity(1 << 16, &mut compare);
+            fill(&mut out).and_then(|()| out.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        }
         return decide(compare.finish());
     }
     let staged = stage(path, Some(meta.permissions()), Some(path), fill)?;
@@ -459,7 +356,8 @@ fn existing_with(path: &Path, meta: &Metadata, policy: &OutputPolicy, fill: Fill
     Ok(written)
 }
 
-/// A path where nothing exists yet (see [`create`]).
+/// A path where nothing exists yet. The folder is looked at only when the temporary file
+/// cannot be created (one failed open instead of a `stat` per file in a batch run).
 fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
     let dir = parent_folder(path);
     let missing = |dir: &Path| if policy.create_dirs { None } else { Some(OutputError::NoFolder(dir.to_path_buf())) };
@@ -484,7 +382,8 @@ fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Wri
     Ok(Written::Created)
 }
 
-/// A device, FIFO, socket or descriptor (see [`through`]).
+/// A character device, FIFO, socket or open descriptor: opened and written, never replaced. It
+/// is opened for appending, so `-o /dev/stdout` after a shell's `>>` adds to the file.
 fn through_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
     if policy.dry_run {
         fill(&mut io::sink()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
@@ -516,7 +415,7 @@ impl Staged {
     }
 }
 
-/// Creates a registered temporary file beside `path` (with `mode`, see [`atomic`]) and fills it,
+/// Creates a registered temporary file beside `path` (with `mode`: the replaced file's, set explicitly so the umask cannot narrow it) and fills it,
 /// comparing with the file at `compare` as it goes.
 fn stage(
     path: &Path,
