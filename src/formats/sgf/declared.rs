@@ -202,10 +202,7 @@ fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static En
             (_, None) => {
                 // Most values are short (moves): look at a few bytes by hand first.
                 let rest = &bytes[i..];
-                if let [a, b, b']', ..] = rest
-                    && a.is_ascii_lowercase()
-                    && b.is_ascii_lowercase()
-                {
+                if matches!(rest, [a, b, b']', ..] if a.is_ascii_lowercase() && b.is_ascii_lowercase()) {
                     i += 2;
                     continue;
                 }
