@@ -301,8 +301,15 @@ impl Compare {
 impl Write for Compare {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if let (true, Some(old)) = (self.equal, self.old.as_mut()) {
-            self.scratch.resize(buf.len(), 0);
-            self.equal = io::Read::read_exact(old, &mut self.scratch).is_ok() && self.scratch == buf;
+            // In bounded pieces: a whole output written at once (write_output's bytes) must not
+            // mean a second copy of the old file, and reading stops at the first difference.
+            for part in buf.chunks(1 << 16) {
+                self.scratch.resize(part.len(), 0);
+                if io::Read::read_exact(old, &mut self.scratch).is_err() || self.scratch != part {
+                    self.equal = false;
+                    break;
+                }
+            }
         }
         Ok(buf.len())
     }
@@ -465,6 +472,20 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"two");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
         assert!(!temps().iter().any(|t| t.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn outputs_larger_than_a_comparison_piece_are_compared_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.sgf");
+        let big: Vec<u8> = (0..200_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        assert_eq!(write_output(&p, &big, &REFUSE).unwrap(), Written::Created);
+        assert_eq!(write_output(&p, &big, &REFUSE).unwrap(), Written::Unchanged);
+        let mut last = big.clone();
+        *last.last_mut().unwrap() = b'!';
+        assert!(write_output(&p, &last, &REFUSE).unwrap_err().exists());
+        assert!(write_output(&p, &big[..big.len() - 1], &REFUSE).unwrap_err().exists());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
     }
 
     #[test]
