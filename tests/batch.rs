@@ -411,8 +411,10 @@ fn never_writes_into_the_input_tree_unless_in_place() {
     assert_eq!(std::fs::read_to_string(root.join("in/a.sgf")).unwrap(), game(1, 5));
     assert!(std::fs::read_to_string(root.join("in/b.sgf")).unwrap().contains("PB[Black 2]"));
     // an output folder inside the input with --in-place is not walked on the next run
-    assert_eq!(run(&["-r", "in", "--in-place", "-O", "in/conv", "--report", "r1"], root).0, 0);
-    assert_eq!(run(&["-r", "in", "--in-place", "-O", "in/conv", "--skip-existing", "--report", "r2"], root).0, 0);
+    let (code, stderr) = run(&["-r", "in", "--in-place", "-O", "in/conv", "--report", "r1"], root);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr) = run(&["-r", "in", "--in-place", "-O", "in/conv", "--skip-existing", "--report", "r2"], root);
+    assert_eq!(code, 0, "{stderr}");
     assert_eq!(report(&root.join("r1")).last().unwrap()["inputs"], 3);
     assert_eq!(report(&root.join("r2")).last().unwrap()["inputs"], 3);
     // nor is a merged file of an earlier run

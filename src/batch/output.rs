@@ -376,11 +376,15 @@ fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Wri
         return Ok(Written::Created);
     }
     let staged = match stage(path, None, None, fill) {
-        Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound && !dir.is_dir() => {
-            if let Some(e) = missing(dir) {
-                return Err(e);
+        // The folder is missing, or was missing when the open was tried: another worker may
+        // have created it since, so a folder that exists now means "try again", not a failure.
+        Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound => {
+            if !dir.is_dir() {
+                if let Some(e) = missing(dir) {
+                    return Err(e);
+                }
+                fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
             }
-            fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
             stage(path, None, None, fill)?
         }
         r => r?,
@@ -486,6 +490,30 @@ mod tests {
         assert!(write_output(&p, &last, &REFUSE).unwrap_err().exists());
         assert!(write_output(&p, &big[..big.len() - 1], &REFUSE).unwrap_err().exists());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    }
+
+    /// Workers writing the first files of a folder that does not exist yet: each either creates
+    /// the folder or finds it created by another, and every file is written (a CI failure: the
+    /// worker that saw the folder appear between its failed open and its check gave up).
+    #[test]
+    fn workers_creating_one_folder_at_once_all_succeed() {
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let sub = dir.path().join(format!("r{round}/a/b"));
+            let mk = OutputPolicy { create_dirs: true, ..REFUSE };
+            let barrier = std::sync::Barrier::new(8);
+            std::thread::scope(|s| {
+                for i in 0..8 {
+                    let (sub, barrier) = (&sub, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        let r = write_output(&sub.join(format!("{i}.sgf")), b"(;GM[1])", &mk);
+                        assert_eq!(r.unwrap(), Written::Created, "worker {i}, round {round}");
+                    });
+                }
+            });
+            assert_eq!(fs::read_dir(&sub).unwrap().count(), 8);
+        }
     }
 
     #[test]
