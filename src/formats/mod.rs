@@ -43,6 +43,10 @@ pub struct ReadOptions {
     pub no_repair: bool,
 }
 
+/// SGF inputs up to this size are read with offsets when they are to be repaired (see
+/// [`Format::read`]).
+const POSITIONS_UP_TO: usize = 256 << 10;
+
 /// Options for writing.
 ///
 /// ```
@@ -393,13 +397,27 @@ impl Format {
     /// Read `bytes` in this format.
     pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
         match self.0.read {
-            Some(read) => read(bytes, options).map(|mut out| {
+            Some(read) => {
                 // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
-                if !options.no_repair && self == Format::SGF {
-                    crate::normalise::apply(&mut out);
-                }
-                out
-            }),
+                let repair = !options.no_repair && self == Format::SGF;
+                // Repairs are placed by the reader's offsets; most small files need one, and
+                // recording offsets while reading costs less than the second parse that would
+                // find them. Trees that needed no repair are returned without them, as asked.
+                let early = repair && !options.positions && bytes.len() <= POSITIONS_UP_TO;
+                let opts;
+                let options = if early {
+                    opts = ReadOptions { positions: true, ..options.clone() };
+                    &opts
+                } else {
+                    options
+                };
+                read(bytes, options).map(|mut out| {
+                    if repair && !crate::normalise::apply_reporting(&mut out) && early {
+                        out.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
+                    }
+                    out
+                })
+            }
             None => Err(ReadError {
                 diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
             }),

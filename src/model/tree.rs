@@ -214,6 +214,11 @@ impl GameTree {
         &self.src
     }
 
+    /// Drops the recorded offsets.
+    pub(crate) fn forget_positions(&mut self) {
+        self.positions = None;
+    }
+
     /// Byte offset in [`GameTree::source`] where node `id` starts (its `;`), when the reader
     /// recorded positions.
     pub fn node_offset(&self, id: NodeId) -> Option<usize> {
@@ -506,6 +511,12 @@ impl GameTree {
     }
 
     fn make_prop(&mut self, key: u16, values: &[PropValue]) -> Prop {
+        if let [v] = values {
+            if v.split.is_none() && v.text.len() < MULTI as usize {
+                let (loc, len) = self.own_text(&v.text);
+                return Prop { loc, len: len as u16, key };
+            }
+        }
         let vals: Vec<Val> = values
             .iter()
             .map(|v| {
@@ -521,6 +532,36 @@ impl GameTree {
                 self.values.extend_from_slice(&vals);
                 Prop { loc: at, len: MULTI, key }
             }
+        }
+    }
+
+    /// Replaces all the properties of `node` by `props` (identifier and values, in order) in one
+    /// splice; the new properties have no recorded offset.
+    pub(crate) fn replace_props<'p>(
+        &mut self,
+        node: NodeId,
+        props: impl IntoIterator<Item = (&'p str, &'p [PropValue])>,
+    ) {
+        let new: Vec<Prop> = props
+            .into_iter()
+            .map(|(ident, values)| {
+                let key = self.key_for(ident);
+                self.make_prop(key, values)
+            })
+            .collect();
+        let (start, end) = self.prop_range(node);
+        let delta = new.len() as i64 - (end - start) as i64;
+        let added = new.len();
+        self.props.splice(start..end, new);
+        if let Some(p) = &mut self.positions {
+            if end <= p.props.len() {
+                p.props.splice(start..end, std::iter::repeat_n(NO_OFFSET, added));
+            } else if start < p.props.len() {
+                p.props.truncate(start);
+            }
+        }
+        if delta != 0 {
+            self.node_props.shift_from(node.index() + 1, delta);
         }
     }
 
@@ -698,6 +739,12 @@ impl<'a> Property<'a> {
     /// The identifier (FF\[4\] upper-case form for known properties).
     pub fn ident(&self) -> &'a str {
         self.tree.ident_of(self.raw().key)
+    }
+
+    /// The compact key: the table index of a known identifier; unknown identifiers have keys
+    /// of their own (from `PROPS.len()` up), one per identifier in the tree.
+    pub(crate) fn key(&self) -> u16 {
+        self.raw().key
     }
 
     /// The table entry for a known property.

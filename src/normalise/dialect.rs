@@ -7,34 +7,24 @@ use crate::diag::Severity;
 use crate::model::{GameTree, PropValue, Property};
 
 /// Root properties only the dialect writes (none is an FF\[4\] root or game-info property).
-const SIGNATURE: &[&str] = &["RD", "LT", "LC", "GK", "HD"];
+pub(crate) const SIGNATURE: &[&str] = &["RD", "LT", "LC", "GK", "HD"];
 
 /// Whether `tree` is written in the Nihon Ki-in / Oro dialect. Decided on the root alone: two
 /// or more of `RD`, `LT`, `LC`, `GK`, `HD`; or `KO` with a value (FF\[4\]'s `KO` is an empty
 /// move property); or `TE` with a value other than `1`/`2` (FF\[4\]'s tesuji is a Double in a
 /// move node). A normal file with `TE[1]` on a move is never taken for it.
 pub fn is_oro_dialect(tree: &GameTree) -> bool {
-    if tree.is_empty() {
-        return false;
-    }
-    let root = tree.root();
-    let signature = root.props().filter(|p| SIGNATURE.contains(&p.ident())).count();
-    signature >= 2 || root.props().any(dialect_value)
+    !tree.is_empty() && super::scan::facts_of(tree).oro
 }
 
 /// `KO` or `TE` in the root with a value FF\[4\] does not give them.
-fn dialect_value(p: Property<'_>) -> bool {
+pub(crate) fn dialect_value(p: Property<'_>) -> bool {
     let v = p.first().unwrap_or("").trim();
     match p.ident() {
         "KO" => !v.is_empty(),
         "TE" => !v.is_empty() && v != "1" && v != "2",
         _ => false,
     }
-}
-
-/// Properties of a dialect root this family maps.
-pub(crate) fn needs(p: Property<'_>) -> bool {
-    p.node().index() == 0 && (SIGNATURE.contains(&p.ident()) || dialect_value(p))
 }
 
 /// Maps the dialect's root properties to FF\[4\]; values without an exact FF\[4\] form are kept

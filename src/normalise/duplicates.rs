@@ -4,32 +4,7 @@
 use super::{Prop, Work, codes};
 use crate::diag::Severity;
 use crate::model::props::{self, ValueType};
-use crate::model::{Node, Point, PropValue};
-use std::collections::HashSet;
-
-/// Whether the node repeats a property, gives a single-value property several values, or
-/// repeats a point in a point list.
-pub(crate) fn has_duplicates(n: Node<'_>) -> bool {
-    for (i, p) in n.props().enumerate() {
-        if n.props().take(i).any(|q| q.ident() == p.ident()) {
-            return true;
-        }
-        if p.len() < 2 {
-            continue;
-        }
-        match p.def().map(|d| d.value) {
-            Some(v) if !v.is_list() => return true,
-            Some(ValueType::PointList | ValueType::PointElist) => {
-                let mut seen = HashSet::with_capacity(p.len());
-                if p.values().any(|v| !seen.insert(v.as_str())) {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
+use crate::model::{Point, PropValue};
 
 /// How values of one property are merged.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -160,10 +135,9 @@ pub(crate) fn coalesce(w: &mut Work<'_>) {
 fn coalesce_props(props: &mut Vec<Prop>) {
     let mut i = 0;
     while i < props.len() {
-        let ident = props[i].ident.clone();
         let mut k = i + 1;
         while k < props.len() {
-            if props[k].ident == ident {
+            if props[k].ident == props[i].ident {
                 let more = props.remove(k).values;
                 for v in more {
                     if !props[i].values.contains(&v) {
@@ -244,7 +218,7 @@ fn dedupe_values(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
 /// Points already listed (alone or in a rectangle) dropped; a rectangle that overlaps earlier
 /// points is written as its remaining single points. Values that are not points stay.
 fn dedupe_points(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
-    let mut covered: HashSet<Point> = HashSet::new();
+    let mut covered = Covered::default();
     let mut kept = Vec::with_capacity(values.len());
     let mut dropped = 0;
     let many = values.len() > 1;
@@ -258,16 +232,20 @@ fn dedupe_points(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
             dropped += 1;
             continue;
         }
-        let Some(points) = crate::model::point::expand_rect(a, b).map(|p| p.collect::<Vec<Point>>()) else {
+        let Some(points) = crate::model::point::expand_rect(a, b) else {
             kept.push(v);
             continue;
         };
-        let fresh: Vec<Point> = points.iter().copied().filter(|p| !covered.contains(p)).collect();
-        if fresh.len() == points.len() {
-            covered.extend(fresh);
+        let (total, fresh) = points.fold((0, 0), |(t, f), p| (t + 1, f + usize::from(!covered.contains(p))));
+        let points = crate::model::point::expand_rect(a, b).into_iter().flatten();
+        if fresh == total {
+            points.for_each(|p| {
+                covered.insert(p);
+            });
             kept.push(v);
         } else {
-            dropped += points.len() - fresh.len();
+            dropped += total - fresh;
+            let fresh: Vec<Point> = points.filter(|p| !covered.contains(*p)).collect();
             for p in fresh {
                 if covered.insert(p) {
                     if let Some(s) = p.to_sgf() {
@@ -278,6 +256,34 @@ fn dedupe_points(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
         }
     }
     (kept, dropped)
+}
+
+/// A set of board points (coordinates below 52, as SGF letters give them).
+struct Covered([u64; 52 * 52 / 64 + 1]);
+
+impl Default for Covered {
+    fn default() -> Self {
+        Covered([0; 52 * 52 / 64 + 1])
+    }
+}
+
+impl Covered {
+    fn at(p: Point) -> usize {
+        usize::from(p.y) * 52 + usize::from(p.x)
+    }
+
+    fn contains(&self, p: Point) -> bool {
+        let i = Covered::at(p);
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// Adds `p`; whether it was new.
+    fn insert(&mut self, p: Point) -> bool {
+        let i = Covered::at(p);
+        let new = !self.contains(p);
+        self.0[i / 64] |= 1 << (i % 64);
+        new
+    }
 }
 
 #[cfg(test)]

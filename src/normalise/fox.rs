@@ -3,29 +3,7 @@
 
 use super::{GameFacts, Prop, Work, codes};
 use crate::diag::Severity;
-use crate::model::{GameTree, PropValue, Property};
-
-/// Fox files: an `AP` naming `foxwq`, or the `TC`/`TT` byo-yomi pair only Fox (and its YuanYu and
-/// Tencent exports) writes in the root.
-pub(crate) fn is_fox(tree: &GameTree) -> bool {
-    let root = tree.root();
-    root.props().any(|p| p.ident() == "AP" && p.values().any(|v| v.as_str().to_ascii_lowercase().contains("foxwq")))
-        || (root.get("TC").is_some() && root.get("TT").is_some())
-}
-
-/// Properties the Fox rules look at in a Fox file.
-pub(crate) fn needs(p: Property<'_>) -> bool {
-    match p.ident() {
-        "KM" => p.first().and_then(|v| v.trim().parse::<f64>().ok()) == Some(0.0),
-        "TC" => p.node().index() == 0,
-        _ => false,
-    }
-}
-
-/// Properties the general komi rule looks at in any file.
-pub(crate) fn needs_general(p: Property<'_>) -> bool {
-    p.ident() == "KM" && p.first().and_then(|v| v.trim().parse::<f64>().ok()).is_some_and(|k| k.abs() > 100.0)
-}
+use crate::model::PropValue;
 
 /// A komi ×100 read as points: `750` → 7.5, `650` → 6.5; a quarter (`375` = 3.75 stones,
 /// Chinese counting) doubled to points (7.5). `None` when the value is no such komi.

@@ -12,6 +12,7 @@ mod dialect;
 mod duplicates;
 mod fox;
 mod old_ff;
+mod scan;
 mod small;
 mod variations;
 
@@ -196,6 +197,12 @@ impl Work<'_> {
 
 /// Applies every repair to every game of `read`, adding one diagnostic per repair.
 pub fn apply(read: &mut ReadOutput) {
+    apply_reporting(read);
+}
+
+/// [`apply`]; returns whether some game needed work (games read without positions then have
+/// them: the text was parsed again to place the repairs).
+pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     // The games of a collection share their source text: scan it once for inline variations.
     let mut scanned: Option<(usize, bool)> = None;
     let mut may_continue = |tree: &GameTree| {
@@ -210,108 +217,80 @@ pub fn apply(read: &mut ReadOutput) {
             }
         }
     };
-    if read.collection.games.iter().all(|g| !needs_repair_with(g, may_continue(g))) {
-        return;
+    // One pass over each game: the nodes some repair touches (nothing allocated for a clean one).
+    let mut plans: Vec<Option<Plan>> = Vec::new();
+    for (i, game) in read.collection.games.iter().enumerate() {
+        let plan = plan(game, may_continue(game));
+        if plan.is_some() && plans.is_empty() {
+            plans.resize_with(i, || None);
+        }
+        if plan.is_some() || !plans.is_empty() {
+            plans.push(plan);
+        }
     }
-    reparse_with_positions(read);
+    if plans.is_empty() {
+        return false;
+    }
+    if reparse_with_positions(read) {
+        // The same text and parser give the same trees; asked again all the same.
+        for (game, plan) in read.collection.games.iter().zip(&mut plans) {
+            if plan.is_some() {
+                *plan = self::plan(game, true);
+            }
+        }
+    }
     let mut added = Vec::new();
-    for game in &mut read.collection.games {
-        added.extend(repair_game(game));
+    for (game, plan) in read.collection.games.iter_mut().zip(plans) {
+        if let Some(plan) = plan {
+            added.extend(repair_game(game, plan));
+        }
     }
     cap_per_code(&mut added);
     read.diagnostics.extend(added);
+    true
+}
+
+/// What the repairs of one game start from: its facts and the nodes some repair touches.
+struct Plan {
+    facts: GameFacts,
+    nodes: Vec<NodeId>,
+}
+
+/// The [`Plan`] of `tree`, `None` when no repair applies (`may_continue`: whether its source
+/// text may hold inline variations at all).
+fn plan(tree: &GameTree, may_continue: bool) -> Option<Plan> {
+    if tree.is_empty() {
+        return None;
+    }
+    let facts = scan::facts_of(tree);
+    let nodes: Vec<NodeId> = tree.nodes().filter(|n| scan::node_needs_work(*n, &facts)).map(|n| n.id()).collect();
+    (!nodes.is_empty() || inline_candidate(tree, may_continue)).then_some(Plan { facts, nodes })
+}
+
+/// Whether `tree` may hold inline variations. Without the reader's offsets a game cannot scan
+/// only its own text: a game with variations in a source that may continue them is a candidate,
+/// and `apply` reads the offsets.
+fn inline_candidate(tree: &GameTree, may_continue: bool) -> bool {
+    may_continue
+        && if tree.node_offset(NodeId::ROOT).is_some() { variations::candidates(tree) } else { tree.has_variations() }
 }
 
 /// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
 pub fn needs_repair(tree: &GameTree) -> bool {
-    needs_repair_with(tree, variations::source_may_continue(tree.source()))
-}
-
-/// [`needs_repair`], told whether the source text may hold inline variations at all.
-fn needs_repair_with(tree: &GameTree, may_continue: bool) -> bool {
     if tree.is_empty() {
         return false;
     }
-    let facts = facts_of(tree);
-    // Without the reader's offsets a game cannot scan only its own text: a game with variations
-    // in a source that may continue them is a candidate, and `apply` reads the offsets.
-    let inline = may_continue
-        && if tree.node_offset(NodeId::ROOT).is_some() { variations::candidates(tree) } else { tree.has_variations() };
-    tree.nodes().any(|n| node_needs_work(n, &facts)) || inline
-}
-
-fn facts_of(tree: &GameTree) -> GameFacts {
-    let old_ff =
-        tree.root().value("FF").and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
-    GameFacts { fox: fox::is_fox(tree), oro: is_oro_dialect(tree), old_ff }
-}
-
-fn node_needs_work(n: crate::model::Node<'_>, facts: &GameFacts) -> bool {
-    let count = n.prop_count();
-    if count == 0 {
-        return false;
-    }
-    // Fast path: a move node with at most its time left and a comment (nearly every node of a
-    // game), each once with one value that no repair touches.
-    if !n.is_root() && plain_move_node(n) {
-        return false;
-    }
-    if duplicates::has_duplicates(n) || (n.is_root() && small::header_out_of_order(n)) {
-        return true;
-    }
-    n.props().any(|p| {
-        old_ff::needs(p, facts)
-            || small::needs(p, n)
-            || (facts.fox && fox::needs(p))
-            || (facts.oro && dialect::needs(p))
-            || fox::needs_general(p)
-    })
-}
-
-/// Whether non-root node `n` holds only `B` or `W`, `BL`/`WL` with a plain number and `C`
-/// with text, each once with one value: no repair applies to such a node (what the full check
-/// would find, without its per-property work).
-fn plain_move_node(n: crate::model::Node<'_>) -> bool {
-    let mut seen = 0u8;
-    for p in n.props() {
-        if p.len() != 1 {
-            return false;
-        }
-        let bit = match p.ident() {
-            "B" => 1,
-            "W" => 2,
-            "BL" | "WL" if p.first().is_some_and(plain_number) => 4 << (p.ident() == "WL") as u8,
-            "C" if p.first().is_some_and(|v| !v.trim().is_empty()) => 16,
-            _ => return false,
-        };
-        if seen & bit != 0 {
-            return false;
-        }
-        seen |= bit;
-    }
-    seen & 3 != 3
-}
-
-/// Digits with at most one `.` (`300`, `12.5`): a number `f64` parses, no old form.
-fn plain_number(v: &str) -> bool {
-    let mut dots = 0;
-    let mut digits = 0;
-    for b in v.bytes() {
-        match b {
-            b'0'..=b'9' => digits += 1,
-            b'.' => dots += 1,
-            _ => return false,
-        }
-    }
-    digits > 0 && dots <= 1
+    let facts = scan::facts_of(tree);
+    tree.nodes().any(|n| scan::node_needs_work(n, &facts))
+        || inline_candidate(tree, variations::source_may_continue(tree.source()))
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that
 /// every repair can say where it is. The games are the same (same text, same parser).
-fn reparse_with_positions(read: &mut ReadOutput) {
-    let Some(first) = read.collection.games.first() else { return };
+fn reparse_with_positions(read: &mut ReadOutput) -> bool {
+    let Some(first) = read.collection.games.first() else { return false };
     if first.source().is_empty() || first.node_offset(NodeId::ROOT).is_some() {
-        return;
+        return false;
     }
     let text = first.source().to_string();
     let (again, _) = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), true);
@@ -320,20 +299,16 @@ fn reparse_with_positions(read: &mut ReadOutput) {
     if same_shape {
         read.collection = again;
     }
+    same_shape
 }
 
 /// Repairs one game (in place, or rebuilt when something changed); returns the diagnostics.
-fn repair_game(tree: &mut GameTree) -> Vec<Diagnostic> {
-    if tree.is_empty() {
-        return Vec::new();
-    }
-    let facts = facts_of(tree);
+fn repair_game(tree: &mut GameTree, plan: Plan) -> Vec<Diagnostic> {
+    let Plan { facts, nodes } = plan;
     let mut findings = Vec::new();
     let mut rewrites: Vec<(NodeId, Vec<Vec<Prop>>)> = Vec::new();
-    for n in tree.nodes() {
-        if !node_needs_work(n, &facts) {
-            continue;
-        }
+    for id in nodes {
+        let n = tree.node(id);
         let props: Vec<Prop> = n
             .props()
             .enumerate()
@@ -382,14 +357,7 @@ const IN_PLACE: usize = 8;
 
 /// Replaces the properties of `node` by `props`.
 fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Prop>) {
-    let mut idents: Vec<String> = tree.node(node).props().map(|p| p.ident().to_string()).collect();
-    idents.dedup();
-    for ident in idents {
-        tree.remove_prop(node, &ident);
-    }
-    for (k, p) in props.iter().enumerate() {
-        tree.insert_prop(node, k, &p.ident, &p.values);
-    }
+    tree.replace_props(node, props.iter().map(|p| (p.ident.as_str(), p.values.as_slice())));
 }
 
 /// Runs the repair families on one node, in an order where each sees the previous one's work.
@@ -546,25 +514,6 @@ mod tests {
 
     fn read(text: &str) -> ReadOutput {
         Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap()
-    }
-
-    #[test]
-    fn plain_move_nodes_skip_only_what_no_repair_touches() {
-        let opts = ReadOptions { no_repair: true, ..ReadOptions::default() };
-        let r = Format::SGF
-            .read(
-                b"(;FF[4];B[pd]BL[30.5]C[hi];W[dd]WL[300];B[aa]BL[30:00];B[bb]C[ ];B[cc]W[dd];B[ee]BL[1]BL[2])"
-                    .to_vec(),
-                &opts,
-            )
-            .unwrap();
-        let g = &r.collection.games[0];
-        let plain: Vec<bool> = g.nodes().skip(1).map(plain_move_node).collect();
-        assert_eq!(plain, [true, true, false, false, false, false]);
-        let facts = facts_of(g);
-        assert!(g.nodes().skip(3).all(|n| node_needs_work(n, &facts)));
-        assert!(plain_number("12.5") && plain_number("300") && !plain_number("1.2.3") && !plain_number("."));
-        assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::{GameFacts, Prop, Work, codes};
 use crate::diag::Severity;
-use crate::model::{PropValue, Property};
+use crate::model::PropValue;
 
 /// FF\[1\]–FF\[3\] properties in kifu's table that FF\[4\] dropped without an equivalent: kept
 /// under a private identifier in every file.
@@ -14,31 +14,27 @@ const DROPPED: &[&str] = &["BS", "WS", "ID"];
 /// root declares FF\[1\]–FF\[3\] (elsewhere the name may be some program's own). `LT` (FF\[3\]
 /// "enforce losing on time") and `TC` (FF\[3\] "territory count") are left out: the Nihon Ki-in
 /// and Fox dialects use those names for byo-yomi (see `dialect.rs`, `fox.rs`).
-const DROPPED_OLD: &[&str] = &["CH", "EL", "EX", "OM", "OP", "OV", "RG", "SC", "SE", "SI"];
+pub(crate) const DROPPED_OLD: &[&str] = &["CH", "EL", "EX", "OM", "OP", "OV", "RG", "SC", "SE", "SI"];
 
 fn dropped(ident: &str, facts: &GameFacts) -> bool {
     DROPPED.contains(&ident) || (facts.old_ff && DROPPED_OLD.contains(&ident))
 }
 
-/// Whether property `p` is one this family repairs.
-pub(crate) fn needs(p: Property<'_>, facts: &GameFacts) -> bool {
-    match p.ident() {
-        "L" | "M" | "KI" => true,
-        "DT" => p.values().len() == 1 && p.first().is_some_and(|v| odd_value("DT", v)),
-        id if dropped(id, facts) => true,
-        id => p.first().is_some_and(|v| odd_value(id, v)),
-    }
-}
-
 /// Whether `v` is an old or odd form of a `TM`, `BL`, `WL`, `HA`, `PL` or `DT` value.
-fn odd_value(ident: &str, v: &str) -> bool {
+pub(crate) fn odd_value(ident: &str, v: &str) -> bool {
     match ident {
-        "DT" => date_to_iso(v).is_some_and(|(iso, _)| iso != v),
+        // An ISO date is written as it is (or is no date at all).
+        "DT" => !is_iso_shape(v) && date_to_iso(v).is_some_and(|(iso, _)| iso != v),
         "TM" | "BL" | "WL" => v.trim().parse::<f64>().is_err(),
         "HA" => v.parse::<u32>().is_err() || v == "0" || v == "1",
         "PL" => !matches!(v, "B" | "W"),
         _ => false,
     }
+}
+
+/// `dddd-dd-dd`.
+fn is_iso_shape(v: &str) -> bool {
+    v.len() == 10 && v.bytes().enumerate().all(|(i, c)| if i == 4 || i == 7 { c == b'-' } else { c.is_ascii_digit() })
 }
 
 /// Converts or keeps every FF\[1\]–FF\[3\] property of the node, and rewrites old value forms.

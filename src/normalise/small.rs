@@ -6,7 +6,7 @@ use super::{Work, codes};
 use crate::diag::Severity;
 /// A rank as FF\[4\] usage writes it (`15k`, `4d`, `9p`), also from kanji numerals (`九段`,
 /// `十五級`, `初段`); `None` when the text is not a rank.
-fn normalize_rank(raw: &str) -> Option<String> {
+pub(crate) fn normalize_rank(raw: &str) -> Option<String> {
     crate::model::info::normalize_rank(raw).or_else(|| crate::model::info::normalize_rank(&kanji_digits(raw.trim())?))
 }
 
@@ -30,30 +30,10 @@ fn kanji_digits(s: &str) -> Option<String> {
     Some(format!("{n}{rest}"))
 }
 use crate::model::props::{PropKind, ValueType};
-use crate::model::{GameTree, Node, PropValue, Property};
-
-/// Whether property `p` of node `n` is one this family repairs.
-pub(crate) fn needs(p: Property<'_>, n: Node<'_>) -> bool {
-    let v = p.first().unwrap_or("");
-    match p.ident() {
-        "SZ" => n.is_root() && square_composed(v).is_some(),
-        "PL" => n.props().any(|q| matches!(q.ident(), "B" | "W")),
-        "AB" | "AW" | "AE" => n.props().any(|q| q.def().is_some_and(|d| d.kind == PropKind::Move)),
-        "B" => n.get("W").is_some(),
-        "BR" | "WR" => v.trim().is_empty() || normalize_rank(v).is_some_and(|r| r != v),
-        "RE" => v.trim().is_empty() || super::dialect::result_from_text(v).is_some(),
-        "C" | "N" => v.trim().is_empty() && p.len() == 1,
-        _ => empty_info_text(p) || (!n.is_root() && p.def().is_some_and(|d| d.kind == PropKind::Root)),
-    }
-}
-
-fn empty_info_text(p: Property<'_>) -> bool {
-    p.def().is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
-        && p.values().all(|v| v.as_str().trim().is_empty())
-}
+use crate::model::{GameTree, PropValue};
 
 /// `SZ[19:19]`: the side of a square board written in composed form.
-fn square_composed(v: &str) -> Option<&str> {
+pub(crate) fn square_composed(v: &str) -> Option<&str> {
     let (a, b) = v.split_once(':')?;
     (a.trim() == b.trim() && a.trim().parse::<u32>().is_ok()).then(|| a.trim())
 }
@@ -67,12 +47,6 @@ const HEADER: &[&str] = &["FF", "CA", "GM", "SZ", "ST"];
 fn header_late(idents: &[&str]) -> bool {
     let first_text = idents.iter().position(|i| !HEADER.contains(i)).unwrap_or(idents.len());
     idents.iter().enumerate().any(|(k, i)| matches!(*i, "FF" | "CA") && k > first_text)
-}
-
-/// Whether the root's `FF` or `CA` comes after a text property.
-pub(crate) fn header_out_of_order(root: Node<'_>) -> bool {
-    let idents: Vec<&str> = root.props().map(|p| p.ident()).collect();
-    header_late(&idents)
 }
 
 /// Moves `FF` and `CA` to the front of the root when one comes after text (SGFC stops with
