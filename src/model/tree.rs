@@ -214,6 +214,13 @@ impl GameTree {
         &self.src
     }
 
+    /// The properties of node `id` as stored: key, and the value of a property stored with one
+    /// plain value (read only when asked). The normaliser's quick look at every node.
+    pub(crate) fn quick_props(&self, id: NodeId) -> impl Iterator<Item = QuickProp<'_>> + '_ {
+        let (s, e) = self.prop_range(id);
+        self.props[s..e].iter().map(move |p| QuickProp { tree: self, raw: *p })
+    }
+
     /// Drops the recorded offsets.
     pub(crate) fn forget_positions(&mut self) {
         self.positions = None;
@@ -593,6 +600,40 @@ impl GameTree {
 
     fn prop_range(&self, node: NodeId) -> (usize, usize) {
         (self.node_props.get(node.index()) as usize, self.node_props.get(node.index() + 1) as usize)
+    }
+}
+
+/// A property as [`GameTree::quick_props`] gives it.
+#[derive(Clone, Copy)]
+pub(crate) struct QuickProp<'a> {
+    tree: &'a GameTree,
+    raw: Prop,
+}
+
+impl<'a> QuickProp<'a> {
+    /// The property's key (see [`Property::key`]).
+    pub(crate) fn key(&self) -> u16 {
+        self.raw.key
+    }
+
+    /// The identifier.
+    pub(crate) fn ident(&self) -> &'a str {
+        self.tree.ident_of(self.raw.key)
+    }
+
+    /// Whether the identifier is in the table.
+    pub(crate) fn known(&self) -> bool {
+        self.raw.key & UNKNOWN == 0
+    }
+
+    /// Whether the property is stored with one plain value.
+    pub(crate) fn is_single(&self) -> bool {
+        self.raw.len != MULTI
+    }
+
+    /// That value.
+    pub(crate) fn single(&self) -> Option<&'a str> {
+        self.is_single().then(|| self.tree.text(self.raw.loc, self.raw.len as u32))
     }
 }
 

@@ -92,12 +92,11 @@ fn contains_ignore_case(hay: &str, needle: &[u8]) -> bool {
 /// Whether some repair applies to node `n` (see `formats/normalise.md`): what the repair
 /// families would find, asked without their per-property work.
 pub(crate) fn node_needs_work(n: Node<'_>, facts: &GameFacts) -> bool {
-    let count = n.prop_count();
-    if count == 0 {
-        return false;
-    }
     let root = n.is_root();
     if !root && plain_move_node(n) {
+        return false;
+    }
+    if n.prop_count() == 0 {
         return false;
     }
     // One pass: the set of keys (a repeated one is a duplicate), a single-value property with
@@ -210,14 +209,17 @@ fn empty_info_text(p: Property<'_>) -> bool {
 /// would find, without its per-property work).
 pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
     let mut seen = 0u8;
-    for p in n.props() {
-        let Some(v) = p.single_plain() else { return false };
+    for p in n.tree().quick_props(n.id()) {
+        if !p.is_single() {
+            return false;
+        }
+        let v = || p.single().unwrap_or("");
         let bit = match p.key() {
             keys::B => 1,
             keys::W => 2,
-            keys::BL if plain_number(v) => 4,
-            keys::WL if plain_number(v) => 8,
-            keys::C if !v.trim().is_empty() => 16,
+            keys::BL if plain_number(v()) => 4,
+            keys::WL if plain_number(v()) => 8,
+            keys::C if !v().trim().is_empty() => 16,
             _ => return false,
         };
         if seen & bit != 0 {

@@ -85,10 +85,6 @@ impl Writer<'_> {
 
     /// Iterative pre-order walk: `(` before a variation, `)` after its last node.
     fn tree(&mut self, tree: &GameTree) {
-        enum Step {
-            Node(NodeId, bool),
-            Close,
-        }
         self.push("(");
         let mut stack = vec![Step::Node(NodeId::ROOT, false)];
         while let Some(step) = stack.pop() {
@@ -104,11 +100,22 @@ impl Writer<'_> {
                 self.newline();
                 self.push("(");
             }
-            // Written in place; a line break goes in front of it afterwards when it is needed.
             let at = self.out.len();
-            write_node(node, self.options, self.charset, &mut self.out, &mut self.lost);
+            if let Some(w) = (!node.is_root()).then(|| write_plain(tree, id, &mut self.out)).flatten() {
+                // The common node, written straight (a line break goes in front when needed).
+                if !opens_variation && (self.col + w > WIDTH || tree.parent(id) == Some(NodeId::ROOT)) {
+                    self.out.insert(at, '\n');
+                    self.col = 0;
+                }
+                self.col += w;
+                self.children(tree, id, &mut stack);
+                continue;
+            }
+            // Written in place; a line break goes in front of it afterwards when it is needed.
+            let one_line = write_node(node, self.options, self.charset, &mut self.out, &mut self.lost);
             let written = &self.out[at..];
-            let last_break = memchr::memrchr(b'\n', written.as_bytes());
+            // Only values written through the escaping path can hold a line break.
+            let last_break = if one_line { None } else { memchr::memrchr(b'\n', written.as_bytes()) };
             let first_line = match last_break {
                 None => width(written),
                 Some(_) => width(&written[..memchr::memchr(b'\n', written.as_bytes()).unwrap_or(0)]),
@@ -125,26 +132,99 @@ impl Writer<'_> {
                 Some(w) => w,
                 None => self.col + first_line,
             };
-            let mut children = tree.children(id);
-            if let Some(first) = children.next() {
-                match children.next() {
-                    None => stack.push(Step::Node(first, false)),
-                    Some(second) => {
-                        let all: Vec<NodeId> = [first, second].into_iter().chain(children).collect();
-                        for &c in all.iter().rev() {
-                            stack.push(Step::Close);
-                            stack.push(Step::Node(c, true));
-                        }
+            self.children(tree, id, &mut stack);
+        }
+        self.push(")");
+    }
+
+    /// Puts the children of `id` on the walk's stack.
+    fn children(&mut self, tree: &GameTree, id: NodeId, stack: &mut Vec<Step>) {
+        let mut children = tree.children(id);
+        if let Some(first) = children.next() {
+            match children.next() {
+                None => stack.push(Step::Node(first, false)),
+                Some(second) => {
+                    let all: Vec<NodeId> = [first, second].into_iter().chain(children).collect();
+                    for &c in all.iter().rev() {
+                        stack.push(Step::Close);
+                        stack.push(Step::Node(c, true));
                     }
                 }
             }
         }
-        self.push(")");
     }
 }
 
-/// Writes one node (`;` and its properties) at the end of `out`.
-fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut String, lost: &mut Vec<Diagnostic>) {
+/// A step of the writer's walk.
+enum Step {
+    /// A node, and whether it opens a variation.
+    Node(NodeId, bool),
+    /// The `)` after a variation's last node.
+    Close,
+}
+
+/// Writes non-root node `id` when every property has one plain value that needs no escape and
+/// no look (as `write_node` would write it); returns its width. Writes nothing and returns
+/// `None` for any other node.
+fn write_plain(tree: &GameTree, id: NodeId, out: &mut String) -> Option<usize> {
+    let at = out.len();
+    out.push(';');
+    let mut seen = 0u8;
+    for p in tree.quick_props(id) {
+        let Some(v) = p.single() else {
+            out.truncate(at);
+            return None;
+        };
+        let ident = p.ident();
+        seen |= v.bytes().fold(0, |acc, c| acc | PLAIN[usize::from(c)]);
+        if !p.known() {
+            seen |= ident.bytes().fold(0, |acc, c| acc | PLAIN[usize::from(c)]);
+        }
+        if seen & STOP != 0 {
+            out.truncate(at);
+            return None;
+        }
+        out.push_str(ident);
+        out.push('[');
+        out.push_str(v);
+        out.push(']');
+    }
+    let written = &out[at..];
+    Some(if seen & WIDE == 0 { written.len() } else { written.chars().count() })
+}
+
+/// [`PLAIN`]: a byte that keeps a value off the plain path (as [`PLAIN_STOP`]).
+const STOP: u8 = 1;
+/// [`PLAIN`]: a byte of a non-ASCII character (width counted in characters).
+const WIDE: u8 = 2;
+
+/// [`PLAIN_STOP`] and the non-ASCII bytes, as flags.
+static PLAIN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if PLAIN_STOP[i] {
+            STOP
+        } else if i >= 0x80 {
+            WIDE
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Writes one node (`;` and its properties) at the end of `out`; returns `true` when what it
+/// wrote holds no line break for sure (every value took the plain path).
+fn write_node(
+    node: Node<'_>,
+    options: &WriteOptions,
+    charset: &str,
+    out: &mut String,
+    lost: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut one_line = true;
     out.push(';');
     let root = node.is_root();
     let (has_ff, mut missing_ca) = (root && node.get("FF").is_some(), root && node.get("CA").is_none());
@@ -158,10 +238,14 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
     for p in node.props() {
         let ident = p.ident();
         out.push_str(ident);
+        if p.def().is_none() && ident.contains('\n') {
+            one_line = false;
+        }
         // Fast path: one plain value with nothing to escape (moves, numbers, most text).
         if !root {
             if let Some(v) = p.single_plain() {
-                if !v.bytes().any(|c| matches!(c, b'\\' | b']' | b':' | b'[' | b';' | b'(' | b')' | b'\r' | b'\n')) {
+                if !v.bytes().any(|c| PLAIN_STOP[usize::from(c)]) {
+                    out.reserve(v.len() + 2);
                     out.push('[');
                     out.push_str(v);
                     out.push(']');
@@ -169,6 +253,7 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
                 }
             }
         }
+        one_line = false;
         if root && ident == "FF" {
             out.push_str("[4]");
             if missing_ca {
@@ -220,7 +305,22 @@ fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut S
             out.push(']');
         }
     }
+    one_line
 }
+
+/// The bytes that keep a single value off the plain path: what may need an escape (`\\`, `]`,
+/// `:`, and `[`, `;`, `(`, `)` in values that hold no text) and line breaks (lossy in
+/// SimpleText, and where the line packing must look).
+static PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b"\\]:[;()\r\n";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// A `sgf.lossy-value` warning for `node`.
 fn lose(lost: &mut Vec<Diagnostic>, node: Node<'_>, what: String) {
