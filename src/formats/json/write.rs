@@ -50,8 +50,16 @@ static ESCAPE: [bool; 256] = {
 /// `\u00XX`, everything else as UTF-8. Runs without an escape are copied whole.
 fn string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
     let bytes = s.as_bytes();
+    // Most strings (points, numbers, names) need no escape: one check, one copy.
+    if !bytes.iter().any(|&b| ESCAPE[usize::from(b)]) {
+        out.reserve(bytes.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    out.push('"');
     let mut start = 0;
     while let Some(k) = bytes[start..].iter().position(|&b| ESCAPE[usize::from(b)]) {
         let i = start + k;
@@ -250,7 +258,9 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
 /// `[["B",["pd"]],["B",["dd"]]]`.
 fn node(out: &mut String, game: &GameTree, id: NodeId) {
     let n = game.node(id);
-    let repeated = n.props().enumerate().any(|(i, a)| n.props().take(i).any(|b| b.ident() == a.ident()));
+    // Keys are equal exactly when identifiers are.
+    let repeated =
+        n.prop_count() > 1 && n.props().enumerate().any(|(i, a)| n.props().take(i).any(|b| b.key() == a.key()));
     out.push(if repeated { '[' } else { '{' });
     for (i, p) in n.props().enumerate() {
         if i > 0 {
@@ -258,10 +268,10 @@ fn node(out: &mut String, game: &GameTree, id: NodeId) {
         }
         if repeated {
             out.push('[');
-            string(out, p.ident());
+            ident(out, p);
             out.push(',');
         } else {
-            string(out, p.ident());
+            ident(out, p);
             out.push(':');
         }
         out.push('[');
@@ -290,6 +300,18 @@ fn node(out: &mut String, game: &GameTree, id: NodeId) {
         }
     }
     out.push(if repeated { ']' } else { '}' });
+}
+
+/// A property's identifier as a JSON string (the table's identifiers need no escape).
+fn ident(out: &mut String, p: crate::model::Property<'_>) {
+    match p.def() {
+        Some(d) => {
+            out.push('"');
+            out.push_str(d.ident);
+            out.push('"');
+        }
+        None => string(out, p.ident()),
+    }
 }
 
 /// The read-only digest: typed game information and the main line's moves.
