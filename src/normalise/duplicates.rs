@@ -32,9 +32,15 @@ fn merge_kind(ident: &str) -> Merge {
 pub(crate) fn merge(w: &mut Work<'_>) {
     let mut i = 0;
     while i < w.props.len() {
+        let kind = merge_kind(&w.props[i].ident);
+        let repeated = w.props[i + 1..].iter().any(|p| p.ident == w.props[i].ident);
+        if !repeated && (kind == Merge::List || w.props[i].values.len() < 2) {
+            // Nothing to merge (the common case): nothing copied.
+            i += 1;
+            continue;
+        }
         let ident = w.props[i].ident.clone();
         let repeats: Vec<usize> = (i + 1..w.props.len()).filter(|&k| w.props[k].ident == ident).collect();
-        let kind = merge_kind(&ident);
         if repeats.is_empty() {
             if matches!(kind, Merge::Text | Merge::Single) && w.props[i].values.len() > 1 {
                 several_values(w, i, kind == Merge::Text || is_simple_text(&ident));

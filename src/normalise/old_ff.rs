@@ -41,9 +41,15 @@ fn is_iso_shape(v: &str) -> bool {
 pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
     let mut i = 0;
     while i < w.props.len() {
+        let (id, first) = (w.props[i].ident.as_str(), w.props[i].first());
+        let odd = odd_value(id, first);
+        // Most properties are none of this family's.
+        if !(odd || matches!(id, "L" | "M" | "KI") || dropped(id, facts)) {
+            i += 1;
+            continue;
+        }
         let ident = w.props[i].ident.clone();
         let origin = w.props[i].origin;
-        let odd = odd_value(&ident, w.props[i].first());
         let removed = match ident.as_str() {
             "L" => labels(w, i),
             "M" => rename(w, i, "MA", "marks (FF[3] M) written as MA crosses"),

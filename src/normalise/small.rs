@@ -131,8 +131,21 @@ pub(crate) fn split(w: &mut Work<'_>) {
 pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
     let mut i = 0;
     while i < w.props.len() {
-        let ident = w.props[i].ident.clone();
         let origin = w.props[i].origin;
+        // Most properties are none of the forms below: only the blank-text check applies.
+        let id = w.props[i].ident.as_str();
+        let looked_at = matches!(id, "SZ" | "PL" | "BR" | "WR" | "RE" | "C" | "N")
+            || (!w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root));
+        if !looked_at {
+            if empty_info_text(&w.props[i]) {
+                let ident = w.props[i].ident.clone();
+                remove_empty(w, i, &ident, origin);
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let ident = w.props[i].ident.clone();
         let raw = w.props[i].first().to_string();
         match ident.as_str() {
             "SZ" if w.is_root => {
@@ -186,16 +199,24 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             _ => {}
         }
-        let p = &w.props[i];
-        let empty = crate::model::props::lookup(&p.ident).is_some_and(|d| {
-            d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text)
-        }) && p.values.iter().all(|v| v.text.trim().is_empty());
-        if empty {
-            let shown: String = p.values.iter().map(|v| format!("[{}]", v.text)).collect();
-            w.props.remove(i);
-            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}{shown} is empty; removed"));
+        if empty_info_text(&w.props[i]) {
+            remove_empty(w, i, &ident, origin);
             continue;
         }
         i += 1;
     }
+}
+
+/// A game-info text property whose values are all blank (`GN[]`).
+fn empty_info_text(p: &super::Prop) -> bool {
+    crate::model::props::lookup(&p.ident)
+        .is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
+        && p.values.iter().all(|v| v.text.trim().is_empty())
+}
+
+/// Removes the blank game-info text at `i` (read as `ident`), reported.
+fn remove_empty(w: &mut Work<'_>, i: usize, ident: &str, origin: Option<usize>) {
+    let shown: String = w.props[i].values.iter().map(|v| format!("[{}]", v.text)).collect();
+    w.props.remove(i);
+    w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}{shown} is empty; removed"));
 }
