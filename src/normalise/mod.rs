@@ -447,6 +447,9 @@ fn move_numbers(tree: &GameTree, findings: &[Finding]) -> std::collections::Hash
 
 /// Keeps at most [`crate::diag::MAX_PER_CODE`] repairs of one code per input, then one summary.
 fn cap_per_code(diags: &mut Vec<Diagnostic>) {
+    if diags.len() <= crate::diag::MAX_PER_CODE {
+        return;
+    }
     let mut counts: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
     let mut over: Vec<(&'static str, Severity)> = Vec::new();
     diags.retain(|d| {
