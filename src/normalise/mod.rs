@@ -5,8 +5,10 @@
 //! repair works on one node's property list; a few changed nodes are edited in place, more (or a
 //! split or reordered node) rebuild the game once, linear in its size.
 //! Positions: repairs are placed at the line and column of the property (or node) concerned,
-//! from the reader's offsets; an SGF input read without positions is parsed a second time with
-//! them, only when some repair applies.
+//! from the reader's offsets. [`crate::Format::read`] records them for small inputs it is to
+//! repair; an SGF input read without them is parsed a second time with them, only when some
+//! repair applies. Which nodes need work is decided first, on the model's property keys, in one
+//! pass per node (`scan.rs`): a clean game costs no allocation.
 
 mod dialect;
 mod duplicates;
@@ -524,6 +526,17 @@ mod tests {
         let r = read("(;GM[1]FF[4]CA[UTF-8]SZ[19]PB[a]KM[6.5];B[pd];W[dd](;B[pp])(;B[dp]))");
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         assert!(!needs_repair(&r.collection.games[0]));
+    }
+
+    #[test]
+    fn offsets_are_recorded_only_for_games_a_repair_placed() {
+        let clean = read("(;GM[1]FF[4]SZ[19];B[pd])");
+        assert_eq!(clean.collection.games[0].node_offset(NodeId::ROOT), None);
+        let repaired = read("(;GM[1]SZ[19]\nPB[x]C[a]C[b];B[pd])");
+        let game = &repaired.collection.games[0];
+        assert_eq!(game.node_offset(NodeId::from_index(1)), Some(27));
+        assert_eq!(game.root().value("C"), Some("a\n\nb"));
+        assert_eq!(repaired.diagnostics[0].to_string().split(": ").next(), Some("2:6"));
     }
 
     #[test]
