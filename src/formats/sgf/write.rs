@@ -83,58 +83,66 @@ impl Writer<'_> {
         }
     }
 
-    /// Iterative pre-order walk: `(` before a variation, `)` after its last node.
+    /// Iterative pre-order walk: `(` before a variation, `)` after its last node. A game without
+    /// variations is its nodes in order.
     fn tree(&mut self, tree: &GameTree) {
         self.push("(");
+        if !tree.has_variations() {
+            for i in 0..tree.len() {
+                self.node(tree, NodeId::from_index(i), false, i == 1);
+            }
+            self.push(")");
+            return;
+        }
         let mut stack = vec![Step::Node(NodeId::ROOT, false)];
         while let Some(step) = stack.pop() {
-            let (id, opens_variation) = match step {
-                Step::Close => {
-                    self.push(")");
-                    continue;
-                }
-                Step::Node(id, v) => (id, v),
-            };
-            let node = tree.node(id);
-            if opens_variation {
-                self.newline();
-                self.push("(");
-            }
-            let at = self.out.len();
-            if let Some(w) = (!node.is_root()).then(|| write_plain(tree, id, &mut self.out)).flatten() {
-                // The common node, written straight (a line break goes in front when needed).
-                if !opens_variation && (self.col + w > WIDTH || tree.parent(id) == Some(NodeId::ROOT)) {
-                    self.out.insert(at, '\n');
-                    self.col = 0;
-                }
-                self.col += w;
-                self.children(tree, id, &mut stack);
-                continue;
-            }
-            // Written in place; a line break goes in front of it afterwards when it is needed.
-            let one_line = write_node(node, self.options, self.charset, &mut self.out, &mut self.lost);
-            let written = &self.out[at..];
-            // Only values written through the escaping path can hold a line break.
-            let last_break = if one_line { None } else { memchr::memrchr(b'\n', written.as_bytes()) };
-            let first_line = match last_break {
-                None => width(written),
-                Some(_) => width(&written[..memchr::memchr(b'\n', written.as_bytes()).unwrap_or(0)]),
-            };
-            let tail = last_break.map(|i| width(&written[i + 1..]));
-            if !opens_variation && !node.is_root() {
-                let after_root = tree.parent(id) == Some(NodeId::ROOT);
-                if after_root || self.col + first_line > WIDTH {
-                    self.out.insert(at, '\n');
-                    self.col = 0;
+            match step {
+                Step::Close => self.push(")"),
+                Step::Node(id, opens_variation) => {
+                    let after_root = tree.parent(id) == Some(NodeId::ROOT);
+                    self.node(tree, id, opens_variation, after_root);
+                    self.children(tree, id, &mut stack);
                 }
             }
-            self.col = match tail {
-                Some(w) => w,
-                None => self.col + first_line,
-            };
-            self.children(tree, id, &mut stack);
         }
         self.push(")");
+    }
+
+    /// Writes node `id` (`after_root`: its parent is the root, so it starts a line).
+    fn node(&mut self, tree: &GameTree, id: NodeId, opens_variation: bool, after_root: bool) {
+        let node = tree.node(id);
+        if opens_variation {
+            self.newline();
+            self.push("(");
+        }
+        let at = self.out.len();
+        if let Some(w) = (!node.is_root()).then(|| write_plain(tree, id, &mut self.out)).flatten() {
+            // The common node, written straight (a line break goes in front when needed).
+            if !opens_variation && (after_root || self.col + w > WIDTH) {
+                self.out.insert(at, '\n');
+                self.col = 0;
+            }
+            self.col += w;
+            return;
+        }
+        // Written in place; a line break goes in front of it afterwards when it is needed.
+        let one_line = write_node(node, self.options, self.charset, &mut self.out, &mut self.lost);
+        let written = &self.out[at..];
+        // Only values written through the escaping path can hold a line break.
+        let last_break = if one_line { None } else { memchr::memrchr(b'\n', written.as_bytes()) };
+        let first_line = match last_break {
+            None => width(written),
+            Some(_) => width(&written[..memchr::memchr(b'\n', written.as_bytes()).unwrap_or(0)]),
+        };
+        let tail = last_break.map(|i| width(&written[i + 1..]));
+        if !opens_variation && !node.is_root() && (after_root || self.col + first_line > WIDTH) {
+            self.out.insert(at, '\n');
+            self.col = 0;
+        }
+        self.col = match tail {
+            Some(w) => w,
+            None => self.col + first_line,
+        };
     }
 
     /// Puts the children of `id` on the walk's stack.
