@@ -229,32 +229,54 @@ impl<'a> LineIndex<'a> {
 /// The positions of sorted byte offsets of `text`, found in one pass (same rules as
 /// [`LineIndex`]: a line ends at LF, CRLF or a lone CR; columns count characters).
 pub(crate) fn positions_of(text: &str, sorted: &[usize]) -> Vec<Position> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(sorted.len());
-    let (mut line, mut line_start, mut scanned) = (1u32, 0usize, 0usize);
-    for &want in sorted {
-        let mut offset = want.min(text.len());
-        while !text.is_char_boundary(offset) {
-            offset -= 1;
+    PositionCursor::default().positions(text, sorted)
+}
+
+/// [`positions_of`] resumed from call to call: offsets of one text asked in increasing order
+/// over several calls (the games of a collection, one after the other) are found in one pass
+/// over the text, not one pass from its start per call. An offset before the cursor, or
+/// another text, starts again from the start.
+#[derive(Default)]
+pub(crate) struct PositionCursor {
+    text: Option<(usize, usize)>,
+    line: u32,
+    line_start: usize,
+}
+
+impl PositionCursor {
+    /// The positions of the sorted byte offsets `sorted` of `text`.
+    pub(crate) fn positions(&mut self, text: &str, sorted: &[usize]) -> Vec<Position> {
+        let same = self.text == Some((text.as_ptr() as usize, text.len()));
+        if !same || sorted.first().is_some_and(|&first| first < self.line_start) {
+            *self = PositionCursor { text: Some((text.as_ptr() as usize, text.len())), line: 1, line_start: 0 };
         }
-        // Advance over every line end that lies before `offset`.
-        while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[scanned..offset]) {
-            let at = scanned + k;
-            let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
-            if next > offset {
-                // A CR right before the offset whose LF is the offset itself: the line ends after
-                // the pair, so the offset (the LF) still belongs to this line.
-                break;
+        let bytes = text.as_bytes();
+        let mut out = Vec::with_capacity(sorted.len());
+        let (mut line, mut line_start) = (self.line, self.line_start);
+        for &want in sorted {
+            let mut offset = want.min(text.len());
+            while !text.is_char_boundary(offset) {
+                offset -= 1;
             }
-            line += 1;
-            line_start = next;
-            scanned = next;
+            // Advance over every line end that lies before `offset`.
+            while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[line_start.min(offset)..offset]) {
+                let at = line_start + k;
+                let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
+                if next > offset {
+                    // A CR right before the offset whose LF is the offset itself: the line ends
+                    // after the pair, so the offset (the LF) still belongs to this line.
+                    break;
+                }
+                line += 1;
+                line_start = next;
+            }
+            let column = text[line_start.min(offset)..offset].chars().count() + 1;
+            out.push(Position { line, column: column as u32, offset });
         }
-        scanned = scanned.max(line_start);
-        let column = text[line_start..offset].chars().count() + 1;
-        out.push(Position { line, column: column as u32, offset });
+        self.line = line;
+        self.line_start = line_start;
+        out
     }
-    out
 }
 
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
@@ -370,6 +392,23 @@ mod tests {
                 assert_eq!(p, idx.position(*o), "{text:?} at {o}");
             }
         }
+    }
+
+    #[test]
+    fn a_cursor_resumed_over_calls_agrees_with_the_line_index() {
+        let texts = ["ab\r\ncd\nλx\ry", "\r\n\r\n", "a\rb\r\n\nc", "λλ\n\n\rz"];
+        for text in texts {
+            let idx = LineIndex::new(text);
+            let mut cursor = PositionCursor::default();
+            // In order one offset per call, then back to the start (a fresh pass).
+            for o in (0..=text.len() + 1).chain([0, 3]) {
+                assert_eq!(cursor.positions(text, &[o]), [idx.position(o)], "{text:?} at {o}");
+            }
+        }
+        // Another text starts again.
+        let mut cursor = PositionCursor::default();
+        assert_eq!(cursor.positions("a\nb\nc", &[4])[0].line, 3);
+        assert_eq!(cursor.positions("x\ny", &[2])[0].line, 2);
     }
 
     #[test]

@@ -189,13 +189,19 @@ impl GameTree {
 
     /// Start recording source offsets for nodes and properties pushed from now on.
     pub(crate) fn record_positions(&mut self) {
-        self.positions = Some(Box::default());
+        // As much room as the tree reserved for its properties (nodes: about half as many).
+        let props = self.props.capacity();
+        self.positions =
+            Some(Box::new(Positions { nodes: Vec::with_capacity(props / 2), props: Vec::with_capacity(props) }));
     }
 
     /// Record the source offset of the node just pushed.
     pub(crate) fn set_node_offset(&mut self, offset: usize) {
         if let Some(p) = &mut self.positions {
-            p.nodes.resize(self.node_props.len() - 2, NO_OFFSET);
+            let before = self.node_props.len() - 2;
+            if p.nodes.len() != before {
+                p.nodes.resize(before, NO_OFFSET);
+            }
             p.nodes.push(offset as u32);
         }
     }
@@ -203,7 +209,10 @@ impl GameTree {
     /// Record the source offset of the property just pushed.
     pub(crate) fn set_prop_offset(&mut self, offset: usize) {
         if let Some(p) = &mut self.positions {
-            p.props.resize(self.props.len() - 1, NO_OFFSET);
+            let before = self.props.len() - 1;
+            if p.props.len() != before {
+                p.props.resize(before, NO_OFFSET);
+            }
             p.props.push(offset as u32);
         }
     }

@@ -242,9 +242,12 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
         }
     }
     let mut added = Vec::new();
+    // The games of a collection come in the order of their shared text: their repairs are
+    // placed in one pass over it.
+    let mut cursor = crate::diag::PositionCursor::default();
     for (game, plan) in read.collection.games.iter_mut().zip(plans) {
         if let Some(plan) = plan {
-            added.extend(repair_game(game, plan));
+            added.extend(repair_game(game, plan, &mut cursor));
         }
     }
     cap_per_code(&mut added);
@@ -305,7 +308,7 @@ fn reparse_with_positions(read: &mut ReadOutput) -> bool {
 }
 
 /// Repairs one game (in place, or rebuilt when something changed); returns the diagnostics.
-fn repair_game(tree: &mut GameTree, plan: Plan) -> Vec<Diagnostic> {
+fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
     let Plan { facts, nodes } = plan;
     let mut findings = Vec::new();
     let mut rewrites: Vec<(NodeId, Vec<Vec<Prop>>)> = Vec::new();
@@ -337,7 +340,7 @@ fn repair_game(tree: &mut GameTree, plan: Plan) -> Vec<Diagnostic> {
         }
     }
     let order = variations::plan(tree, &mut findings);
-    let mut diags = place(tree, findings);
+    let mut diags = place(tree, findings, cursor);
     diags.sort_by_key(|d| d.position.map(|p| p.offset));
     if rewrites.is_empty() && order.is_empty() {
         return diags;
@@ -386,7 +389,7 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
 
 /// Resolves each finding's place to line:column (from the reader's offsets) and adds the move
 /// number of nodes below the root.
-fn place(tree: &GameTree, findings: Vec<Finding>) -> Vec<Diagnostic> {
+fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
     if findings.is_empty() {
         return Vec::new();
     }
@@ -404,7 +407,7 @@ fn place(tree: &GameTree, findings: Vec<Finding>) -> Vec<Diagnostic> {
     let mut wanted: Vec<usize> = offsets.iter().flatten().copied().collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let found = crate::diag::positions_of(src, &wanted);
+    let found = cursor.positions(src, &wanted);
     let numbers = move_numbers(tree, &findings);
     findings
         .into_iter()

@@ -247,6 +247,9 @@ pub fn read_piece(
     // rebuild the tree) runs, as `kifu convert` does for a whole file.
     let repair = !opts.no_repair && name_moves.is_some();
     opts.no_repair |= repair;
+    // Repairs and named moves are placed by the reader's offsets: recorded while reading, they
+    // cost less than the second parse either would otherwise make.
+    opts.positions |= repair && format == Format::SGF;
     let copy = piece.bytes.clone();
     let mut read = format.read(piece.bytes, &opts);
     if carried.is_some() {
