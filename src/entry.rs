@@ -4,8 +4,7 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::batch::Existing;
-use crate::batch::output::{OutputError, OutputPolicy, write_output};
+use crate::output::{Existing, OutputError, OutputPolicy, write_output};
 
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};

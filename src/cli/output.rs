@@ -2,8 +2,8 @@
 
 use super::ExitCode;
 use clap::ValueEnum;
-use kifu::batch::{Existing, OutputPolicy, Written, write_output};
 use kifu::diag::render;
+use kifu::output::{Existing, OutputPolicy, Written, write_output};
 use kifu::{Diagnostic, Severity};
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
