@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::output::{Existing, OutputError, OutputPolicy, write_output};
+use crate::output::{Existing, OutputPolicy, write_output};
 
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
@@ -149,26 +149,7 @@ impl Collection {
 pub fn write_file(path: impl AsRef<Path>, bytes: &[u8], replace: bool) -> io::Result<()> {
     let existing = if replace { Existing::Force } else { Existing::Refuse };
     let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
-    write_output(path.as_ref(), bytes, &policy).map(drop).map_err(|e| {
-        let message = e.to_string();
-        let kind = match e {
-            // The system's own error, its errno kept (the caller knows the path).
-            OutputError::Create(_, e) | OutputError::Write(_, e) => return e,
-            OutputError::Exists(p) => {
-                let message = format!("{} exists and differs from the output", p.display());
-                return io::Error::new(io::ErrorKind::AlreadyExists, message);
-            }
-            OutputError::LinkTargetExists(link, target) => {
-                let (link, target) = (link.display(), target.display());
-                let message = format!("{link} is a link to {target}, which exists and differs from the output");
-                return io::Error::new(io::ErrorKind::AlreadyExists, message);
-            }
-            OutputError::DanglingLink(_) | OutputError::NoFolder(_) => io::ErrorKind::NotFound,
-            OutputError::IsFolder(_) => io::ErrorKind::IsADirectory,
-            OutputError::BlockDevice(_) => io::ErrorKind::InvalidInput,
-        };
-        io::Error::new(kind, message)
-    })
+    write_output(path.as_ref(), bytes, &policy).map(drop).map_err(io::Error::from)
 }
 
 #[cfg(test)]

@@ -124,6 +124,46 @@ impl OutputError {
     }
 }
 
+/// The error as [`io::Error`] for callers outside the command (`kifu::write_file`): the
+/// system's own error for [`Create`](OutputError::Create) and [`Write`](OutputError::Write)
+/// (its errno kept; the caller knows the path), else a kind ([`AlreadyExists`] for a different
+/// existing file, [`NotFound`] for a missing folder or a dangling link, [`IsADirectory`],
+/// [`InvalidInput`] for a block device) with a message that names the paths and no option.
+///
+/// [`AlreadyExists`]: io::ErrorKind::AlreadyExists
+/// [`NotFound`]: io::ErrorKind::NotFound
+/// [`IsADirectory`]: io::ErrorKind::IsADirectory
+/// [`InvalidInput`]: io::ErrorKind::InvalidInput
+///
+/// ```
+/// use kifu::output::OutputError;
+/// let e = std::io::Error::from(OutputError::Exists("game.sgf".into()));
+/// assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+/// assert_eq!(e.to_string(), "game.sgf exists and differs from the output");
+/// ```
+impl From<OutputError> for io::Error {
+    fn from(e: OutputError) -> io::Error {
+        let message = e.to_string();
+        let (kind, message) = match e {
+            OutputError::Create(_, e) | OutputError::Write(_, e) => return e,
+            OutputError::Exists(p) => {
+                (io::ErrorKind::AlreadyExists, format!("{} exists and differs from the output", p.display()))
+            }
+            OutputError::LinkTargetExists(link, target) => {
+                let (link, target) = (link.display(), target.display());
+                (
+                    io::ErrorKind::AlreadyExists,
+                    format!("{link} is a link to {target}, which exists and differs from the output"),
+                )
+            }
+            OutputError::DanglingLink(_) | OutputError::NoFolder(_) => (io::ErrorKind::NotFound, message),
+            OutputError::IsFolder(_) => (io::ErrorKind::IsADirectory, message),
+            OutputError::BlockDevice(_) => (io::ErrorKind::InvalidInput, message),
+        };
+        io::Error::new(kind, message)
+    }
+}
+
 /// Whether `a` and `b` name one existing file (by device and inode on Unix, so links, hard
 /// links and `..` do not hide it; by canonical path elsewhere).
 pub fn same_file(a: &Path, b: &Path) -> bool {
@@ -362,6 +402,38 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"two");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
         assert!(!temps::temps().iter().any(|t| t.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn output_errors_become_io_errors_of_their_kind() {
+        use io::ErrorKind as K;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.sgf");
+        write_output(&p, b"one", &REFUSE).unwrap();
+        let io_error = |path: &Path| io::Error::from(write_output(path, b"two", &REFUSE).unwrap_err());
+        let exists = io_error(&p);
+        assert_eq!(exists.kind(), K::AlreadyExists);
+        assert_eq!(exists.to_string(), format!("{} exists and differs from the output", p.display()));
+        let no_folder = io_error(&dir.path().join("x/b.sgf"));
+        assert_eq!(no_folder.kind(), K::NotFound);
+        assert!(no_folder.to_string().contains("does not exist"), "{no_folder}");
+        assert_eq!(io_error(dir.path()).kind(), K::IsADirectory);
+        // The system's own error is passed on as it is, its errno kept.
+        let denied = io::Error::from_raw_os_error(13);
+        let e = io::Error::from(OutputError::Create(p.clone(), denied));
+        assert_eq!((e.raw_os_error(), e.kind()), (Some(13), K::PermissionDenied));
+        let e = io::Error::from(OutputError::Write(p.clone(), io::Error::new(K::StorageFull, "full")));
+        assert_eq!((e.kind(), e.to_string().as_str()), (K::StorageFull, "full"));
+        let l = io::Error::from(OutputError::LinkTargetExists("l".into(), "t".into()));
+        assert_eq!(
+            (l.kind(), l.to_string().as_str()),
+            (K::AlreadyExists, "l is a link to t, which exists and differs from the output")
+        );
+        assert_eq!(io::Error::from(OutputError::DanglingLink(p.clone())).kind(), K::NotFound);
+        assert_eq!(io::Error::from(OutputError::BlockDevice(p.clone())).kind(), K::InvalidInput);
+        for e in [exists, no_folder, l] {
+            assert!(!e.to_string().contains("--force"), "no option of the command in a library error: {e}");
+        }
     }
 
     #[test]
