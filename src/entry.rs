@@ -79,6 +79,33 @@ pub fn read_bytes(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions)
     }
 }
 
+impl Format {
+    /// Reads `bytes` in this format, deciding their charset; SGF input then gets the repairs of
+    /// [`normalise`](crate::normalise) unless [`ReadOptions::no_repair`] is set.
+    ///
+    /// ```
+    /// use kifu::{Format, ReadOptions};
+    /// let read = Format::SGF.read(b"(;GM[1]SZ[9];B[ee])".to_vec(), &ReadOptions::default()).unwrap();
+    /// assert_eq!(read.collection.games[0].main_line().count(), 2);
+    /// let err = Format::GIB.read(b"not a GIB file".to_vec(), &ReadOptions::default()).unwrap_err();
+    /// assert!(err.diagnostics.iter().any(|d| d.code == "gib.no-game"));
+    /// ```
+    pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+        match self.spec().read {
+            Some(read) => read(bytes, options).map(|mut out| {
+                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
+                if !options.no_repair && self == Format::SGF {
+                    crate::normalise::apply(&mut out);
+                }
+                out
+            }),
+            None => Err(ReadError {
+                diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.name()))],
+            }),
+        }
+    }
+}
+
 impl ReadOutput {
     /// Options that write the games back in the charset they were read in (`CA` set to match
     /// for SGF), recording that charset for JSON's `info.charset`. UTF-16 input is written as

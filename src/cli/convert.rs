@@ -2,7 +2,7 @@
 //! folders go to `batch.rs`.
 
 use super::ExitCode;
-use super::output::{Loudness, Verbosity, print_diagnostics, print_stdout, write_file};
+use super::output::{Loudness, print_diagnostics, print_stdout, remove_stale_beside, write_file};
 use super::stream;
 use clap::Args;
 use kifu::{Format, ReadOptions, Severity, WriteOptions};
@@ -52,17 +52,6 @@ pub struct ConvertArgs {
 
 /// Inputs up to this size are read with node positions, so diagnostics name their move.
 const NAMED_MOVES_UP_TO: usize = 16 << 20;
-
-/// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).
-pub(super) fn remove_stale_beside(p: &std::path::Path, v: Verbosity) {
-    let dir = kifu::output::parent_folder(p);
-    let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
-    let removed =
-        if file { kifu::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir])) } else { 0 };
-    if removed > 0 && !v.quiet {
-        eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
-    }
-}
 
 /// Whether the input may be large enough to stream: standard input (its size is known only
 /// once read), or a regular file larger than [`kifu::stream::WHOLE_UP_TO`].

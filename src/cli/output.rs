@@ -151,6 +151,17 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<Written, Exi
     })
 }
 
+/// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).
+pub(super) fn remove_stale_beside(p: &Path, v: Verbosity) {
+    let dir = kifu::output::parent_folder(p);
+    let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
+    let removed =
+        if file { kifu::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir])) } else { 0 };
+    if removed > 0 && !v.quiet {
+        eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

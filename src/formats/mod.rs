@@ -390,21 +390,8 @@ impl Format {
             .or_else(|| memchr::memmem::find(&head[..head.len().min(4096)], b"(;").is_some().then_some(Format::SGF))
     }
 
-    /// Read `bytes` in this format.
-    pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-        match self.0.read {
-            Some(read) => read(bytes, options).map(|mut out| {
-                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
-                if !options.no_repair && self == Format::SGF {
-                    crate::normalise::apply(&mut out);
-                }
-                out
-            }),
-            None => Err(ReadError {
-                diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
-            }),
-        }
-    }
+    // `Format::read` (parse, then `normalise` for SGF) is in `src/entry.rs`, with the other entry
+    // points: `normalise` uses `formats`, so `formats` does not use `normalise`.
 
     /// Write `collection` in this format. Lossy items are reported one by one by the writer;
     /// a kind of loss met more than once gets one warning with the count and the places, and
