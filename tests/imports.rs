@@ -102,7 +102,7 @@ fn expand(tree: &str) -> Vec<String> {
         }
     }
     parts.push(&inner[start..]);
-    parts.into_iter().filter(|p| !p.trim().is_empty()).flat_map(|p| expand(p)).map(|p| format!("{prefix}{p}")).collect()
+    parts.into_iter().filter(|p| !p.trim().is_empty()).flat_map(expand).map(|p| format!("{prefix}{p}")).collect()
 }
 
 /// The module paths (as written) used by `code`: `use` trees and inline `crate::`/`super::` paths.
@@ -140,10 +140,10 @@ fn used_paths(code: &str) -> Vec<String> {
 /// Resolves a written path used in module `at` to an absolute path of segments.
 fn resolve(at: &ModPath, written: &str) -> Option<ModPath> {
     let segs: Vec<&str> = written.split("::").filter(|s| !s.is_empty()).collect();
-    let (mut base, rest) = match segs.first()? {
-        &"crate" => (Vec::new(), &segs[1..]),
-        &"self" => (at.clone(), &segs[1..]),
-        &"super" => {
+    let (mut base, rest) = match *segs.first()? {
+        "crate" => (Vec::new(), &segs[1..]),
+        "self" => (at.clone(), &segs[1..]),
+        "super" => {
             let ups = segs.iter().take_while(|s| **s == "super").count();
             let mut b = at.clone();
             for _ in 0..ups {
