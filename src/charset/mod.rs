@@ -492,6 +492,24 @@ pub fn decode_owned(
     decode(&bytes, override_enc, declared, sink)
 }
 
+/// [`decode_owned`] when its result is the input itself (valid UTF-8 taken as it is, no NUL
+/// to mark, so nothing reported): the text, byte for byte the input, and the decision.
+/// Otherwise the bytes are handed back undecoded.
+pub(crate) fn decode_owned_as_is(
+    bytes: Vec<u8>,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+) -> Result<Decoded, Vec<u8>> {
+    if Encoding::for_bom(&bytes).is_some() || sniff_utf16(&bytes).is_some() || memchr::memchr(0, &bytes).is_some() {
+        return Err(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|e| e.into_bytes())?;
+    match as_is(text.as_bytes(), override_enc, declared) {
+        Some(decision) => Ok(Decoded { text, decision }),
+        None => Err(text.into_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,6 +77,13 @@ struct Reader<'s> {
     /// Property keys of `B` and `W`.
     key_b: u16,
     key_w: u16,
+    /// Property key of `CA`.
+    key_ca: u16,
+    /// Each game's root `CA` as `declared.rs` finds it on the bytes, when asked for.
+    roots: Option<Vec<super::declared::RootCharset>>,
+    /// Where the game tree being read opens, and whether its root `CA` was found.
+    game_open: usize,
+    root_found: bool,
 }
 
 /// A variation being read: where its first node hangs, and its last node so far.
@@ -101,10 +108,28 @@ struct Frame {
 /// With `positions`, every tree records where its nodes and properties start
 /// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
 pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
+    let parsed = parse_text_with(text, sink, positions, false);
+    (parsed.collection, parsed.diagnostics)
+}
+
+/// What [`parse_text_with`] returns.
+pub(super) struct Parsed {
+    pub(super) collection: Collection,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    /// The text the collection's values refer to.
+    pub(super) text: Arc<String>,
+    /// Each game's root `CA` (when asked for): on a text read without any diagnostic, what
+    /// `declared::root_charsets` finds on the same bytes.
+    pub(super) roots: Vec<super::declared::RootCharset>,
+}
+
+/// [`parse_text`], also returning the text and, with `roots`, each game's root `CA`.
+pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: bool) -> Parsed {
     let mut sink = sink;
     if text.len() > crate::model::tree::MAX_TEXT {
         sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));
-        return (Collection::default(), sink.finish(""));
+        let diagnostics = sink.finish("");
+        return Parsed { collection: Collection::default(), diagnostics, text: Arc::new(text), roots: Vec::new() };
     }
     let src = Arc::new(text);
     // The reader borrows the text from a second handle on the same buffer.
@@ -124,11 +149,16 @@ pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collecti
         table: props::lookup_table(),
         key_b: props::index_of("B").unwrap_or_default(),
         key_w: props::index_of("W").unwrap_or_default(),
+        key_ca: props::index_of("CA").unwrap_or_default(),
+        roots: roots.then(Vec::new),
+        game_open: 0,
+        root_found: false,
     };
     let games = r.collection();
     r.report_lone_cr();
-    let diags = r.sink.finish(text);
-    (Collection::new(games), diags)
+    let roots = r.roots.take().unwrap_or_default();
+    let diagnostics = r.sink.finish(text);
+    Parsed { collection: Collection::new(games), diagnostics, text: holder, roots }
 }
 
 impl<'s> Reader<'s> {
@@ -247,6 +277,8 @@ impl<'s> Reader<'s> {
             frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
         }
         let game_open = frames[0].open_at;
+        self.game_open = game_open;
+        self.root_found = false;
         // The node that receives properties: the last node created, until a '(' or ')'.
         let mut open_node: Option<u32> = None;
         let mut after_variation = false;
@@ -466,7 +498,11 @@ impl<'s> Reader<'s> {
             return;
         }
         self.pos += 1;
+        let value_at = self.pos;
         let first = self.value(tree, vt);
+        if key == self.key_ca && tree.len() == 1 {
+            self.note_root_ca(start, value_at);
+        }
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b'[') {
             tree.push_prop_single(key, first);
@@ -482,6 +518,22 @@ impl<'s> Reader<'s> {
             tree.push_prop(key, &self.vals);
         }
         tree.set_prop_offset(start);
+    }
+
+    /// Records the root `CA` whose first value starts at `value_at` (the value just read), as
+    /// `declared.rs` takes it: the first such property with a label of 1 to 64 bytes, trimmed.
+    #[cold]
+    fn note_root_ca(&mut self, at: usize, value_at: usize) {
+        let Some(roots) = &mut self.roots else { return };
+        if self.root_found {
+            return;
+        }
+        let raw = self.text.get(value_at..self.pos.saturating_sub(1)).unwrap_or_default();
+        let label = raw.trim();
+        if !label.is_empty() && label.len() <= 64 {
+            self.root_found = true;
+            roots.push(super::declared::RootCharset { game: self.game_open, at, label: label.to_string() });
+        }
     }
 
     fn unknown_key(
