@@ -227,6 +227,32 @@ impl GameTree {
         self.props.reserve_exact(props);
     }
 
+    /// A copy whose buffers are exactly as large as their contents, and this tree emptied with
+    /// its capacity kept (a reader builds each game in one reused tree, so each game's buffers
+    /// are allocated once, at their final size).
+    pub(crate) fn take_exact(&mut self) -> GameTree {
+        let out = self.clone();
+        if let Some(p) = &mut self.positions {
+            p.nodes.clear();
+            p.props.clear();
+        }
+        match &mut self.node_props {
+            Starts::Narrow(v) => {
+                v.clear();
+                v.push(0);
+            }
+            wide => *wide = Starts::new(),
+        }
+        self.own.clear();
+        self.later.clear();
+        self.next.clear();
+        self.next_sorted = true;
+        self.props.clear();
+        self.values.clear();
+        self.unknown.clear();
+        out
+    }
+
     /// Release spare capacity.
     pub(crate) fn shrink(&mut self) {
         if let Some(p) = &mut self.positions {
@@ -264,6 +290,16 @@ impl GameTree {
     #[inline(always)]
     pub(crate) fn push_first_child(&mut self) -> u32 {
         let id = (self.node_props.len() - 1) as u32;
+        self.node_props.push(self.props.len() as u32);
+        id
+    }
+
+    /// Append a node as the first child of the last node, holding one property `key` with a
+    /// two-byte value at `loc` of the source (a move, while reading).
+    #[inline(always)]
+    pub(crate) fn push_move_child(&mut self, key: u16, loc: u32) -> u32 {
+        let id = (self.node_props.len() - 1) as u32;
+        self.props.push(Prop { loc, len: 2, key });
         self.node_props.push(self.props.len() as u32);
         id
     }

@@ -55,6 +55,10 @@ fn ident(i: &[u8]) -> IResult<&[u8], &[u8]> {
     take_while1(|c: u8| c.is_ascii_alphabetic()).parse(i)
 }
 
+/// Games with more properties than this are not copied out of the reader's reused tree: it is
+/// handed over whole (shrunk) and a new one started.
+const SCRATCH_MAX_PROPS: usize = 1 << 16;
+
 /// The parser's state for one input.
 struct Reader<'s> {
     text: &'s str,
@@ -70,8 +74,8 @@ struct Reader<'s> {
     lone_cr: Option<(usize, usize)>,
     /// Whether to record node and property offsets.
     positions: bool,
-    /// Nodes and properties of the last game read (to size the next).
-    last_size: (usize, usize),
+    /// The tree games are built in (reused: each game is then copied out at its final size).
+    scratch: Option<GameTree>,
     /// The identifier lookup table (see `props::lookup_table`).
     table: &'static [u16; 26 * 27],
     /// Property keys of `B` and `W`.
@@ -145,7 +149,7 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
         reported_old: Vec::new(),
         lone_cr: None,
         positions,
-        last_size: (0, 0),
+        scratch: None,
         table: props::lookup_table(),
         key_b: props::index_of("B").unwrap_or_default(),
         key_w: props::index_of("W").unwrap_or_default(),
@@ -261,12 +265,16 @@ impl<'s> Reader<'s> {
 
     /// Reads one game tree starting at `(` (or at a `;` when the `(` is missing).
     fn game_tree(&mut self) -> Option<GameTree> {
-        let mut tree = GameTree::with_source(Arc::clone(&self.src));
-        // Games of one collection tend to be alike: size this one like the last.
-        tree.reserve(self.last_size.0 + self.last_size.0 / 4, self.last_size.1 + self.last_size.1 / 4);
-        if self.positions {
-            tree.record_positions();
-        }
+        let mut tree = match self.scratch.take() {
+            Some(t) => t,
+            None => {
+                let mut t = GameTree::with_source(Arc::clone(&self.src));
+                if self.positions {
+                    t.record_positions();
+                }
+                t
+            }
+        };
         let mut unknown_keys: HashMap<&'s str, u16> = HashMap::new();
         let mut last_child: HashMap<u32, u32> = HashMap::new();
         let mut frames: Vec<Frame> = Vec::new();
@@ -309,7 +317,14 @@ impl<'s> Reader<'s> {
                         after_variation = false;
                     }
                     open_node = Some(id);
-                    self.quick_move(&mut tree);
+                    if self.quick_move(&mut tree) && !self.positions {
+                        if let Some(last) = self.move_run(&mut tree) {
+                            open_node = Some(last);
+                            if let Some(top) = frames.last_mut() {
+                                top.tail = Some(last);
+                            }
+                        }
+                    }
                 }
                 b'(' => {
                     let top = frames.last_mut().expect("frames never empty here");
@@ -403,32 +418,70 @@ impl<'s> Reader<'s> {
             }
         }
         if tree.is_empty() {
+            self.scratch = Some(tree);
             return None;
         }
         tree.finish();
-        self.last_size = (tree.len(), tree.prop_total());
-        tree.shrink();
-        Some(tree)
+        if tree.prop_total() > SCRATCH_MAX_PROPS {
+            // A large game keeps its own buffers (no second copy of them).
+            tree.shrink();
+            return Some(tree);
+        }
+        let out = tree.take_exact();
+        self.scratch = Some(tree);
+        Some(out)
     }
 
     /// Fast path for the most common node content, a move written `B[pd]` / `W[pd]` right after
     /// the `;`: stores it without the general property machinery. Anything else is left to it.
+    /// Returns whether it did.
     #[inline(always)]
-    fn quick_move(&mut self, tree: &mut GameTree) {
+    fn quick_move(&mut self, tree: &mut GameTree) -> bool {
         let i = self.pos;
         if let Some(&[c, b'[', x, y, b']']) = self.bytes.get(i..i + 5) {
             if (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase() {
                 // A second value (`B[pd][qq]`) goes the general way.
                 let rest = &self.bytes[i + 5..];
                 if rest.trim_ascii_start().first() == Some(&b'[') {
-                    return;
+                    return false;
                 }
                 let key = if c == b'B' { self.key_b } else { self.key_w };
                 tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
                 tree.set_prop_offset(i);
                 self.pos = i + 5;
+                return true;
             }
         }
+        false
+    }
+
+    /// After a node read by [`Reader::quick_move`], the nodes that follow it in the same
+    /// sequence and are moves of the same form (`;B[pd]`, blanks before the `;`), each the first
+    /// child of the one before: read in one loop, as the general path would read them. Returns
+    /// the last node added, if any. Not used when positions are recorded.
+    fn move_run(&mut self, tree: &mut GameTree) -> Option<u32> {
+        let b = self.bytes;
+        let blank = |c: u8| c.is_ascii_whitespace() || c < 0x20;
+        let mut i = self.pos;
+        let mut last = None;
+        loop {
+            let mut j = i;
+            while j < b.len() && blank(b[j]) {
+                j += 1;
+            }
+            let Some(&[b';', c, b'[', x, y, b']']) = b.get(j..j + 6) else { break };
+            if !((c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase()) {
+                break;
+            }
+            if b[j + 6..].trim_ascii_start().first() == Some(&b'[') {
+                break;
+            }
+            let key = if c == b'B' { self.key_b } else { self.key_w };
+            last = Some(tree.push_move_child(key, GameTree::src_loc(j + 3)));
+            i = j + 6;
+        }
+        self.pos = i;
+        last
     }
 
     #[inline(always)]
@@ -849,6 +902,27 @@ mod tests {
         assert_eq!(parts[2].1, "Shift_JIS");
         assert_eq!(charset_parts(b"(;CA[UTF-8]C[x]CA[utf8])").len(), 1);
         assert!(charset_parts(b"(;C[x])").is_empty());
+    }
+
+    #[test]
+    fn runs_of_moves_read_as_the_general_path_reads_them() {
+        // Positions on: every node goes the general way; off: runs of moves take the loop.
+        let texts = [
+            "(;GM[1];B[pd];W[dp]\n;B[pq] ;W[dd](;B[qq];W[cc])(;B[aa]C[x];W[bb]))",
+            "(;B[pd];W[dp][dq];B[qq]\x01;W[cc];B[pd]C[a];W[ZZ];B[a];W[ab])",
+            "(;B[pd];W[dp];B[pq];W[dd]",
+            "(;B[pd];W[dp]);B[qq])(;B[aa];W[bb] (;B[cc]) ;W[dd])",
+        ];
+        for text in texts {
+            let (fast, d1) = parse_text(text.to_string(), Sink::new(), false);
+            let (general, d2) = parse_text(text.to_string(), Sink::new(), true);
+            assert_eq!(fast, general, "{text}");
+            assert_eq!(d1, d2, "{text}");
+        }
+        let (c, _) = parse_text("(;B[pd];W[dp]\n;B[pq])".to_string(), Sink::new(), false);
+        let moves: Vec<&str> = c.games[0].nodes().filter_map(|n| n.props().next().map(|p| p.ident())).collect();
+        assert_eq!(moves, ["B", "W", "B"]);
+        assert_eq!(c.games[0].nodes().last().and_then(|n| n.value("B")), Some("pq"));
     }
 
     #[test]
