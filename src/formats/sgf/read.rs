@@ -81,8 +81,10 @@ struct Reader<'s> {
     /// Property keys of `B` and `W`.
     key_b: u16,
     key_w: u16,
-    /// Property key of `CA`.
+    /// Property keys of `CA`, `BL` and `WL`.
     key_ca: u16,
+    key_bl: u16,
+    key_wl: u16,
     /// Each game's root `CA` as `declared.rs` finds it on the bytes, when asked for.
     roots: Option<Vec<super::declared::RootCharset>>,
     /// Where the game tree being read opens, and whether its root `CA` was found.
@@ -154,6 +156,8 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
         key_b: props::index_of("B").unwrap_or_default(),
         key_w: props::index_of("W").unwrap_or_default(),
         key_ca: props::index_of("CA").unwrap_or_default(),
+        key_bl: props::index_of("BL").unwrap_or_default(),
+        key_wl: props::index_of("WL").unwrap_or_default(),
         roots: roots.then(Vec::new),
         game_open: 0,
         root_found: false,
@@ -457,14 +461,26 @@ impl<'s> Reader<'s> {
 
     /// After a node read by [`Reader::quick_move`], the nodes that follow it in the same
     /// sequence and are moves of the same form (`;B[pd]`, blanks before the `;`), each the first
-    /// child of the one before: read in one loop, as the general path would read them. Returns
-    /// the last node added, if any. Not used when positions are recorded.
+    /// child of the one before, and a time left written right after each move (`BL[1795.4]`):
+    /// read in one loop, as the general path would read them. Returns the last node added, if
+    /// any. Not used when positions are recorded.
     fn move_run(&mut self, tree: &mut GameTree) -> Option<u32> {
         let b = self.bytes;
         let blank = |c: u8| c.is_ascii_whitespace() || c < 0x20;
         let mut i = self.pos;
         let mut last = None;
         loop {
+            // Time left written right after the move (`BL[1795.4]`), a plain number.
+            if let Some(&[t @ (b'B' | b'W'), b'L', b'[']) = b.get(i..i + 3) {
+                let value = &b[i + 3..b.len().min(i + 3 + 12)];
+                let Some(k) = value.iter().position(|&c| !(c.is_ascii_digit() || c == b'.')) else { break };
+                if k == 0 || value[k] != b']' || b[i + 4 + k..].trim_ascii_start().first() == Some(&b'[') {
+                    break;
+                }
+                let key = if t == b'B' { self.key_bl } else { self.key_wl };
+                tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 3), k as u32, None));
+                i += 4 + k;
+            }
             let mut j = i;
             while j < b.len() && blank(b[j]) {
                 j += 1;
@@ -912,6 +928,7 @@ mod tests {
             "(;B[pd];W[dp][dq];B[qq]\x01;W[cc];B[pd]C[a];W[ZZ];B[a];W[ab])",
             "(;B[pd];W[dp];B[pq];W[dd]",
             "(;B[pd];W[dp]);B[qq])(;B[aa];W[bb] (;B[cc]) ;W[dd])",
+            "(;B[pd]BL[1795.4];W[dp]WL[12]WL[3];B[aa]BL[1][2];W[bb]BL[];B[cc]WL[1.5]\n;W[dd]BL[x];B[ee]BL[9)",
         ];
         for text in texts {
             let (fast, d1) = parse_text(text.to_string(), Sink::new(), false);
@@ -923,6 +940,28 @@ mod tests {
         let moves: Vec<&str> = c.games[0].nodes().filter_map(|n| n.props().next().map(|p| p.ident())).collect();
         assert_eq!(moves, ["B", "W", "B"]);
         assert_eq!(c.games[0].nodes().last().and_then(|n| n.value("B")), Some("pq"));
+    }
+
+    #[test]
+    fn runs_of_moves_read_as_the_general_path_reads_them_in_every_shared_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+        if !dir.exists() {
+            eprintln!("note: {} is absent; skipping this test", dir.display());
+            return;
+        }
+        let mut n = 0;
+        for entry in walkdir::WalkDir::new(&dir).follow_links(true).into_iter().filter_map(Result::ok) {
+            let path = entry.path();
+            if !entry.file_type().is_file() || !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&std::fs::read(path).expect("readable file")).into_owned();
+            let (fast, d1) = parse_text(text.clone(), Sink::new(), false);
+            let (general, d2) = parse_text(text, Sink::new(), true);
+            assert!(fast == general && d1 == d2, "{}", path.display());
+            n += 1;
+        }
+        assert!(n > 100, "only {n} SGF files under {}", dir.display());
     }
 
     #[test]
