@@ -334,6 +334,14 @@ impl GameTree {
         (OWN | loc as u32, text.len() as u32)
     }
 
+    /// A location and length for the text `write` appends to the own buffer, and what `write`
+    /// returns.
+    pub(crate) fn own_with<T>(&mut self, write: impl FnOnce(&mut String) -> T) -> (u32, u32, T) {
+        let loc = self.own.len();
+        let r = write(&mut self.own);
+        (OWN | loc as u32, (self.own.len() - loc) as u32, r)
+    }
+
     /// Location for a range of the source text.
     pub(crate) fn src_loc(start: usize) -> u32 {
         start as u32

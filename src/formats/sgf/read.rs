@@ -734,8 +734,7 @@ impl<'s> Reader<'s> {
             self.count_lone_cr(start, end);
         }
         // Line ends inside a value that holds no text stay as they are, escaped or not.
-        let (text, split) = unescape_with(raw, simple, composed, !(simple || text_kind));
-        let (loc, len) = tree.own_text(&text);
+        let (loc, len, split) = tree.own_with(|own| unescape_into(raw, simple, composed, !(simple || text_kind), own));
         GameTree::val(loc, len, split)
     }
 
@@ -828,19 +827,33 @@ fn unescape(raw: &str, simple: bool, composed: bool) -> (String, Option<usize>) 
 }
 
 /// [`unescape`], keeping unescaped line ends as they are when `keep_breaks`.
+#[cfg(test)]
 fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> (String, Option<usize>) {
-    let b = raw.as_bytes();
     let mut out = String::with_capacity(raw.len());
+    let split = unescape_into(raw, simple, composed, keep_breaks, &mut out);
+    (out, split)
+}
+
+/// [`unescape_with`] appending to `out`; the split is counted from where the value starts in it.
+fn unescape_into(raw: &str, simple: bool, composed: bool, keep_breaks: bool, out: &mut String) -> Option<usize> {
+    let b = raw.as_bytes();
+    let base = out.len();
     let mut split = None;
     let mut run = 0; // start of the plain run not yet copied
     let mut i = 0;
     let is_special = |c: u8| c == b'\\' || (!keep_breaks && (c == b'\r' || c == b'\n')) || c == b':';
     while i < b.len() {
+        // The next special byte (`:` matters only in composed values; elsewhere it is copied).
+        let next = if composed {
+            b[i..].iter().position(|&c| is_special(c))
+        } else if keep_breaks {
+            memchr::memchr(b'\\', &b[i..])
+        } else {
+            memchr::memchr3(b'\\', b'\r', b'\n', &b[i..])
+        };
+        let Some(k) = next else { break };
+        i += k;
         let c = b[i];
-        if !is_special(c) {
-            i += 1;
-            continue;
-        }
         out.push_str(&raw[run..i]);
         match c {
             b'\\' => {
@@ -879,7 +892,7 @@ fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> 
             _ => {
                 // ':'
                 if composed && split.is_none() {
-                    split = Some(out.len());
+                    split = Some(out.len() - base);
                 }
                 out.push(':');
             }
@@ -888,7 +901,7 @@ fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> 
         run = i;
     }
     out.push_str(&raw[run.min(b.len())..]);
-    (out, split)
+    split
 }
 
 #[cfg(test)]
