@@ -665,6 +665,16 @@ impl<'s> Reader<'s> {
                 return GameTree::val(GameTree::src_loc(start), k as u32, None);
             }
         }
+        // Short simple text (names, dates, results): no escape, no line end, a `]` that ends it.
+        if vt == Some(ValueType::SimpleText) {
+            let short = &b[start..(start + 32).min(b.len())];
+            if let Some(k) = short.iter().position(|&c| matches!(c, b']' | b'\\' | b'\r' | b'\n')) {
+                if short[k] == b']' && self.can_follow_value(start + k + 1) {
+                    self.pos = start + k + 1;
+                    return GameTree::val(GameTree::src_loc(start), k as u32, None);
+                }
+            }
+        }
         self.value_slow(tree, vt, start)
     }
 
