@@ -71,11 +71,22 @@ fn scan_roots(bytes: &[u8], until_known: bool) -> Vec<RootCharset> {
 /// known charset names `enc`: when so, no game of the file can declare another charset, however
 /// its values are cut (the check behind reading a collection without scanning it twice).
 pub(super) fn literal_labels_name(bytes: &[u8], enc: &'static Encoding) -> bool {
+    // Games of one collection mostly repeat one label: the last one that passed is not looked
+    // up again.
+    let mut passed: &[u8] = &[];
     memchr::memmem::find_iter(bytes, b"CA[").all(|at| {
         let rest = &bytes[at + 3..];
         let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) else { return true };
-        let label = String::from_utf8_lossy(&rest[..close]);
-        crate::charset::encoding_for_label(label.trim()).is_none_or(|e| e == enc)
+        let raw = &rest[..close];
+        if raw == passed {
+            return true;
+        }
+        let label = String::from_utf8_lossy(raw);
+        let ok = crate::charset::encoding_for_label(label.trim()).is_none_or(|e| e == enc);
+        if ok {
+            passed = raw;
+        }
+        ok
     })
 }
 

@@ -35,8 +35,18 @@ pub(super) fn declarations_of(roots: Vec<super::declared::RootCharset>) -> (Vec<
     let first = roots.first().map(|r| r.label.clone());
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
+    // Games of one collection mostly repeat one label: looked up once.
+    let mut last: Option<(String, Option<&'static encoding_rs::Encoding>)> = None;
     for r in roots {
-        let Some(enc) = crate::charset::encoding_for_label(&r.label) else { continue };
+        let found = match &last {
+            Some((label, enc)) if *label == r.label => *enc,
+            _ => {
+                let enc = crate::charset::encoding_for_label(&r.label);
+                last = Some((r.label.clone(), enc));
+                enc
+            }
+        };
+        let Some(enc) = found else { continue };
         match current {
             None => parts.push((0, r.label)),
             Some(c) if c == enc => continue,
