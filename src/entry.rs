@@ -4,12 +4,15 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::batch::Existing;
-use crate::batch::output::{OutputError, OutputPolicy, write_output};
+use crate::output::{Existing, OutputPolicy, write_output};
 
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
 use crate::model::Collection;
+
+/// SGF inputs up to this size are read with offsets when they are to be repaired (see
+/// [`Format::read`]).
+const POSITIONS_UP_TO: usize = 256 << 10;
 
 /// Diagnostic codes of the entry points.
 pub(crate) mod codes {
@@ -77,6 +80,47 @@ pub fn read_bytes(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions)
                 "cannot tell the input's format from its content",
             )],
         }),
+    }
+}
+
+impl Format {
+    /// Reads `bytes` in this format, deciding their charset; SGF input then gets the repairs of
+    /// [`normalise`](crate::normalise) unless [`ReadOptions::no_repair`] is set.
+    ///
+    /// ```
+    /// use kifu::{Format, ReadOptions};
+    /// let read = Format::SGF.read(b"(;GM[1]SZ[9];B[ee])".to_vec(), &ReadOptions::default()).unwrap();
+    /// assert_eq!(read.collection.games[0].main_line().count(), 2);
+    /// let err = Format::GIB.read(b"not a GIB file".to_vec(), &ReadOptions::default()).unwrap_err();
+    /// assert!(err.diagnostics.iter().any(|d| d.code == "gib.no-game"));
+    /// ```
+    pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+        match self.spec().read {
+            Some(read) => {
+                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
+                let repair = !options.no_repair && self == Format::SGF;
+                // Repairs are placed by the reader's offsets; most small files need one, and
+                // recording offsets while reading costs less than the second parse that would
+                // find them. Trees that needed no repair are returned without them, as asked.
+                let early = repair && !options.positions && bytes.len() <= POSITIONS_UP_TO;
+                let opts;
+                let options = if early {
+                    opts = ReadOptions { positions: true, ..options.clone() };
+                    &opts
+                } else {
+                    options
+                };
+                read(bytes, options).map(|mut out| {
+                    if repair && !crate::normalise::apply_reporting(&mut out) && early {
+                        out.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
+                    }
+                    out
+                })
+            }
+            None => Err(ReadError {
+                diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.name()))],
+            }),
+        }
     }
 }
 
@@ -150,26 +194,7 @@ impl Collection {
 pub fn write_file(path: impl AsRef<Path>, bytes: &[u8], replace: bool) -> io::Result<()> {
     let existing = if replace { Existing::Force } else { Existing::Refuse };
     let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
-    write_output(path.as_ref(), bytes, &policy).map(drop).map_err(|e| {
-        let message = e.to_string();
-        let kind = match e {
-            // The system's own error, its errno kept (the caller knows the path).
-            OutputError::Create(_, e) | OutputError::Write(_, e) => return e,
-            OutputError::Exists(p) => {
-                let message = format!("{} exists and differs from the output", p.display());
-                return io::Error::new(io::ErrorKind::AlreadyExists, message);
-            }
-            OutputError::LinkTargetExists(link, target) => {
-                let (link, target) = (link.display(), target.display());
-                let message = format!("{link} is a link to {target}, which exists and differs from the output");
-                return io::Error::new(io::ErrorKind::AlreadyExists, message);
-            }
-            OutputError::DanglingLink(_) | OutputError::NoFolder(_) => io::ErrorKind::NotFound,
-            OutputError::IsFolder(_) => io::ErrorKind::IsADirectory,
-            OutputError::BlockDevice(_) => io::ErrorKind::InvalidInput,
-        };
-        io::Error::new(kind, message)
-    })
+    write_output(path.as_ref(), bytes, &policy).map(drop).map_err(io::Error::from)
 }
 
 #[cfg(test)]

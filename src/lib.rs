@@ -74,3 +74,7 @@ mod serde_impls;
 #[doc(hidden)]
 #[allow(rustdoc::broken_intra_doc_links)] // its docs are not rendered; links into it are hidden
 pub mod batch;
+// Not API: the safe write behind `write_file`, the command's outputs, batch and stream; public
+// for the binary only.
+#[doc(hidden)]
+pub mod output;

@@ -1,7 +1,7 @@
 """Type stubs of kifu's extension module (re-exported by the kifu package)."""
 
 import os
-from typing import Any, BinaryIO, Iterable, Iterator, Literal, Optional, Tuple, Union, final
+from typing import Any, BinaryIO, Iterable, Iterator, Literal, Optional, Tuple, Union, final, type_check_only
 
 __all__ = [
     "Charset",
@@ -153,8 +153,33 @@ class Node:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@type_check_only
+class _Writable:
+    """What Game and Collection share: writing in any format (stubs only, no runtime class)."""
+
+    def to_sgf(self) -> str: ...
+    def to_json(self) -> str: ...
+    def to_bytes(
+        self,
+        format: str = "sgf",
+        *,
+        encoding: Optional[str] = None,
+        lossy: bool = False,
+        expand_lists: bool = False,
+    ) -> bytes: ...
+    def write(
+        self,
+        path: _PathLike,
+        format: Optional[str] = None,
+        *,
+        encoding: Optional[str] = None,
+        lossy: bool = False,
+        expand_lists: bool = False,
+        force: bool = False,
+    ) -> list[Diagnostic]: ...
+
 @final
-class Game:
+class Game(_Writable):
     """One game."""
 
     @property
@@ -172,29 +197,9 @@ class Game:
     def moves_array(self) -> Any:
         """NumPy int16 array of shape (n, 3): color (0 Black, 1 White), x, y; pass = -1, -1."""
     def __len__(self) -> int: ...
-    def to_sgf(self) -> str: ...
-    def to_json(self) -> str: ...
-    def to_bytes(
-        self,
-        format: str = "sgf",
-        *,
-        encoding: Optional[str] = None,
-        lossy: bool = False,
-        expand_lists: bool = False,
-    ) -> bytes: ...
-    def write(
-        self,
-        path: _PathLike,
-        format: Optional[str] = None,
-        *,
-        encoding: Optional[str] = None,
-        lossy: bool = False,
-        expand_lists: bool = False,
-        force: bool = False,
-    ) -> list[Diagnostic]: ...
 
 @final
-class Collection:
+class Collection(_Writable):
     """The games of one input, its charset and diagnostics."""
 
     @property
@@ -206,26 +211,6 @@ class Collection:
     def __len__(self) -> int: ...
     def __getitem__(self, index: int, /) -> Game: ...
     def __iter__(self) -> Iterator[Game]: ...
-    def to_sgf(self) -> str: ...
-    def to_json(self) -> str: ...
-    def to_bytes(
-        self,
-        format: str = "sgf",
-        *,
-        encoding: Optional[str] = None,
-        lossy: bool = False,
-        expand_lists: bool = False,
-    ) -> bytes: ...
-    def write(
-        self,
-        path: _PathLike,
-        format: Optional[str] = None,
-        *,
-        encoding: Optional[str] = None,
-        lossy: bool = False,
-        expand_lists: bool = False,
-        force: bool = False,
-    ) -> list[Diagnostic]: ...
 
 @final
 class GameIterator(Iterator[Game]):

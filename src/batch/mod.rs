@@ -9,7 +9,6 @@
 pub mod glob;
 mod input;
 mod moves;
-pub mod output;
 mod plan;
 pub mod report;
 mod run;
@@ -18,13 +17,13 @@ mod walk;
 pub use glob::{Glob, GlobError};
 pub use input::{FORMAT_MISMATCH, detect_format};
 pub use moves::{MoveNames, name_moves};
-pub use output::{OutputError, OutputPolicy, Written, write_output};
 pub use plan::{Job, Plan, plan};
 pub use report::{CharsetRecord, DiagRecord, MergeRecord, Record, Report, Stage, Status, Summary};
 pub use run::execute;
 
 use crate::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
+use crate::output::Existing;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -69,19 +68,6 @@ pub mod codes {
     pub const NOT_REGULAR: &str = "batch.not-regular";
     /// With `--merge`, this input contributed no games because it failed.
     pub const NOT_MERGED: &str = "batch.not-merged";
-}
-
-/// What to do when an output file already exists.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Existing {
-    /// Record the input as failed (`batch.output-exists`) and leave the file alone.
-    #[default]
-    Refuse,
-    /// Replace it (`--force`).
-    Force,
-    /// Leave it and record the input as skipped (`--skip-existing`), so an interrupted run can
-    /// be resumed.
-    Skip,
 }
 
 /// How inputs map to outputs.

@@ -1,12 +1,15 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
-use super::output::{OutputPolicy, Written, remove_stale_temp_files, write_output};
 use super::plan::{FileKey, Job, Plan, file_key};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
-use super::{BatchError, BatchOptions, Collect, Existing, codes};
+use super::{BatchError, BatchOptions, Collect, codes};
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadOptions, WriteOptions};
 use crate::model::Collection;
+use crate::output::{
+    Existing, OutputError, OutputPolicy, Written, parent_folder, remove_stale_temp_files, write_output,
+    write_output_with,
+};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Read};
@@ -111,7 +114,7 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 }
 
 /// The diagnostic of an output that could not be written.
-fn output_error(e: &super::output::OutputError) -> Diagnostic {
+fn output_error(e: &OutputError) -> Diagnostic {
     if e.exists() {
         Diagnostic::error(codes::OUTPUT_EXISTS, format!("{e} (or --skip-existing to keep it)"))
     } else {
@@ -155,7 +158,7 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
         failed.map_or(Ok(()), Err)
     };
     let policy = OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true };
-    let written = super::output::write_output_with(output, &policy, &mut fill);
+    let written = write_output_with(output, &policy, &mut fill);
     if let Some((summary, result)) = outcome {
         record.charset = summary.charset.map(Into::into);
         record.games = summary.games;
@@ -361,8 +364,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
     let removed = if options.dry_run {
         0
     } else {
-        let dirs: BTreeSet<&Path> =
-            plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(super::output::parent_folder).collect();
+        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(parent_folder).collect();
         remove_stale_temp_files(&dirs)
     };
     let mut report = pool.install(|| match &merge_path {

@@ -1,9 +1,9 @@
 //! Finding the inputs: files named on the command line, and game records under walked folders.
 
-use super::output::is_temp_name;
 use super::{BatchError, BatchOptions, codes};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
+use crate::output::is_temp_name;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

@@ -247,9 +247,13 @@ pub fn decode(
 ) -> Decoded {
     let (decision, body) = decide(bytes, override_enc, declared, sink);
     let (text, damage) = decode_marking(decision.encoding, body);
+    // Each NUL before a damaged place becomes U+FFFD, two bytes longer: the place moves.
+    let nuls: Vec<usize> =
+        if damage.is_empty() { Vec::new() } else { memchr::memchr_iter(0, text.as_bytes()).collect() };
     let text = mark_nul(text, sink);
     let name = ca_label(decision.encoding);
-    for d in damage {
+    for mut d in damage {
+        d.offset += 2 * nuls.partition_point(|&n| n < d.offset);
         let hex: Vec<String> = d.bytes.iter().map(|b| format!("{b:02X}")).collect();
         sink.push_at(
             d.offset,
@@ -492,6 +496,24 @@ pub fn decode_owned(
     decode(&bytes, override_enc, declared, sink)
 }
 
+/// [`decode_owned`] when its result is the input itself (valid UTF-8 taken as it is, no NUL
+/// to mark, so nothing reported): the text, byte for byte the input, and the decision.
+/// Otherwise the bytes are handed back undecoded.
+pub(crate) fn decode_owned_as_is(
+    bytes: Vec<u8>,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+) -> Result<Decoded, Vec<u8>> {
+    if Encoding::for_bom(&bytes).is_some() || sniff_utf16(&bytes).is_some() || memchr::memchr(0, &bytes).is_some() {
+        return Err(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|e| e.into_bytes())?;
+    match as_is(text.as_bytes(), override_enc, declared) {
+        Some(decision) => Ok(Decoded { text, decision }),
+        None => Err(text.into_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,6 +535,21 @@ mod tests {
 
     fn enc(e: &'static Encoding, s: &str) -> Vec<u8> {
         e.encode(s).0.into_owned()
+    }
+
+    #[test]
+    fn damage_after_a_nul_is_reported_where_its_replacement_is() {
+        // Found by tests/charset.rs's property test: the NUL's U+FFFD moved the damage.
+        let bytes = [0xC2, 0x80, 1, 1, 0, 1, 0, 0x80, 0];
+        let mut sink = Sink::new();
+        let d = decode(&bytes, None, None, &mut sink);
+        let diags = sink.finish(&d.text);
+        let damage: Vec<usize> =
+            diags.iter().filter(|x| x.code == codes::INVALID_BYTES).map(|x| x.position.unwrap().offset).collect();
+        assert!(!damage.is_empty());
+        for at in damage {
+            assert!(d.text[at..].starts_with('\u{FFFD}'), "no U+FFFD at {at} in {:?}", d.text);
+        }
     }
 
     #[test]

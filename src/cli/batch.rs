@@ -4,8 +4,8 @@ use super::ExitCode;
 use super::output::{Verbosity, diag_line, print_stdout};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kifu::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Existing, Glob, OutputPolicy, Plan, Record};
-use kifu::batch::{Report, Status, Written, write_output};
+use kifu::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Glob, Plan, Record, Report, Status};
+use kifu::output::{Existing, OutputPolicy, Written, parent_folder, write_output};
 use kifu::{Diagnostic, Format, Position, ReadOptions, Severity, WriteOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -204,7 +204,7 @@ fn check_report_path(path: &Path, plan: &Plan, force: bool) -> Result<bool, Exit
         Ok(m) if m.is_dir() => Err(refuse(format!("the report {} is a folder", path.display()))),
         Ok(_) => Ok(false),
         Err(_) => {
-            let dir = kifu::batch::output::parent_folder(path);
+            let dir = parent_folder(path);
             if dir.is_dir() { Ok(false) } else { Err(refuse(format!("folder {}/ does not exist", dir.display()))) }
         }
     }

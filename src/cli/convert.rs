@@ -2,7 +2,7 @@
 //! folders go to `batch.rs`.
 
 use super::ExitCode;
-use super::output::{Loudness, Verbosity, print_diagnostics, print_stdout, write_file};
+use super::output::{Loudness, print_diagnostics, print_stdout, remove_stale_beside, write_file};
 use super::stream;
 use clap::Args;
 use kifu::{Format, ReadOptions, Severity, WriteOptions};
@@ -52,17 +52,6 @@ pub struct ConvertArgs {
 
 /// Inputs up to this size are read with node positions, so diagnostics name their move.
 const NAMED_MOVES_UP_TO: usize = 16 << 20;
-
-/// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).
-pub(super) fn remove_stale_beside(p: &std::path::Path, v: Verbosity) {
-    let dir = kifu::batch::output::parent_folder(p);
-    let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
-    let removed =
-        if file { kifu::batch::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir])) } else { 0 };
-    if removed > 0 && !v.quiet {
-        eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
-    }
-}
 
 /// Whether the input may be large enough to stream: standard input (its size is known only
 /// once read), or a regular file larger than [`kifu::stream::WHOLE_UP_TO`].
@@ -166,7 +155,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         return usage(&format!("kifu cannot write {to}"));
     }
     if let (Some(i), Some(o)) = (&input, &output) {
-        if kifu::batch::output::same_file(i, o) {
+        if kifu::output::same_file(i, o) {
             eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
             return ExitCode::CantCreate;
         }
@@ -217,7 +206,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         Some(p) => {
             remove_stale_beside(p, v);
             write_file(p, &written.bytes, args.force).map(|w| {
-                if w == kifu::batch::Written::Unchanged && v.verbose && !v.quiet {
+                if w == kifu::output::Written::Unchanged && v.verbose && !v.quiet {
                     eprintln!("kifu: {} unchanged (it already holds this output)", p.display());
                 }
             })

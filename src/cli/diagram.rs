@@ -314,7 +314,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         };
     }
     if let Some(i) = &input {
-        if outputs.iter().any(|(p, _)| p.as_ref().is_some_and(|p| kifu::batch::output::same_file(i, p))) {
+        if outputs.iter().any(|(p, _)| p.as_ref().is_some_and(|p| kifu::output::same_file(i, p))) {
             eprintln!("kifu: the output is the input {name}; refusing to overwrite it");
             return ExitCode::CantCreate;
         }

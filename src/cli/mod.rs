@@ -74,7 +74,7 @@ enum Command {
 /// Removes this process's temporary files on SIGINT, SIGTERM and SIGHUP, then exits with 130.
 fn clean_up_on_signals() {
     let _ = ctrlc::set_handler(|| {
-        kifu::batch::output::remove_temp_files();
+        kifu::output::remove_temp_files();
         std::process::exit(ExitCode::Interrupted as i32);
     });
 }

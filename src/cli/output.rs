@@ -2,8 +2,8 @@
 
 use super::ExitCode;
 use clap::ValueEnum;
-use kifu::batch::{Existing, OutputPolicy, Written, write_output};
 use kifu::diag::render;
+use kifu::output::{Existing, OutputPolicy, Written, write_output};
 use kifu::{Diagnostic, Severity};
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -149,6 +149,17 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<Written, Exi
         eprintln!("kifu: {e}");
         if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr }
     })
+}
+
+/// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).
+pub(super) fn remove_stale_beside(p: &Path, v: Verbosity) {
+    let dir = kifu::output::parent_folder(p);
+    let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
+    let removed =
+        if file { kifu::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir])) } else { 0 };
+    if removed > 0 && !v.quiet {
+        eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
+    }
 }
 
 #[cfg(test)]

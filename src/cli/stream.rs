@@ -3,7 +3,8 @@
 
 use super::ExitCode;
 use super::input::{Input, Unreadable, is_stdin};
-use super::output::{Verbosity, print_diagnostics};
+use super::output::{Verbosity, print_diagnostics, remove_stale_beside};
+use kifu::output::{Existing, OutputError, OutputPolicy, Written, write_output_with};
 use kifu::stream::{Parts, StreamError, StreamOptions, Summary};
 use kifu::{Diagnostic, Format, ReadOptions, Severity, WriteOptions};
 use std::io::{self, Read, Write};
@@ -69,7 +70,7 @@ pub fn run(
 ) -> ExitCode {
     let Streamed { name, path, parts, mismatch } = s;
     if let (Some(i), Some(o)) = (&path, output) {
-        if kifu::batch::output::same_file(i, o) {
+        if kifu::output::same_file(i, o) {
             eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
             return ExitCode::CantCreate;
         }
@@ -91,10 +92,10 @@ pub fn run(
     };
     let written = match output {
         Some(p) => {
-            super::convert::remove_stale_beside(p, v);
-            let existing = if force { kifu::batch::Existing::Force } else { kifu::batch::Existing::Refuse };
-            let policy = kifu::batch::OutputPolicy { existing, dry_run: false, create_dirs: false };
-            kifu::batch::output::write_output_with(p, &policy, &mut fill).map(Some)
+            remove_stale_beside(p, v);
+            let existing = if force { Existing::Force } else { Existing::Refuse };
+            let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
+            write_output_with(p, &policy, &mut fill).map(Some)
         }
         None => {
             let stdout = io::stdout();
@@ -102,7 +103,7 @@ pub fn run(
             let r = fill(&mut out).and_then(|()| out.flush());
             match r {
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
-                Err(e) => Err(kifu::batch::OutputError::Write(PathBuf::from("standard output"), e)),
+                Err(e) => Err(OutputError::Write(PathBuf::from("standard output"), e)),
                 Ok(()) => Ok(None),
             }
         }
@@ -142,7 +143,7 @@ pub fn run(
             eprintln!("kifu: {e}");
             return if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr };
         }
-        Ok(Some(kifu::batch::Written::Unchanged)) if v.verbose && !v.quiet => {
+        Ok(Some(Written::Unchanged)) if v.verbose && !v.quiet => {
             eprintln!("kifu: {out_name} unchanged (it already holds this output)");
         }
         Ok(_) => {}

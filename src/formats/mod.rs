@@ -43,10 +43,6 @@ pub struct ReadOptions {
     pub no_repair: bool,
 }
 
-/// SGF inputs up to this size are read with offsets when they are to be repaired (see
-/// [`Format::read`]).
-const POSITIONS_UP_TO: usize = 256 << 10;
-
 /// Options for writing.
 ///
 /// ```
@@ -394,35 +390,8 @@ impl Format {
             .or_else(|| memchr::memmem::find(&head[..head.len().min(4096)], b"(;").is_some().then_some(Format::SGF))
     }
 
-    /// Read `bytes` in this format.
-    pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-        match self.0.read {
-            Some(read) => {
-                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
-                let repair = !options.no_repair && self == Format::SGF;
-                // Repairs are placed by the reader's offsets; most small files need one, and
-                // recording offsets while reading costs less than the second parse that would
-                // find them. Trees that needed no repair are returned without them, as asked.
-                let early = repair && !options.positions && bytes.len() <= POSITIONS_UP_TO;
-                let opts;
-                let options = if early {
-                    opts = ReadOptions { positions: true, ..options.clone() };
-                    &opts
-                } else {
-                    options
-                };
-                read(bytes, options).map(|mut out| {
-                    if repair && !crate::normalise::apply_reporting(&mut out) && early {
-                        out.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
-                    }
-                    out
-                })
-            }
-            None => Err(ReadError {
-                diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.0.name))],
-            }),
-        }
-    }
+    // `Format::read` (parse, then `normalise` for SGF) is in `src/entry.rs`, with the other entry
+    // points: `normalise` uses `formats`, so `formats` does not use `normalise`.
 
     /// Write `collection` in this format. Lossy items are reported one by one by the writer;
     /// a kind of loss met more than once gets one warning with the count and the places, and

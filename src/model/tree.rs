@@ -248,6 +248,32 @@ impl GameTree {
         self.props.reserve_exact(props);
     }
 
+    /// A copy whose buffers are exactly as large as their contents, and this tree emptied with
+    /// its capacity kept (a reader builds each game in one reused tree, so each game's buffers
+    /// are allocated once, at their final size).
+    pub(crate) fn take_exact(&mut self) -> GameTree {
+        let out = self.clone();
+        if let Some(p) = &mut self.positions {
+            p.nodes.clear();
+            p.props.clear();
+        }
+        match &mut self.node_props {
+            Starts::Narrow(v) => {
+                v.clear();
+                v.push(0);
+            }
+            wide => *wide = Starts::new(),
+        }
+        self.own.clear();
+        self.later.clear();
+        self.next.clear();
+        self.next_sorted = true;
+        self.props.clear();
+        self.values.clear();
+        self.unknown.clear();
+        out
+    }
+
     /// Release spare capacity.
     pub(crate) fn shrink(&mut self) {
         if let Some(p) = &mut self.positions {
@@ -289,6 +315,16 @@ impl GameTree {
         id
     }
 
+    /// Append a node as the first child of the last node, holding one property `key` with a
+    /// two-byte value at `loc` of the source (a move, while reading).
+    #[inline(always)]
+    pub(crate) fn push_move_child(&mut self, key: u16, loc: u32) -> u32 {
+        let id = (self.node_props.len() - 1) as u32;
+        self.props.push(Prop { loc, len: 2, key });
+        self.node_props.push(self.props.len() as u32);
+        id
+    }
+
     /// Sort the sibling table after building.
     pub(crate) fn finish(&mut self) {
         if !self.next_sorted {
@@ -317,6 +353,14 @@ impl GameTree {
         let loc = self.own.len();
         self.own.push_str(text);
         (OWN | loc as u32, text.len() as u32)
+    }
+
+    /// A location and length for the text `write` appends to the own buffer, and what `write`
+    /// returns.
+    pub(crate) fn own_with<T>(&mut self, write: impl FnOnce(&mut String) -> T) -> (u32, u32, T) {
+        let loc = self.own.len();
+        let r = write(&mut self.own);
+        (OWN | loc as u32, (self.own.len() - loc) as u32, r)
     }
 
     /// Location for a range of the source text.

@@ -14,7 +14,12 @@ pub(crate) const SIGNATURE: &[&str] = &["RD", "LT", "LC", "GK", "HD"];
 /// move property); or `TE` with a value other than `1`/`2` (FF\[4\]'s tesuji is a Double in a
 /// move node). A normal file with `TE[1]` on a move is never taken for it.
 pub fn is_oro_dialect(tree: &GameTree) -> bool {
-    !tree.is_empty() && super::scan::facts_of(tree).oro
+    if tree.is_empty() {
+        return false;
+    }
+    let root = tree.root();
+    let signature = root.props().filter(|p| SIGNATURE.contains(&p.ident())).count();
+    signature >= 2 || root.props().any(dialect_value)
 }
 
 /// `KO` or `TE` in the root with a value FF\[4\] does not give them.

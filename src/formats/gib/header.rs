@@ -3,12 +3,13 @@
 //! a game that did not come from GIB) a neutral default.
 
 use super::codes;
+use super::facts::{Facts, written_name};
 use super::fields;
 use super::result;
 use crate::diag::Diagnostic;
 use crate::formats::legacy;
+use crate::model::Node;
 use crate::model::info::format_real;
-use crate::model::{GameResult, GameTree, Node, WinKind};
 
 /// Header keys in the order Tygem writes them.
 const KEYS: &[&str] = &[
@@ -51,55 +52,62 @@ const TAG_KEYS: &[&str] = &["S", "R", "D", "G", "W", "Z", "T", "C", "I", "L", "M
 /// Keys always written, whatever `XGIB` holds.
 const REQUIRED: &[&str] = &["GIBOKIND", "GAMEBLACKNAME", "GAMEWHITENAME", "GAMEINFOMAIN", "GAMETAG"];
 
-/// What the model says, prepared once.
-pub(super) struct Facts {
-    pub(super) kind: String,
-    black: Option<String>,
-    white: Option<String>,
-    black_rank: Option<String>,
-    white_rank: Option<String>,
-    komi10: Option<i64>,
-    handicap: u32,
-    result: Option<(i64, i64, GameResult)>,
-    date: Option<legacy::Date>,
-    time: Option<(u64, u64, u64)>,
-    name: Option<String>,
-    place: Option<String>,
-    comment: Option<String>,
-    moves: usize,
+/// The root's `XGIB` entries as `(key, value)`, each value already the one line it will be
+/// written as (line breaks and control characters made spaces, `\]` made `]`; reported), so
+/// the writer sees what its reader will read. An entry that is not `KEY=VALUE` with a word as
+/// key (one holding a line break or a blank would inject a line or read back as another key)
+/// is reported and left out. `None` when the root has no `XGIB`.
+pub(super) fn private_entries(root: Node<'_>, sink: &mut Vec<Diagnostic>) -> Option<Vec<(String, String)>> {
+    let p = root.get(super::PROP_HEADER)?;
+    let mut out = Vec::new();
+    for v in p.values() {
+        let s = v.as_str();
+        let kv = s
+            .split_once('=')
+            .filter(|(k, _)| !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'));
+        let Some((key, value)) = kv else {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_PROPERTY,
+                format!("root node: XGIB value '{}' is not KEY=VALUE; not written", s.escape_debug()),
+            ));
+            continue;
+        };
+        out.push((key.to_string(), one_line_value(key, value, sink)));
+    }
+    Some(out)
 }
-/// The header lines (`\\[KEY=VALUE\\]` with CRLF) for a game whose root is `root`.
-pub(super) fn lines(root: Node<'_>, facts: &Facts, sink: &mut Vec<Diagnostic>) -> String {
-    let private: Vec<(String, String)> = root
-        .get(super::PROP_HEADER)
-        .map(|p| {
-            p.values()
-                .filter_map(|v| {
-                    let s = v.as_str();
-                    // A key is a word (`GAMEINFOSUB`): one holding a line break or a blank
-                    // would inject a line or read back as another key.
-                    let kv = s
-                        .split_once('=')
-                        .filter(|(k, _)| !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-                        .map(|(k, v)| (k.to_string(), v.to_string()));
-                    if kv.is_none() {
-                        sink.push(Diagnostic::warning(
-                            codes::LOSSY_PROPERTY,
-                            format!("root node: XGIB value '{}' is not KEY=VALUE; not written", s.escape_debug()),
-                        ));
-                    }
-                    kv
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let has_private = root.get(super::PROP_HEADER).is_some();
+
+/// `value` as one header line can hold it: line breaks and control characters made spaces and
+/// `\]` (which would end the entry) made `]`, reported.
+fn one_line_value(key: &str, value: &str, sink: &mut Vec<Diagnostic>) -> String {
+    let (mut clean, broken) = legacy::one_line(value);
+    while clean.contains("\\]") {
+        clean = clean.replace("\\]", "]");
+    }
+    if broken || clean.len() != value.len() {
+        sink.push(Diagnostic::warning(
+            codes::LOSSY_PROPERTY,
+            format!(
+                "header {key}: line breaks, control characters or '\\]' cannot be written in a GIB value; written as {key}={clean}"
+            ),
+        ));
+    }
+    clean
+}
+
+/// The header lines (`\\[KEY=VALUE\\]` with CRLF): the generated values at their canonical
+/// places among the `private` entries (`XGIB`, from [`private_entries`]) that are kept.
+pub(super) fn lines(private: Option<&[(String, String)]>, facts: &Facts, sink: &mut Vec<Diagnostic>) -> String {
+    let private = private.unwrap_or_default();
+    // Entries that stay as they are come back as `XGIB`; without any, the file reads back as a
+    // game without `XGIB`, so it is written as one: with Tygem's full key set.
+    let has_private = private.iter().any(|(key, value)| keeps_raw(facts, key, value));
     let raw_of = |key: &str| private.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
 
     let mut out = String::new();
     let header = merge(
         KEYS,
-        &private,
+        private,
         |key, raw| match key {
             "GAMEINFOMAIN" | "GAMEINFOSUB" | "GAMETAG" => composite(facts, key, raw, !has_private),
             _ => top_value(facts, key, raw),
@@ -114,19 +122,27 @@ pub(super) fn lines(root: Node<'_>, facts: &Facts, sink: &mut Vec<Diagnostic>) -
                 format!("XGIB entry {key} replaced by the value the SGF properties give"),
             ));
         }
-        let (clean, broken) = legacy::one_line(&value);
-        let clean = clean.replace("\\]", "]");
-        if broken || clean.len() != value.len() {
-            sink.push(Diagnostic::warning(
-                codes::LOSSY_PROPERTY,
-                format!(
-                    "header {key}: line breaks, control characters or '\\]' cannot be written in a GIB value; written as {key}={clean}"
-                ),
-            ));
-        }
-        out.push_str(&format!("\\[{key}={clean}\\]\r\n"));
+        let value = if is_raw { value } else { one_line_value(&key, &value, sink) };
+        out.push_str(&format!("\\[{key}={value}\\]\r\n"));
     }
     out
+}
+
+/// Whether the private entry `key=value` is written (in part, for a composite) as it is, rather
+/// than replaced by what the facts give.
+fn keeps_raw(f: &Facts, key: &str, value: &str) -> bool {
+    let (entry, fields) = match key {
+        "GAMEINFOMAIN" | "GAMEINFOSUB" => (key, fields::split_pairs(value)),
+        "GAMETAG" => (key, fields::split_tag(value)),
+        _ => return !KEYS.contains(&key) || top_value(f, key, Some(value)).is_none(),
+    };
+    let canon = match entry {
+        "GAMEINFOMAIN" => MAIN_KEYS,
+        "GAMEINFOSUB" => SUB_KEYS,
+        _ => TAG_KEYS,
+    };
+    let raw_of = |k: &str| fields.iter().find(|x| x.key == k).map(|x| x.raw.as_str());
+    fields.iter().any(|x| !canon.contains(&x.key.as_str()) || sub_value(f, entry, &x.key, raw_of(&x.key)).is_none())
 }
 
 /// A composite entry (`GAMEINFOMAIN`, `GAMEINFOSUB`, `GAMETAG`): the raw sub-fields in their
@@ -157,37 +173,41 @@ fn composite(f: &Facts, entry: &str, raw: Option<&str>, defaults: bool) -> Optio
     (!text.is_empty() || raw.is_some()).then_some(text)
 }
 
-/// Merges raw items (kept in their order) with generated ones (placed at their canonical
-/// rank). `value(key, raw)` gives the generated value that replaces or adds an item, `None` to
-/// keep the raw one; `default(key)` fills a canonical key that has neither. Returns
-/// (key, text, is_raw).
+/// Merges raw items (kept in their order) with generated ones (each at its canonical rank:
+/// before the first kept raw item that comes after it in `canon`). `value(key, raw)` gives the
+/// generated value of a key, `None` to keep the raw item; `default(key)` fills a canonical key
+/// that has neither. A raw item that a generated value replaces is dropped rather than replaced
+/// in place: the reader maps the generated item away, so its place follows from the kept items
+/// alone, and a second write puts it where the first did. Returns (key, text, is_raw).
 fn merge(
     canon: &[&str],
     raw: &[(String, String)],
     value: impl Fn(&str, Option<&str>) -> Option<String>,
     default: impl Fn(&str) -> Option<String>,
 ) -> Vec<(String, String, bool)> {
+    let raw_of = |key: &str| raw.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let generated: Vec<Option<String>> = canon.iter().map(|&c| value(c, raw_of(c))).collect();
+    let replaced = |key: &str| canon.iter().position(|c| *c == key).is_some_and(|i| generated[i].is_some());
+    let kept: Vec<&(String, String)> = raw.iter().filter(|(k, _)| !replaced(k)).collect();
     let mut out = Vec::new();
-    let mut done: Vec<&str> = Vec::new();
+    let mut next = 0;
     let mut add_canon = |upto: usize, out: &mut Vec<(String, String, bool)>| {
-        for &c in &canon[..upto] {
-            if done.contains(&c) || raw.iter().any(|(rk, _)| rk == c) {
+        for i in next..upto.max(next) {
+            let c = canon[i];
+            if kept.iter().any(|(rk, _)| rk == c) {
                 continue;
             }
-            done.push(c);
-            if let Some(v) = value(c, None).or_else(|| default(c)) {
+            if let Some(v) = generated[i].clone().or_else(|| default(c)) {
                 out.push((c.to_string(), v, false));
             }
         }
+        next = next.max(upto);
     };
-    for (k, r) in raw {
+    for (k, r) in &kept {
         if let Some(at) = canon.iter().position(|c| c == k) {
             add_canon(at, &mut out);
         }
-        out.push(match value(k, Some(r)) {
-            Some(v) => (k.clone(), v, false),
-            None => (k.clone(), r.clone(), true),
-        });
+        out.push((k.clone(), r.clone(), true));
     }
     add_canon(canon.len(), &mut out);
     out
@@ -203,16 +223,6 @@ fn gib_date((y, m, d): legacy::Date) -> String {
 
 /// A generated top-level value: what the SGF properties say, or `None` to keep the raw entry.
 fn top_value(f: &Facts, key: &str, raw: Option<&str>) -> Option<String> {
-    let name = |n: &Option<String>, r: &Option<String>| -> Option<String> {
-        match (n, r) {
-            (None, None) => None,
-            (n, Some(r)) => Some(format!("{} ({})", n.as_deref().unwrap_or(""), fields::rank_display(r)).trim().into()),
-            // A space after a final `)` keeps readers that split `name (rank)` at a closing
-            // parenthesis from taking `GNU Go (seed 5)` for a rank; kifu trims it.
-            (Some(n), None) if n.ends_with(')') => Some(format!("{n} ")),
-            (Some(n), None) => Some(n.clone()),
-        }
-    };
     match key {
         "GIBOKIND" => Some(f.kind.clone()),
         "GAMECONDITION" => {
@@ -237,14 +247,20 @@ fn top_value(f: &Facts, key: &str, raw: Option<&str>) -> Option<String> {
         "GAMENAME" => f.name.clone(),
         "GAMEPLACE" => f.place.clone(),
         "GAMECOMMENT" => f.comment.clone(),
-        "GAMEBLACKNAME" => name(&f.black, &f.black_rank),
-        "GAMEWHITENAME" => name(&f.white, &f.white_rank),
+        "GAMEBLACKNAME" => written_name(&f.black, &f.black_rank),
+        "GAMEWHITENAME" => written_name(&f.white, &f.white_rank),
         "GAMEDATE" => {
             let d = f.date?;
-            (raw.and_then(fields::parse_date) != Some(d)).then(|| gib_date(d))
+            (!keeps_date(raw, d)).then(|| gib_date(d))
         }
         _ => None,
     }
+}
+
+/// Whether a raw date field stays as it is: it holds the date `d` and a time of day (the reader
+/// keeps only such a field in `XGIB`; one that holds the date alone is generated again).
+fn keeps_date(raw: Option<&str>, d: legacy::Date) -> bool {
+    raw.is_some_and(|r| fields::parse_date(r) == Some(d) && fields::only_date(r).is_none())
 }
 
 /// The value of a key the game has no `XGIB` entry for (a game that did not come from GIB).
@@ -285,7 +301,7 @@ fn in_list(text: &str) -> String {
 fn sub_value(f: &Facts, entry: &str, key: &str, raw: Option<&str>) -> Option<String> {
     let date_if_changed = |raw: Option<&str>, fmt: &dyn Fn(fields::Date) -> String| {
         let d = f.date?;
-        (raw.and_then(fields::parse_date) != Some(d)).then(|| fmt(d))
+        (!keeps_date(raw, d)).then(|| fmt(d))
     };
     match (entry, key) {
         ("GAMEINFOMAIN", "GBKIND") => Some(
@@ -335,168 +351,4 @@ fn sub_default(f: &Facts, entry: &str, key: &str) -> Option<String> {
         ("GAMETAG", "N") => level(&f.black_rank),
         _ => "0".into(),
     })
-}
-pub(super) fn facts(game: &GameTree, kind: &str, handicap: u32, moves: usize, sink: &mut Vec<Diagnostic>) -> Facts {
-    let root = game.root();
-    let text = |id: &str| root.value(id).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-    let komi10 = text("KM").and_then(|k| match k.parse::<f64>() {
-        Ok(x) if x.is_finite() && (x * 10.0).abs() < 1e9 => {
-            let k10 = (x * 10.0).round();
-            if (k10 - x * 10.0).abs() > 1e-6 {
-                sink.push(Diagnostic::warning(
-                    codes::LOSSY_KOMI,
-                    format!("root node: KM[{k}] written as {} (GIB komi is in tenths)", format_real(k10 / 10.0)),
-                ));
-            }
-            Some(k10 as i64)
-        }
-        _ => {
-            sink.push(Diagnostic::warning(
-                codes::LOSSY_KOMI,
-                format!("root node: KM[{k}] is not a komi GIB can hold; not written"),
-            ));
-            None
-        }
-    });
-    let result = text("RE").and_then(|re| {
-        let parsed = GameResult::from_sgf(&re);
-        match parsed.as_ref().and_then(result::to_code) {
-            Some((code, z, lossy)) => {
-                let mut r = parsed?;
-                if lossy {
-                    // The margin GIB holds, in the result text too (`white 2.3 win`).
-                    if let GameResult::Win { winner, how: WinKind::Score(_) } = r {
-                        r = GameResult::Win { winner, how: WinKind::Score(z as f64 / 10.0) };
-                    }
-                    let tenths = match &r {
-                        GameResult::Win { winner, .. } => format!("{}+{:.1}", winner.as_sgf(), z as f64 / 10.0),
-                        other => other.to_sgf(),
-                    };
-                    let shown = if tenths == r.to_sgf() { tenths } else { format!("{} ({tenths})", r.to_sgf()) };
-                    sink.push(Diagnostic::warning(
-                        codes::LOSSY_RESULT,
-                        format!("root node: RE[{re}] written as {shown} (GIB margins are in tenths)"),
-                    ));
-                }
-                if let GameResult::Win { winner, how: WinKind::Points } = &r {
-                    // GIB readers take ZIPSU 0 for a margin of 0; kifu reads `white win` as W+.
-                    let w = winner.as_sgf();
-                    sink.push(Diagnostic::warning(
-                        codes::LOSSY_RESULT,
-                        format!(
-                            "root node: RE[{re}] written as {w}+0 ({w}+0.0): GIB has no win without a margin (kifu reads the result text back as {w}+)"
-                        ),
-                    ));
-                }
-                Some((code, z, r))
-            }
-            None => {
-                sink.push(Diagnostic::warning(
-                    codes::LOSSY_RESULT,
-                    format!("root node: RE[{re}] is not a result GIB can hold; not written (GRLT 255, unfinished)"),
-                ));
-                None
-            }
-        }
-    });
-    let date = text("DT").and_then(|dt| match legacy::first_date(&dt) {
-        Some((d, more)) => {
-            if more {
-                sink.push(Diagnostic::warning(
-                    codes::LOSSY_PROPERTY,
-                    format!("root node: DT[{dt}] written as its first date {}", legacy::iso_date(d)),
-                ));
-            }
-            Some(d)
-        }
-        None => {
-            sink.push(Diagnostic::warning(
-                codes::LOSSY_PROPERTY,
-                format!("root node: DT[{dt}] is not a date; not written"),
-            ));
-            None
-        }
-    });
-    let time = time(text("TM"), text("OT"), sink);
-    let mut rank = |id: &str| -> Option<String> {
-        let raw = text(id)?;
-        let Some(sgf) = legacy::rank_to_sgf(&raw) else {
-            sink.push(Diagnostic::warning(
-                codes::LOSSY_RANK,
-                format!("root node: {id}[{raw}] is not a rank GIB can hold; not written"),
-            ));
-            return None;
-        };
-        let (core, mark) = legacy::rank_without_mark(&sgf);
-        if !mark.is_empty() {
-            sink.push(Diagnostic::warning(
-                codes::LOSSY_RANK,
-                format!(
-                    "root node: {id}[{raw}] written as {core} ({}): GIB ranks have no '{mark}' mark",
-                    core.to_uppercase()
-                ),
-            ));
-        }
-        Some(core.to_string())
-    };
-    let (black_rank, white_rank) = (rank("BR"), rank("WR"));
-    Facts {
-        kind: kind.to_string(),
-        black: text("PB"),
-        white: text("PW"),
-        black_rank,
-        white_rank,
-        komi10,
-        handicap,
-        result,
-        date,
-        time,
-        name: text("GN"),
-        place: text("PC"),
-        comment: text("GC"),
-        moves,
-    }
-}
-
-/// `TM` seconds and `OT` `NxS byo-yomi` as (main, byo-yomi seconds, periods).
-fn time(tm: Option<String>, ot: Option<String>, sink: &mut Vec<Diagnostic>) -> Option<(u64, u64, u64)> {
-    if tm.is_none() && ot.is_none() {
-        return None;
-    }
-    let main = match tm.as_deref().map(|t| t.parse::<f64>()) {
-        Some(Ok(x)) if x.is_finite() && x >= 0.0 => {
-            if x.fract() != 0.0 {
-                sink.push(Diagnostic::warning(
-                    codes::LOSSY_TIME,
-                    format!("root node: TM[{x}] written as whole seconds"),
-                ));
-            }
-            x.round() as u64
-        }
-        Some(_) => {
-            sink.push(Diagnostic::warning(codes::LOSSY_TIME, "root node: TM is not a number of seconds; written as 0"));
-            0
-        }
-        None => 0,
-    };
-    let (byo, periods) = match ot.as_deref() {
-        None => (0, 0),
-        Some(o) => {
-            let head = o.split_whitespace().next().unwrap_or("");
-            match head.split_once(['x', 'X']).and_then(|(p, s)| Some((s.parse::<u64>().ok()?, p.parse::<u64>().ok()?)))
-            {
-                Some(bp) if o.trim_start_matches(head).trim().eq_ignore_ascii_case("byo-yomi") || o.trim() == head => {
-                    bp
-                }
-                _ => {
-                    sink.push(Diagnostic::warning(
-                        codes::LOSSY_TIME,
-                        format!("root node: OT[{o}] is not 'NxS byo-yomi'; not written"),
-                    ));
-                    (0, 0)
-                }
-            }
-        }
-    };
-    Some((main, byo, periods))
 }

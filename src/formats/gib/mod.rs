@@ -1,5 +1,6 @@
 //! GIB (Tygem, Tom, eWeiqi, Yidao, 棋城): reader and writer. Specification: [`formats/gib.md`](crate::spec::gib).
 
+mod facts;
 mod fields;
 mod header;
 mod map;
@@ -223,43 +224,10 @@ pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOut
             "Global"
         }
     };
-    let (text, diags) = settled_text(game, kind);
+    let (text, diags) = write_text(game, kind);
     diagnostics.extend(diags);
     let options = WriteOptions { encoding: Some(enc), ..options.clone() };
     super::encode_output(&text, &options, diagnostics)
-}
-
-/// `write_text`'s GIB text for `game`, settled. When the header comes partly from private `XGIB`
-/// entries, those may no longer agree with the SGF properties (a damaged or hand-edited record:
-/// a level in `BUSERINFO` for a player without `BR`, sub-fields in another order, a `GAMETAG`
-/// without the date `GDATE` holds), and the text would read back as another header. The text is
-/// read back and written again until it reads back as written (at most three rounds), so a
-/// second write is the first; each rewritten line is reported.
-fn settled_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic>) {
-    let (mut text, mut diagnostics) = write_text(game, kind);
-    for _ in 0..3 {
-        let (Some(back), _) = parse_text(&text, Sink::new()) else { break };
-        let (again, _) = write_text(&back, kind);
-        if again == text {
-            break;
-        }
-        let (old, new): (Vec<&str>, Vec<&str>) = (text.lines().collect(), again.lines().collect());
-        for i in 0..old.len().max(new.len()) {
-            let (a, b) = (old.get(i).copied().unwrap_or(""), new.get(i).copied().unwrap_or(""));
-            if a != b {
-                diagnostics.push(Diagnostic::warning(
-                    codes::LOSSY_PROPERTY,
-                    format!(
-                        "header: '{}' reads back as '{}' (XGIB entries or values that disagree with the game's properties); written as it reads back",
-                        a.escape_debug(),
-                        b.escape_debug()
-                    ),
-                ));
-            }
-        }
-        text = again;
-    }
-    (text, diagnostics)
 }
 
 #[cfg(test)]

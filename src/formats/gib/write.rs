@@ -3,6 +3,7 @@
 //! item, naming the node it came from.
 
 use super::codes;
+use super::facts;
 use super::header;
 use crate::diag::Diagnostic;
 use crate::formats::legacy;
@@ -54,10 +55,11 @@ pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic
     }
     report_variations(game, &mut sink);
     let (handicap, records) = moves(game, size, &mut sink);
-    let facts = header::facts(game, kind, handicap, records.len(), &mut sink);
+    let private = header::private_entries(root, &mut sink);
+    let facts = facts::facts(game, kind, handicap, records.len(), private.as_deref(), &mut sink);
 
     let mut out = String::from("\\HS\r\n");
-    out.push_str(&header::lines(root, &facts, &mut sink));
+    out.push_str(&header::lines(private.as_deref(), &facts, &mut sink));
     out.push_str("\\HE\r\n\\GS\r\n");
     let game_line = game_line(root.value(super::PROP_GAME_LINE), &mut sink);
     out.push_str(&format!("{game_line}\r\n{} 0 &4\r\n", records.len() + 1));
@@ -68,8 +70,10 @@ pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic
             codes::LOSSY_PROPERTY,
             format!("root node: {}: line breaks or control characters replaced by spaces", super::PROP_INI_TEXT),
         ));
+    } else if ini_clean.trim() != ini_clean {
+        sink.push(blanks_dropped(super::PROP_INI_TEXT, ini));
     }
-    out.push_str(&format!("INI 0 1 {handicap} &4{ini_clean} \r\n"));
+    out.push_str(&format!("INI 0 1 {handicap} &4{} \r\n", ini_clean.trim()));
     for (i, (color, mv)) in records.iter().enumerate() {
         let n = i + 2;
         match mv {
@@ -98,11 +102,21 @@ pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic
             ));
             continue;
         }
-        out.push_str(&line);
+        // The reader keeps a record line without its blanks at the ends.
+        if !broken && line.trim() != line {
+            sink.push(blanks_dropped(super::PROP_RECORDS, kept.as_str()));
+        }
+        out.push_str(line.trim());
         out.push_str(" \r\n");
     }
     out.push_str("\\GE\r\n");
     (out, sink)
+}
+
+/// A value written without its blanks at the ends, which a line holds but the reader trims.
+fn blanks_dropped(prop: &str, value: &str) -> Diagnostic {
+    let message = format!("root node: {prop}[{}] written without its blanks at the ends", value.escape_debug());
+    Diagnostic::warning(codes::LOSSY_PROPERTY, message)
 }
 
 /// The first line of the game section: the kept `XGIBGS` value when it is a line of numbers

@@ -118,8 +118,13 @@ pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOut
     let (text, diagnostics) = write_text(collection)?;
     let mut out = super::encode_output(&text, options, diagnostics)?;
     if options.encoding() == encoding_rs::UTF_8 && !out.bytes.is_ascii() {
+        // The text is no longer needed and, as UTF-8 with each NUL written as `?`, it is the
+        // output: the charset decision reads it in place of a copy of the output.
+        let mut probe = text.into_bytes();
+        probe.iter_mut().filter(|b| **b == 0).for_each(|b| *b = b'?');
+        debug_assert!(probe == out.bytes);
         let mut sink = crate::diag::Sink::new();
-        let read_as = crate::charset::decode_owned(out.bytes.clone(), None, None, &mut sink).decision.encoding;
+        let read_as = crate::charset::decode_owned(probe, None, None, &mut sink).decision.encoding;
         if read_as != encoding_rs::UTF_8 {
             out.bytes.splice(0..0, *b"\xEF\xBB\xBF");
             out.diagnostics.push(crate::diag::Diagnostic::info(
@@ -147,6 +152,28 @@ mod tests {
         assert!(!sniff(b"\\HS\n\\[GIBOKIND=Global\\]\n\\HE\nSTO 0 2 1 15 3\n"));
         assert!(!sniff(b"[Header]\nLang=SJIS\n[Data]\nQD,B1,1,0\n"));
         assert!(!sniff(b"hello\nworld\n"));
+    }
+
+    #[test]
+    fn utf8_that_reads_as_another_charset_gets_a_byte_order_mark() {
+        let games = |pb: &str| {
+            let text = "(;GM[1]SZ[19]PB[x]PW[a];B[pd])";
+            let mut c = crate::formats::Format::SGF.read(text.into(), &ReadOptions::default()).unwrap().collection;
+            c.games[0].set_player(crate::model::Color::Black, pb);
+            c
+        };
+        let lossy = WriteOptions { lossy: true, ..WriteOptions::default() };
+        // A control character (the writer makes it a space) does not change the decision.
+        for pb in ["–{ˆö–V\u{8f}G\u{8d}ô", "–{ˆö–V\u{8f}G\u{8d}ô\0"] {
+            let out = write(&games(pb), &lossy).unwrap();
+            assert!(out.bytes.starts_with(b"\xEF\xBB\xBF"), "{pb:?}: {:?}", out.diagnostics);
+            assert!(out.diagnostics.iter().any(|d| d.code == codes::UTF8_MARK), "{pb:?}");
+            let back = read(out.bytes, &ReadOptions::default()).unwrap();
+            let black = back.collection.games[0].info().black.unwrap();
+            assert!(black.starts_with("–{ˆö–V") && black.ends_with('ô'), "{black}");
+        }
+        let out = write(&games("이세돌"), &lossy).unwrap();
+        assert!(!out.bytes.starts_with(b"\xEF\xBB\xBF") && !out.diagnostics.iter().any(|d| d.code == codes::UTF8_MARK));
     }
 
     #[test]

@@ -43,7 +43,9 @@ const HELD: &[&str] = &[
 ];
 
 /// The largest board NGF letters address (`B`..`Z` = 0..24).
-const MAX_SIDE: u8 = 25;
+const LETTER_SIDE: u8 = 25;
+/// The largest board size the reader takes (its moves are read only up to `Z`).
+const MAX_SIDE: u8 = 52;
 /// The number of moves the two-letter counter can number (`AB` = 1 … `ZZ` = 675).
 const MAX_COUNTER: usize = 26 * 26 - 1;
 
@@ -449,10 +451,13 @@ fn move_of(w: &mut Writer<'_>, node: Node<'_>, size: BoardSize, before: usize) -
         let id = color.as_sgf();
         match mv {
             Some(Move::Pass) => found.push(format!("{id}AAAA")),
-            Some(Move::Play(pt)) if pt.is_on(size) => {
+            Some(Move::Play(pt)) if pt.is_on(size) && pt.x < LETTER_SIDE && pt.y < LETTER_SIDE => {
                 let (x, y) = (letter(pt.x), letter(pt.y));
                 found.push(format!("{id}{x}{y}{y}{x}"));
             }
+            Some(Move::Play(pt)) if pt.is_on(size) => w.lossy(format!(
+                "move {before}: {id}[{value}] is past Z, the last line NGF letters address; not written"
+            )),
             _ => w.lossy(format!("move {before}: {id}[{value}] is not a move on the board; not written")),
         }
     }
@@ -484,6 +489,23 @@ mod tests {
     fn write(text: &str) -> (String, Vec<String>) {
         let (out, d) = write_text(&sgf_game(text)).expect("written");
         (out, d.into_iter().filter(|d| d.severity > crate::diag::Severity::Info).map(|d| d.message).collect())
+    }
+
+    /// A board the reader takes but letters cannot wholly address (a proptest finding: `GI\n30\n`
+    /// read, then refused by the writer): written with its size; a move past `Z` is reported.
+    #[test]
+    fn boards_past_z_keep_their_size_and_report_moves_they_cannot_address() {
+        let (out, d) = write("(;GM[1]SZ[30];B[ac];W[zz];B[cd])");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].contains("W[zz] is past Z"), "{d:?}");
+        let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
+        assert!(!read.diagnostics.iter().any(|d| d.severity > crate::diag::Severity::Info), "{:?}", read.diagnostics);
+        let game = &read.collection.games[0];
+        assert_eq!(game.board_size(), BoardSize::square(30));
+        let moves: Vec<_> = game.main_line().filter_map(|n| n.mv()).collect();
+        let kept = sgf_game("(;GM[1]SZ[30];B[ac];B[cd])");
+        assert_eq!(moves, kept.games[0].main_line().filter_map(|n| n.mv()).collect::<Vec<_>>());
+        assert_eq!(write_text(&read.collection).unwrap().0, out, "a second write is the same");
     }
 
     #[test]
@@ -561,7 +583,6 @@ mod tests {
     fn refuses_what_ngf_cannot_hold() {
         assert!(write_text(&sgf_game("(;SZ[1])")).is_err());
         assert!(write_text(&sgf_game("(;SZ[19:13])")).is_err());
-        assert!(write_text(&sgf_game("(;SZ[37])")).is_err());
         assert!(write_text(&Collection::default()).is_err());
     }
 

@@ -20,9 +20,19 @@ pub(super) struct RootCharset {
 
 /// The root `CA` of every game tree of `bytes`, in order.
 pub(super) fn root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
+    scan_roots(bytes, false)
+}
+
+/// The root `CA`s of [`root_charsets`] up to and including the first whose label names a
+/// known charset (all of them when none does): the scan stops after that game.
+pub(super) fn leading_root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
+    scan_roots(bytes, true)
+}
+
+fn scan_roots(bytes: &[u8], until_known: bool) -> Vec<RootCharset> {
     // A double-byte charset whose trail bytes may be `\` or `]`.
     let dbcs = |label: &str| crate::charset::encoding_for_label(label).filter(|&e| has_ascii_trails(e));
-    let mut out = Vec::new();
+    let mut out: Vec<RootCharset> = Vec::new();
     let mut i = 0;
     while let Some(k) = memchr::memchr(b'(', &bytes[i..]) {
         let start = i + k;
@@ -47,10 +57,37 @@ pub(super) fn root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
                 .unwrap_or((found, end)),
             None => (found, end),
         };
+        let known = found.as_ref().is_some_and(|r| crate::charset::encoding_for_label(&r.label).is_some());
         out.extend(found);
+        if until_known && known {
+            break;
+        }
         i = end.max(start + 1);
     }
     out
+}
+
+/// Whether every `CA[` of `bytes` whose label (up to the first `]`, within 64 bytes) names a
+/// known charset names `enc`: when so, no game of the file can declare another charset, however
+/// its values are cut (the check behind reading a collection without scanning it twice).
+pub(super) fn literal_labels_name(bytes: &[u8], enc: &'static Encoding) -> bool {
+    // Games of one collection mostly repeat one label: the last one that passed is not looked
+    // up again.
+    let mut passed: &[u8] = &[];
+    memchr::memmem::find_iter(bytes, b"CA[").all(|at| {
+        let rest = &bytes[at + 3..];
+        let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) else { return true };
+        let raw = &rest[..close];
+        if raw == passed {
+            return true;
+        }
+        let label = String::from_utf8_lossy(raw);
+        let ok = crate::charset::encoding_for_label(label.trim()).is_none_or(|e| e == enc);
+        if ok {
+            passed = raw;
+        }
+        ok
+    })
 }
 
 /// Charsets whose second byte may be 0x5C or 0x5D.

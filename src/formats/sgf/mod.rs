@@ -87,29 +87,65 @@ fn sniff(bytes: &[u8]) -> bool {
 }
 
 /// Reads SGF bytes: charset decision (BOM, override, `CA`, detection), then the grammar.
+///
+/// The charset is decided from the games up to the first whose root declares a known charset.
+/// A collection whose games declare different charsets is decoded part by part; whether a later
+/// game declares another charset is learnt from the parser's reading of each game's root when
+/// the text is the input itself and reads without any diagnostic (then the parser cuts games
+/// and values where `declared.rs` does), else from a second scan of the bytes.
 #[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-    let mut sink = crate::diag::Sink::new();
-    let (parts, declared) = read::declarations(&bytes);
-    let mixed = parts.len() > 1 && options.encoding.is_none() && encoding_rs::Encoding::for_bom(&bytes).is_none();
+    let (lead, declared) = read::declarations_of(declared::leading_root_charsets(&bytes));
+    let bom = encoding_rs::Encoding::for_bom(&bytes).is_some();
+    let first_enc = lead.first().and_then(|p| crate::charset::encoding_for_label(&p.1));
     // Kept for a second decoding when the first makes the file unparseable: only when that can
     // happen (a charset other than UTF-8 declared, a byte-order mark, the UTF-16 byte pattern;
     // every ASCII-compatible reading keeps `(` and `;`, which are never a trail byte).
     let fallback = (options.encoding.is_none()
-        && (parts
-            .first()
-            .and_then(|p| crate::charset::encoding_for_label(&p.1))
-            .is_some_and(|e| e != encoding_rs::UTF_8)
-            || encoding_rs::Encoding::for_bom(&bytes).is_some()
+        && (first_enc.is_some_and(|e| e != encoding_rs::UTF_8)
+            || bom
             || crate::charset::sniff_utf16(&bytes).is_some()))
     .then(|| bytes.clone());
-    let (text, charset) = if mixed {
-        decode_parts(&bytes, &parts, &mut sink)
-    } else {
-        let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
-        (decoded.text, decoded.decision)
+    // Only a file with a known root declaration, read without an override or a BOM, can be
+    // cut into parts.
+    let may_mix = first_enc.filter(|_| options.encoding.is_none() && !bom);
+    let (collection, diagnostics, charset) = match may_mix {
+        None => {
+            let mut sink = crate::diag::Sink::new();
+            let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
+            let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+            (collection, diagnostics, decoded.decision)
+        }
+        Some(enc) => match crate::charset::decode_owned_as_is(bytes, options.encoding, declared.as_deref()) {
+            Ok(decoded) => {
+                let parsed = read::parse_text_with(decoded.text, crate::diag::Sink::new(), options.positions, true);
+                let clean = parsed.diagnostics.is_empty() && declared::literal_labels_name(parsed.text.as_bytes(), enc);
+                let parts = if clean && read::declarations_of(parsed.roots).0.len() <= 1 {
+                    Vec::new()
+                } else {
+                    read::declarations(parsed.text.as_bytes()).0
+                };
+                if parts.len() <= 1 {
+                    (parsed.collection, parsed.diagnostics, decoded.decision)
+                } else {
+                    drop(parsed.collection);
+                    let bytes = std::sync::Arc::try_unwrap(parsed.text).unwrap_or_else(|t| t.to_string());
+                    read_parts(bytes.as_bytes(), &parts, options)
+                }
+            }
+            Err(bytes) => {
+                let (parts, _) = read::declarations(&bytes);
+                if parts.len() > 1 {
+                    read_parts(&bytes, &parts, options)
+                } else {
+                    let mut sink = crate::diag::Sink::new();
+                    let decoded = crate::charset::decode_owned(bytes, None, declared.as_deref(), &mut sink);
+                    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+                    (collection, diagnostics, decoded.decision)
+                }
+            }
+        },
     };
-    let (collection, diagnostics) = parse_text(text, sink, options.positions);
     if collection.games.is_empty() {
         if let Some(found) = fallback.and_then(|b| reread(&b, charset, options)) {
             return Ok(found);
@@ -117,6 +153,18 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
         return Err(ReadError { diagnostics });
     }
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+}
+
+/// Reads a collection whose games declare different charsets: decoded part by part.
+fn read_parts(
+    bytes: &[u8],
+    parts: &[(usize, String)],
+    options: &ReadOptions,
+) -> (Collection, Vec<crate::diag::Diagnostic>, crate::charset::CharsetDecision) {
+    let mut sink = crate::diag::Sink::new();
+    let (text, charset) = decode_parts(bytes, parts, &mut sink);
+    let (collection, diagnostics) = parse_text(text, sink, options.positions);
+    (collection, diagnostics, charset)
 }
 
 /// A charset that makes the file unparseable is never chosen over one that parses: when the
@@ -203,4 +251,107 @@ pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOut
         return Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: lost });
     }
     super::encode_output(&text, options, lost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader as it was before the parser reported the roots' `CA`: every game's root
+    /// declaration found by a scan of the bytes before decoding.
+    fn read_scanning_first(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+        let mut sink = crate::diag::Sink::new();
+        let (parts, declared) = read::declarations(&bytes);
+        let mixed = parts.len() > 1 && options.encoding.is_none() && encoding_rs::Encoding::for_bom(&bytes).is_none();
+        let fallback = (options.encoding.is_none()
+            && (parts
+                .first()
+                .and_then(|p| crate::charset::encoding_for_label(&p.1))
+                .is_some_and(|e| e != encoding_rs::UTF_8)
+                || encoding_rs::Encoding::for_bom(&bytes).is_some()
+                || crate::charset::sniff_utf16(&bytes).is_some()))
+        .then(|| bytes.clone());
+        let (text, charset) = if mixed {
+            decode_parts(&bytes, &parts, &mut sink)
+        } else {
+            let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
+            (decoded.text, decoded.decision)
+        };
+        let (collection, diagnostics) = parse_text(text, sink, options.positions);
+        if collection.games.is_empty() {
+            if let Some(found) = fallback.and_then(|b| reread(&b, charset, options)) {
+                return Ok(found);
+            }
+            return Err(ReadError { diagnostics });
+        }
+        Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+    }
+
+    /// `read` and `read_scanning_first` agree on `bytes`: same charset, games and diagnostics.
+    fn agree(bytes: &[u8]) -> Result<(), String> {
+        let options = ReadOptions::default();
+        let (new, old) = (read(bytes.to_vec(), &options), read_scanning_first(bytes.to_vec(), &options));
+        let same = match (&new, &old) {
+            (Ok(a), Ok(b)) => a.charset == b.charset && a.collection == b.collection && a.diagnostics == b.diagnostics,
+            (Err(a), Err(b)) => a.diagnostics == b.diagnostics,
+            _ => false,
+        };
+        if same { Ok(()) } else { Err(format!("{new:?}\n  vs\n{old:?}")) }
+    }
+
+    #[test]
+    fn roots_from_the_parser_decide_as_a_scan_of_the_bytes() {
+        let cases: &[&[u8]] = &[
+            b"(;CA[UTF-8]C[a])(;CA[UTF-8]C[b])",
+            b"(;CA[UTF-8]C[a])(;CA[GBK]C[b])",
+            b"(;CA[GB2312]C[a])(;CA[gbk]C[b])\n(;CA[UTF-8]C[c])(;CA[x-unknown])(;CA[Shift_JIS]C[d])",
+            // Not a literal `CA[`: the parser's roots tell.
+            b"(;CA[UTF-8]C[a])(;CA [GBK]C[b])",
+            // A value with an escaped `]` and a double-byte lead byte before it (\xC4\x81 is
+            // valid UTF-8; 0x81 is a Shift_JIS lead byte): only the scan's second look finds it.
+            "(;CA[UTF-8]C[a])(;PB[\u{101}\\]CA[SJIS]PW[x])".as_bytes(),
+            // Damaged structure: the scan of the bytes decides.
+            b"(;CA[UTF-8]C[a]) junk (;C[x]CA[Big5]B[aa])(;CA[UTF-8])",
+            b"(;CA[UTF-8]C[a]]CA[GBK]]) (;CA[GBK])",
+            b"(;CA[ISO-8859-1]C[caf\xe9])(;CA[UTF-8]C[x])",
+            b"(;CA[UTF-8]C[a\0b])(;CA[GBK])",
+            b"(;CA[nonsense]C[a])(;CA[UTF-8]C[b])(;CA[GBK]C[b])",
+            b"\xef\xbb\xbf(;CA[UTF-8]C[a])(;CA[GBK]C[b])",
+        ];
+        for case in cases {
+            if let Err(e) = agree(case) {
+                panic!("{:?}:\n{e}", String::from_utf8_lossy(case));
+            }
+        }
+        assert!(
+            read(cases[1].to_vec(), &ReadOptions::default())
+                .unwrap()
+                .diagnostics
+                .iter()
+                .any(|d| d.code == crate::charset::codes::MIXED)
+        );
+    }
+
+    #[test]
+    fn roots_from_the_parser_decide_as_a_scan_on_every_shared_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+        if !dir.exists() {
+            eprintln!("note: {} is absent; skipping this test", dir.display());
+            return;
+        }
+        let mut n = 0;
+        for entry in walkdir::WalkDir::new(&dir).follow_links(true).into_iter().filter_map(Result::ok) {
+            let path = entry.path();
+            if !entry.file_type().is_file() || !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+                continue;
+            }
+            let bytes = std::fs::read(path).expect("readable file");
+            if let Err(e) = agree(&bytes) {
+                panic!("{}:\n{e}", path.display());
+            }
+            n += 1;
+        }
+        eprintln!("compared {n} SGF files");
+        assert!(n > 100, "only {n} SGF files under {}", dir.display());
+    }
 }

@@ -35,8 +35,18 @@ pub(super) fn declarations_of(roots: Vec<super::declared::RootCharset>) -> (Vec<
     let first = roots.first().map(|r| r.label.clone());
     let mut parts: Vec<(usize, String)> = Vec::new();
     let mut current: Option<&'static encoding_rs::Encoding> = None;
+    // Games of one collection mostly repeat one label: looked up once.
+    let mut last: Option<(String, Option<&'static encoding_rs::Encoding>)> = None;
     for r in roots {
-        let Some(enc) = crate::charset::encoding_for_label(&r.label) else { continue };
+        let found = match &last {
+            Some((label, enc)) if *label == r.label => *enc,
+            _ => {
+                let enc = crate::charset::encoding_for_label(&r.label);
+                last = Some((r.label.clone(), enc));
+                enc
+            }
+        };
+        let Some(enc) = found else { continue };
         match current {
             None => parts.push((0, r.label)),
             Some(c) if c == enc => continue,
@@ -55,6 +65,10 @@ fn ident(i: &[u8]) -> IResult<&[u8], &[u8]> {
     take_while1(|c: u8| c.is_ascii_alphabetic()).parse(i)
 }
 
+/// Games with more properties than this are not copied out of the reader's reused tree: it is
+/// handed over whole (shrunk) and a new one started.
+const SCRATCH_MAX_PROPS: usize = 1 << 16;
+
 /// The parser's state for one input.
 struct Reader<'s> {
     text: &'s str,
@@ -70,13 +84,22 @@ struct Reader<'s> {
     lone_cr: Option<(usize, usize)>,
     /// Whether to record node and property offsets.
     positions: bool,
-    /// Nodes and properties of the last game read (to size the next).
-    last_size: (usize, usize),
+    /// The tree games are built in (reused: each game is then copied out at its final size).
+    scratch: Option<GameTree>,
     /// The identifier lookup table (see `props::lookup_table`).
     table: &'static [u16; 26 * 27],
     /// Property keys of `B` and `W`.
     key_b: u16,
     key_w: u16,
+    /// Property keys of `CA`, `BL` and `WL`.
+    key_ca: u16,
+    key_bl: u16,
+    key_wl: u16,
+    /// Each game's root `CA` as `declared.rs` finds it on the bytes, when asked for.
+    roots: Option<Vec<super::declared::RootCharset>>,
+    /// Where the game tree being read opens, and whether its root `CA` was found.
+    game_open: usize,
+    root_found: bool,
 }
 
 /// A variation being read: where its first node hangs, and its last node so far.
@@ -101,10 +124,28 @@ struct Frame {
 /// With `positions`, every tree records where its nodes and properties start
 /// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
 pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
+    let parsed = parse_text_with(text, sink, positions, false);
+    (parsed.collection, parsed.diagnostics)
+}
+
+/// What [`parse_text_with`] returns.
+pub(super) struct Parsed {
+    pub(super) collection: Collection,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    /// The text the collection's values refer to.
+    pub(super) text: Arc<String>,
+    /// Each game's root `CA` (when asked for): on a text read without any diagnostic, what
+    /// `declared::root_charsets` finds on the same bytes.
+    pub(super) roots: Vec<super::declared::RootCharset>,
+}
+
+/// [`parse_text`], also returning the text and, with `roots`, each game's root `CA`.
+pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: bool) -> Parsed {
     let mut sink = sink;
     if text.len() > crate::model::tree::MAX_TEXT {
         sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));
-        return (Collection::default(), sink.finish(""));
+        let diagnostics = sink.finish("");
+        return Parsed { collection: Collection::default(), diagnostics, text: Arc::new(text), roots: Vec::new() };
     }
     let src = Arc::new(text);
     // The reader borrows the text from a second handle on the same buffer.
@@ -120,15 +161,22 @@ pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collecti
         reported_old: Vec::new(),
         lone_cr: None,
         positions,
-        last_size: (0, 0),
+        scratch: None,
         table: props::lookup_table(),
         key_b: props::index_of("B").unwrap_or_default(),
         key_w: props::index_of("W").unwrap_or_default(),
+        key_ca: props::index_of("CA").unwrap_or_default(),
+        key_bl: props::index_of("BL").unwrap_or_default(),
+        key_wl: props::index_of("WL").unwrap_or_default(),
+        roots: roots.then(Vec::new),
+        game_open: 0,
+        root_found: false,
     };
     let games = r.collection();
     r.report_lone_cr();
-    let diags = r.sink.finish(text);
-    (Collection::new(games), diags)
+    let roots = r.roots.take().unwrap_or_default();
+    let diagnostics = r.sink.finish(text);
+    Parsed { collection: Collection::new(games), diagnostics, text: holder, roots }
 }
 
 impl<'s> Reader<'s> {
@@ -231,12 +279,16 @@ impl<'s> Reader<'s> {
 
     /// Reads one game tree starting at `(` (or at a `;` when the `(` is missing).
     fn game_tree(&mut self) -> Option<GameTree> {
-        let mut tree = GameTree::with_source(Arc::clone(&self.src));
-        // Games of one collection tend to be alike: size this one like the last.
-        tree.reserve(self.last_size.0 + self.last_size.0 / 4, self.last_size.1 + self.last_size.1 / 4);
-        if self.positions {
-            tree.record_positions();
-        }
+        let mut tree = match self.scratch.take() {
+            Some(t) => t,
+            None => {
+                let mut t = GameTree::with_source(Arc::clone(&self.src));
+                if self.positions {
+                    t.record_positions();
+                }
+                t
+            }
+        };
         let mut unknown_keys: HashMap<&'s str, u16> = HashMap::new();
         let mut last_child: HashMap<u32, u32> = HashMap::new();
         let mut frames: Vec<Frame> = Vec::new();
@@ -247,6 +299,8 @@ impl<'s> Reader<'s> {
             frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
         }
         let game_open = frames[0].open_at;
+        self.game_open = game_open;
+        self.root_found = false;
         // The node that receives properties: the last node created, until a '(' or ')'.
         let mut open_node: Option<u32> = None;
         let mut after_variation = false;
@@ -277,7 +331,14 @@ impl<'s> Reader<'s> {
                         after_variation = false;
                     }
                     open_node = Some(id);
-                    self.quick_move(&mut tree);
+                    if self.quick_move(&mut tree) && !self.positions {
+                        if let Some(last) = self.move_run(&mut tree) {
+                            open_node = Some(last);
+                            if let Some(top) = frames.last_mut() {
+                                top.tail = Some(last);
+                            }
+                        }
+                    }
                 }
                 b'(' => {
                     let top = frames.last_mut().expect("frames never empty here");
@@ -371,32 +432,82 @@ impl<'s> Reader<'s> {
             }
         }
         if tree.is_empty() {
+            self.scratch = Some(tree);
             return None;
         }
         tree.finish();
-        self.last_size = (tree.len(), tree.prop_total());
-        tree.shrink();
-        Some(tree)
+        if tree.prop_total() > SCRATCH_MAX_PROPS {
+            // A large game keeps its own buffers (no second copy of them).
+            tree.shrink();
+            return Some(tree);
+        }
+        let out = tree.take_exact();
+        self.scratch = Some(tree);
+        Some(out)
     }
 
     /// Fast path for the most common node content, a move written `B[pd]` / `W[pd]` right after
     /// the `;`: stores it without the general property machinery. Anything else is left to it.
+    /// Returns whether it did.
     #[inline(always)]
-    fn quick_move(&mut self, tree: &mut GameTree) {
+    fn quick_move(&mut self, tree: &mut GameTree) -> bool {
         let i = self.pos;
         if let Some(&[c, b'[', x, y, b']']) = self.bytes.get(i..i + 5) {
             if (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase() {
                 // A second value (`B[pd][qq]`) goes the general way.
                 let rest = &self.bytes[i + 5..];
                 if rest.trim_ascii_start().first() == Some(&b'[') {
-                    return;
+                    return false;
                 }
                 let key = if c == b'B' { self.key_b } else { self.key_w };
                 tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
                 tree.set_prop_offset(i);
                 self.pos = i + 5;
+                return true;
             }
         }
+        false
+    }
+
+    /// After a node read by [`Reader::quick_move`], the nodes that follow it in the same
+    /// sequence and are moves of the same form (`;B[pd]`, blanks before the `;`), each the first
+    /// child of the one before, and a time left written right after each move (`BL[1795.4]`):
+    /// read in one loop, as the general path would read them. Returns the last node added, if
+    /// any. Not used when positions are recorded.
+    fn move_run(&mut self, tree: &mut GameTree) -> Option<u32> {
+        let b = self.bytes;
+        let blank = |c: u8| c.is_ascii_whitespace() || c < 0x20;
+        let mut i = self.pos;
+        let mut last = None;
+        loop {
+            // Time left written right after the move (`BL[1795.4]`), a plain number.
+            if let Some(&[t @ (b'B' | b'W'), b'L', b'[']) = b.get(i..i + 3) {
+                let value = &b[i + 3..b.len().min(i + 3 + 12)];
+                let Some(k) = value.iter().position(|&c| !(c.is_ascii_digit() || c == b'.')) else { break };
+                if k == 0 || value[k] != b']' || b[i + 4 + k..].trim_ascii_start().first() == Some(&b'[') {
+                    break;
+                }
+                let key = if t == b'B' { self.key_bl } else { self.key_wl };
+                tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 3), k as u32, None));
+                i += 4 + k;
+            }
+            let mut j = i;
+            while j < b.len() && blank(b[j]) {
+                j += 1;
+            }
+            let Some(&[b';', c, b'[', x, y, b']']) = b.get(j..j + 6) else { break };
+            if !((c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase()) {
+                break;
+            }
+            if b[j + 6..].trim_ascii_start().first() == Some(&b'[') {
+                break;
+            }
+            let key = if c == b'B' { self.key_b } else { self.key_w };
+            last = Some(tree.push_move_child(key, GameTree::src_loc(j + 3)));
+            i = j + 6;
+        }
+        self.pos = i;
+        last
     }
 
     #[inline(always)]
@@ -466,7 +577,11 @@ impl<'s> Reader<'s> {
             return;
         }
         self.pos += 1;
+        let value_at = self.pos;
         let first = self.value(tree, vt);
+        if key == self.key_ca && tree.len() == 1 {
+            self.note_root_ca(start, value_at);
+        }
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b'[') {
             tree.push_prop_single(key, first);
@@ -482,6 +597,22 @@ impl<'s> Reader<'s> {
             tree.push_prop(key, &self.vals);
         }
         tree.set_prop_offset(start);
+    }
+
+    /// Records the root `CA` whose first value starts at `value_at` (the value just read), as
+    /// `declared.rs` takes it: the first such property with a label of 1 to 64 bytes, trimmed.
+    #[cold]
+    fn note_root_ca(&mut self, at: usize, value_at: usize) {
+        let Some(roots) = &mut self.roots else { return };
+        if self.root_found {
+            return;
+        }
+        let raw = self.text.get(value_at..self.pos.saturating_sub(1)).unwrap_or_default();
+        let label = raw.trim();
+        if !label.is_empty() && label.len() <= 64 {
+            self.root_found = true;
+            roots.push(super::declared::RootCharset { game: self.game_open, at, label: label.to_string() });
+        }
     }
 
     fn unknown_key(
@@ -542,6 +673,16 @@ impl<'s> Reader<'s> {
             {
                 self.pos = start + k + 1;
                 return GameTree::val(GameTree::src_loc(start), k as u32, None);
+            }
+        }
+        // Short simple text (names, dates, results): no escape, no line end, a `]` that ends it.
+        if vt == Some(ValueType::SimpleText) {
+            let short = &b[start..(start + 32).min(b.len())];
+            if let Some(k) = short.iter().position(|&c| matches!(c, b']' | b'\\' | b'\r' | b'\n')) {
+                if short[k] == b']' && self.can_follow_value(start + k + 1) {
+                    self.pos = start + k + 1;
+                    return GameTree::val(GameTree::src_loc(start), k as u32, None);
+                }
             }
         }
         self.value_slow(tree, vt, start)
@@ -613,8 +754,7 @@ impl<'s> Reader<'s> {
             self.count_lone_cr(start, end);
         }
         // Line ends inside a value that holds no text stay as they are, escaped or not.
-        let (text, split) = unescape_with(raw, simple, composed, !(simple || text_kind));
-        let (loc, len) = tree.own_text(&text);
+        let (loc, len, split) = tree.own_with(|own| unescape_into(raw, simple, composed, !(simple || text_kind), own));
         GameTree::val(loc, len, split)
     }
 
@@ -707,19 +847,33 @@ fn unescape(raw: &str, simple: bool, composed: bool) -> (String, Option<usize>) 
 }
 
 /// [`unescape`], keeping unescaped line ends as they are when `keep_breaks`.
+#[cfg(test)]
 fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> (String, Option<usize>) {
-    let b = raw.as_bytes();
     let mut out = String::with_capacity(raw.len());
+    let split = unescape_into(raw, simple, composed, keep_breaks, &mut out);
+    (out, split)
+}
+
+/// [`unescape_with`] appending to `out`; the split is counted from where the value starts in it.
+fn unescape_into(raw: &str, simple: bool, composed: bool, keep_breaks: bool, out: &mut String) -> Option<usize> {
+    let b = raw.as_bytes();
+    let base = out.len();
     let mut split = None;
     let mut run = 0; // start of the plain run not yet copied
     let mut i = 0;
     let is_special = |c: u8| c == b'\\' || (!keep_breaks && (c == b'\r' || c == b'\n')) || c == b':';
     while i < b.len() {
+        // The next special byte (`:` matters only in composed values; elsewhere it is copied).
+        let next = if composed {
+            b[i..].iter().position(|&c| is_special(c))
+        } else if keep_breaks {
+            memchr::memchr(b'\\', &b[i..])
+        } else {
+            memchr::memchr3(b'\\', b'\r', b'\n', &b[i..])
+        };
+        let Some(k) = next else { break };
+        i += k;
         let c = b[i];
-        if !is_special(c) {
-            i += 1;
-            continue;
-        }
         out.push_str(&raw[run..i]);
         match c {
             b'\\' => {
@@ -758,7 +912,7 @@ fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> 
             _ => {
                 // ':'
                 if composed && split.is_none() {
-                    split = Some(out.len());
+                    split = Some(out.len() - base);
                 }
                 out.push(':');
             }
@@ -767,7 +921,7 @@ fn unescape_with(raw: &str, simple: bool, composed: bool, keep_breaks: bool) -> 
         run = i;
     }
     out.push_str(&raw[run.min(b.len())..]);
-    (out, split)
+    split
 }
 
 #[cfg(test)]
@@ -797,6 +951,50 @@ mod tests {
         assert_eq!(parts[2].1, "Shift_JIS");
         assert_eq!(charset_parts(b"(;CA[UTF-8]C[x]CA[utf8])").len(), 1);
         assert!(charset_parts(b"(;C[x])").is_empty());
+    }
+
+    #[test]
+    fn runs_of_moves_read_as_the_general_path_reads_them() {
+        // Positions on: every node goes the general way; off: runs of moves take the loop.
+        let texts = [
+            "(;GM[1];B[pd];W[dp]\n;B[pq] ;W[dd](;B[qq];W[cc])(;B[aa]C[x];W[bb]))",
+            "(;B[pd];W[dp][dq];B[qq]\x01;W[cc];B[pd]C[a];W[ZZ];B[a];W[ab])",
+            "(;B[pd];W[dp];B[pq];W[dd]",
+            "(;B[pd];W[dp]);B[qq])(;B[aa];W[bb] (;B[cc]) ;W[dd])",
+            "(;B[pd]BL[1795.4];W[dp]WL[12]WL[3];B[aa]BL[1][2];W[bb]BL[];B[cc]WL[1.5]\n;W[dd]BL[x];B[ee]BL[9)",
+        ];
+        for text in texts {
+            let (fast, d1) = parse_text(text.to_string(), Sink::new(), false);
+            let (general, d2) = parse_text(text.to_string(), Sink::new(), true);
+            assert_eq!(fast, general, "{text}");
+            assert_eq!(d1, d2, "{text}");
+        }
+        let (c, _) = parse_text("(;B[pd];W[dp]\n;B[pq])".to_string(), Sink::new(), false);
+        let moves: Vec<&str> = c.games[0].nodes().filter_map(|n| n.props().next().map(|p| p.ident())).collect();
+        assert_eq!(moves, ["B", "W", "B"]);
+        assert_eq!(c.games[0].nodes().last().and_then(|n| n.value("B")), Some("pq"));
+    }
+
+    #[test]
+    fn runs_of_moves_read_as_the_general_path_reads_them_in_every_shared_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+        if !dir.exists() {
+            eprintln!("note: {} is absent; skipping this test", dir.display());
+            return;
+        }
+        let mut n = 0;
+        for entry in walkdir::WalkDir::new(&dir).follow_links(true).into_iter().filter_map(Result::ok) {
+            let path = entry.path();
+            if !entry.file_type().is_file() || !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&std::fs::read(path).expect("readable file")).into_owned();
+            let (fast, d1) = parse_text(text.clone(), Sink::new(), false);
+            let (general, d2) = parse_text(text, Sink::new(), true);
+            assert!(fast == general && d1 == d2, "{}", path.display());
+            n += 1;
+        }
+        assert!(n > 100, "only {n} SGF files under {}", dir.display());
     }
 
     #[test]

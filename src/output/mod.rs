@@ -1,4 +1,7 @@
-//! Writing one output file safely, the same way for every command and every kind of output.
+//! Writing one output file safely, the same way for every command and every kind of output:
+//! [`kifu::write_file`](crate::write_file), the command's `-o`, `kifu convert -r`
+//! ([`batch`](crate::batch)) and its streamed conversions ([`stream`](crate::stream)) all write
+//! through [`write_output`] or [`write_output_with`].
 //!
 //! [`write_output`] never leaves a half-written file (a temporary file beside the destination,
 //! then a rename), never replaces a file it was not asked to (an existing file whose bytes differ
@@ -9,13 +12,43 @@
 //! named `.kifu-PID-XXXXXX.tmp` and registered, so a signal handler can remove them
 //! ([`remove_temp_files`]) and a later run can remove those of dead processes
 //! ([`remove_stale_temp_files`]).
+//!
+//! ```
+//! use kifu::output::{Existing, OutputPolicy, Written, write_output};
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("game.sgf");
+//! let policy = OutputPolicy::default(); // refuse to replace a different file
+//! assert_eq!(write_output(&path, b"(;GM[1])", &policy).unwrap(), Written::Created);
+//! assert_eq!(write_output(&path, b"(;GM[1])", &policy).unwrap(), Written::Unchanged);
+//! assert!(write_output(&path, b"(;SZ[9])", &policy).unwrap_err().exists());
+//! let force = OutputPolicy { existing: Existing::Force, ..policy };
+//! assert_eq!(write_output(&path, b"(;SZ[9])", &force).unwrap(), Written::Replaced);
+//! ```
 
-use super::Existing;
-use std::collections::BTreeSet;
+mod compare;
+mod temps;
+
+pub use temps::{is_temp_name, remove_stale_temp_files, remove_temp_files};
+
+use compare::{Compare, Tee};
 use std::fs::{self, Metadata};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use temps::{Registered, create_registered, temp_prefix};
+
+/// What to do when an output file already exists and its bytes differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Existing {
+    /// Leave the file alone and fail with [`OutputError::Exists`] (a batch run records the
+    /// input as failed, `batch.output-exists`).
+    #[default]
+    Refuse,
+    /// Replace it (`--force`).
+    Force,
+    /// Leave it ([`Written::Kept`]); a batch run records the input as skipped
+    /// (`--skip-existing`), so an interrupted run can be resumed.
+    Skip,
+}
 
 /// How [`write_output`] treats what is already there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,61 +124,44 @@ impl OutputError {
     }
 }
 
-/// The temporary files of this process that are not yet renamed into place.
-static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    TEMPS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Set once [`remove_temp_files`] ran: no new temporary file is created after it.
-static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Removes every temporary file this process has open and refuses to create more (for a SIGINT
-/// / SIGTERM handler that then exits); returns how many were removed.
-pub fn remove_temp_files() -> usize {
-    let mut list = temps();
-    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-    let n = list.iter().filter(|p| fs::remove_file(p).is_ok()).count();
-    list.clear();
-    n
-}
-
-/// The prefix of this process's temporary files: `.kifu-PID-`.
-fn temp_prefix() -> String {
-    format!(".kifu-{}-", std::process::id())
-}
-
-/// Whether a file name is one of kifu's temporary files (`.kifu-….tmp`).
-pub fn is_temp_name(name: &str) -> bool {
-    name.starts_with(".kifu-") && name.ends_with(".tmp")
-}
-
-/// Removes the temporary files (`.kifu-PID-XXXXXX.tmp`) that killed runs left in `dirs`: those
-/// whose process is gone. Only where processes can be checked (`/proc`); returns how many.
-pub fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return 0;
-    }
-    let mut removed = 0;
-    for dir in dirs {
-        let Ok(entries) = fs::read_dir(dir) else { continue };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Some(pid) =
-                name.strip_prefix(".kifu-").filter(|n| n.ends_with(".tmp")).and_then(|n| n.split('-').next())
-            else {
-                continue;
-            };
-            let gone = pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !proc.join(pid).exists());
-            if gone && entry.file_type().is_ok_and(|t| t.is_file()) && fs::remove_file(entry.path()).is_ok() {
-                removed += 1;
+/// The error as [`io::Error`] for callers outside the command (`kifu::write_file`): the
+/// system's own error for [`Create`](OutputError::Create) and [`Write`](OutputError::Write)
+/// (its errno kept; the caller knows the path), else a kind ([`AlreadyExists`] for a different
+/// existing file, [`NotFound`] for a missing folder or a dangling link, [`IsADirectory`],
+/// [`InvalidInput`] for a block device) with a message that names the paths and no option.
+///
+/// [`AlreadyExists`]: io::ErrorKind::AlreadyExists
+/// [`NotFound`]: io::ErrorKind::NotFound
+/// [`IsADirectory`]: io::ErrorKind::IsADirectory
+/// [`InvalidInput`]: io::ErrorKind::InvalidInput
+///
+/// ```
+/// use kifu::output::OutputError;
+/// let e = std::io::Error::from(OutputError::Exists("game.sgf".into()));
+/// assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+/// assert_eq!(e.to_string(), "game.sgf exists and differs from the output");
+/// ```
+impl From<OutputError> for io::Error {
+    fn from(e: OutputError) -> io::Error {
+        let message = e.to_string();
+        let (kind, message) = match e {
+            OutputError::Create(_, e) | OutputError::Write(_, e) => return e,
+            OutputError::Exists(p) => {
+                (io::ErrorKind::AlreadyExists, format!("{} exists and differs from the output", p.display()))
             }
-        }
+            OutputError::LinkTargetExists(link, target) => {
+                let (link, target) = (link.display(), target.display());
+                (
+                    io::ErrorKind::AlreadyExists,
+                    format!("{link} is a link to {target}, which exists and differs from the output"),
+                )
+            }
+            OutputError::DanglingLink(_) | OutputError::NoFolder(_) => (io::ErrorKind::NotFound, message),
+            OutputError::IsFolder(_) => (io::ErrorKind::IsADirectory, message),
+            OutputError::BlockDevice(_) => (io::ErrorKind::InvalidInput, message),
+        };
+        io::Error::new(kind, message)
     }
-    removed
 }
 
 /// Whether `a` and `b` name one existing file (by device and inode on Unix, so links, hard
@@ -208,38 +224,6 @@ fn is_block_device(_: &Metadata) -> bool {
     false
 }
 
-/// Removes its path from the registry when dropped (the file itself is removed or renamed by
-/// `tempfile`).
-struct Registered(PathBuf);
-
-impl Drop for Registered {
-    fn drop(&mut self) {
-        temps().retain(|p| p != &self.0);
-    }
-}
-
-/// Registers `path` and creates it (new, `mode` or `0666` subject to the umask). Registration
-/// comes first, under the lock that [`remove_temp_files`] takes, so an interrupted process never
-/// creates a temporary file it will not remove.
-fn create_registered(path: &Path, mode: Option<&fs::Permissions>) -> io::Result<fs::File> {
-    {
-        let mut list = temps();
-        if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
-        }
-        list.push(path.to_path_buf());
-    }
-    let mut open = fs::OpenOptions::new();
-    open.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        open.mode(mode.map_or(0o666, |m| m.mode() & 0o7777));
-    }
-    let _ = mode;
-    open.open(path).inspect_err(|_| temps().retain(|p| p != path))
-}
-
 /// What fills a streamed output: writes the bytes into the writer it is given.
 pub type Fill<'f> = &'f mut dyn FnMut(&mut (dyn Write + Send)) -> io::Result<()>;
 
@@ -275,65 +259,6 @@ pub fn write_output_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> 
         Ok(m) if m.is_file() => existing_with(path, &m, policy, fill),
         Ok(m) if is_block_device(&m) => Err(OutputError::BlockDevice(path.to_path_buf())),
         Ok(_) => through_with(path, policy, fill),
-    }
-}
-
-/// Compares what is written with an existing file, as it is written.
-struct Compare {
-    old: Option<io::BufReader<fs::File>>,
-    equal: bool,
-    scratch: Vec<u8>,
-}
-
-impl Compare {
-    fn new(old: Option<&Path>) -> Compare {
-        let old = old.and_then(|p| fs::File::open(p).ok()).map(io::BufReader::new);
-        Compare { equal: old.is_some(), old, scratch: Vec::new() }
-    }
-
-    /// Whether everything written equals the whole old file.
-    fn finish(mut self) -> bool {
-        let mut one = [0u8; 1];
-        self.equal && self.old.as_mut().is_some_and(|f| matches!(io::Read::read(f, &mut one), Ok(0)))
-    }
-}
-
-impl Write for Compare {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let (true, Some(old)) = (self.equal, self.old.as_mut()) {
-            // In bounded pieces: a whole output written at once (write_output's bytes) must not
-            // mean a second copy of the old file, and reading stops at the first difference.
-            for part in buf.chunks(1 << 16) {
-                self.scratch.resize(part.len(), 0);
-                if io::Read::read_exact(old, &mut self.scratch).is_err() || self.scratch != part {
-                    self.equal = false;
-                    break;
-                }
-            }
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Writes to a file and compares with the old one at the same time.
-struct Tee<'a> {
-    file: &'a mut fs::File,
-    compare: Compare,
-}
-
-impl Write for Tee<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write_all(buf)?;
-        self.compare.write_all(buf)?;
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
     }
 }
 
@@ -426,8 +351,9 @@ impl Staged {
     }
 }
 
-/// Creates a registered temporary file beside `path` (with `mode`: the replaced file's, set explicitly so the umask cannot narrow it) and fills it,
-/// comparing with the file at `compare` as it goes.
+/// Creates a registered temporary file beside `path` (with `mode`, the replaced file's, set
+/// explicitly so the umask cannot narrow it) and fills it, comparing with the file at `compare`
+/// as it goes.
 fn stage(
     path: &Path,
     mode: Option<fs::Permissions>,
@@ -475,7 +401,39 @@ mod tests {
         assert_eq!(write_output(&p, b"two", &force).unwrap(), Written::Replaced);
         assert_eq!(fs::read(&p).unwrap(), b"two");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
-        assert!(!temps().iter().any(|t| t.starts_with(dir.path())));
+        assert!(!temps::temps().iter().any(|t| t.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn output_errors_become_io_errors_of_their_kind() {
+        use io::ErrorKind as K;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.sgf");
+        write_output(&p, b"one", &REFUSE).unwrap();
+        let io_error = |path: &Path| io::Error::from(write_output(path, b"two", &REFUSE).unwrap_err());
+        let exists = io_error(&p);
+        assert_eq!(exists.kind(), K::AlreadyExists);
+        assert_eq!(exists.to_string(), format!("{} exists and differs from the output", p.display()));
+        let no_folder = io_error(&dir.path().join("x/b.sgf"));
+        assert_eq!(no_folder.kind(), K::NotFound);
+        assert!(no_folder.to_string().contains("does not exist"), "{no_folder}");
+        assert_eq!(io_error(dir.path()).kind(), K::IsADirectory);
+        // The system's own error is passed on as it is, its errno kept.
+        let denied = io::Error::from_raw_os_error(13);
+        let e = io::Error::from(OutputError::Create(p.clone(), denied));
+        assert_eq!((e.raw_os_error(), e.kind()), (Some(13), K::PermissionDenied));
+        let e = io::Error::from(OutputError::Write(p.clone(), io::Error::new(K::StorageFull, "full")));
+        assert_eq!((e.kind(), e.to_string().as_str()), (K::StorageFull, "full"));
+        let l = io::Error::from(OutputError::LinkTargetExists("l".into(), "t".into()));
+        assert_eq!(
+            (l.kind(), l.to_string().as_str()),
+            (K::AlreadyExists, "l is a link to t, which exists and differs from the output")
+        );
+        assert_eq!(io::Error::from(OutputError::DanglingLink(p.clone())).kind(), K::NotFound);
+        assert_eq!(io::Error::from(OutputError::BlockDevice(p.clone())).kind(), K::InvalidInput);
+        for e in [exists, no_folder, l] {
+            assert!(!e.to_string().contains("--force"), "no option of the command in a library error: {e}");
+        }
     }
 
     #[test]
@@ -617,21 +575,5 @@ mod tests {
         std::os::unix::fs::symlink("/dev/stderr", dir.path().join("err")).unwrap();
         assert!(is_descriptor(&dir.path().join("err")));
         assert!(!is_descriptor(&dir.path().join("missing")));
-    }
-
-    #[test]
-    fn stale_temp_files_of_dead_processes_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let own = format!("{}abc.tmp", temp_prefix());
-        for name in [".kifu-4000000-abc.tmp", own.as_str(), ".kifu-x.tmp", "game.sgf"] {
-            fs::write(dir.path().join(name), "x").unwrap();
-        }
-        let removed = remove_stale_temp_files(&BTreeSet::from([dir.path()]));
-        if Path::new("/proc/self").exists() {
-            assert_eq!(removed, 1);
-            assert!(!dir.path().join(".kifu-4000000-abc.tmp").exists());
-        }
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 4 - removed);
-        assert!(is_temp_name(&own) && !is_temp_name("kifu-abc.tmp"));
     }
 }
