@@ -212,7 +212,12 @@ pub(super) fn render(key: &str, get: &dyn Fn(&str) -> Option<String>) -> String 
                 None => format!("{},", ha.trim()),
             }
         }
-        "Ptime" => match get("TM").and_then(|t| t.trim().parse::<f64>().ok()).filter(|t| *t >= 60.0) {
+        // Minutes the reader takes back (a u32); a larger or non-finite time is left out, as
+        // the read-back comparison then reports.
+        "Ptime" => match get("TM")
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .filter(|t| *t >= 60.0 && (*t / 60.0).round() <= f64::from(u32::MAX))
+        {
             Some(t) => {
                 let m = (t / 60.0).round() as u64;
                 format!("J;{m};0;0,J;{m};0;0,0,0")
@@ -274,6 +279,11 @@ mod tests {
         assert_eq!(dt, [("DT", "2019-03-08".to_string())]);
         assert_eq!(derive("Date", "//,").unwrap(), []);
         assert_eq!(derive("Ptime", "J;240;0;0,J;240;0;0,0,0").unwrap(), [("TM", "14400".to_string())]);
+        // A time the reader cannot take back (an oracle finding: TM[1E4400]) is not written.
+        let tm = |t: &'static str| move |k: &str| (k == "TM").then(|| t.to_string());
+        assert_eq!(render("Ptime", &tm("14400")), "J;240;0;0,J;240;0;0,0,0");
+        assert_eq!(render("Ptime", &tm("1E4400")), "N;0;0;0,N;0;0;0,0,0");
+        assert_eq!(render("Ptime", &tm("1E30")), "N;0;0;0,N;0;0;0,0,0");
         assert_eq!(partner_key("PlayerB2"), Some(Color::Black));
         assert_eq!(partner_key("PlayerW"), None);
         assert_eq!(mapped_key("RULE"), Some("Rule"));
