@@ -264,7 +264,12 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
     let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
     let raw_komi = w.root("XNGFKM").filter(|raw| raw.trim().parse::<f64>().ok() == komi);
     // An unreadable handicap line (kept raw in XNGFHA) was read as 0.
-    let zero = w.root("XNGFHA").filter(|_| handicap == 0).unwrap_or("0").to_string();
+    // Made one line first; a raw text with nothing left (a control character) reads back as no
+    // line, so it is written as 0 (an oracle finding: `\u{1}` written as "", then as "0").
+    let zero = match w.root("XNGFHA").filter(|_| handicap == 0) {
+        Some(raw) => Some(w.single_line("XNGFHA", raw)).filter(|c| !c.is_empty()).unwrap_or_else(|| "0".into()),
+        None => "0".into(),
+    };
     let h_line = if handicap == 0 { zero.clone() } else { handicap.to_string() };
     let (handicap_line, komi_line) = match komi {
         _ if raw_komi.is_some() => (h_line, raw_komi.unwrap_or_default().to_string()),
@@ -577,6 +582,16 @@ mod tests {
         );
         let (out, _) = write("(;PB[Zhao]BR[P9段])");
         assert_eq!(out.lines().nth(3), Some("Zhao        9DP"));
+    }
+
+    /// A kept handicap text that is only a control character is written as 0 and stays so.
+    #[test]
+    fn a_raw_handicap_line_of_control_characters_is_written_as_zero() {
+        let (out, d) = write("(;GM[1]SZ[19]KM[6.5]XNGFHA[\u{1}];B[pd])");
+        assert_eq!(out.lines().nth(5), Some("0"), "{out}");
+        assert!(d.iter().any(|d| d.contains("XNGFHA")), "{d:?}");
+        let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
+        assert_eq!(write_text(&read.collection).unwrap().0, out);
     }
 
     #[test]
