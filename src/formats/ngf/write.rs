@@ -63,6 +63,14 @@ impl<'t> Writer<'t> {
         self.tree.root().value(ident)
     }
 
+    /// A kept raw line (`XNGF…`) made one line; `None` when nothing is left of it, as an empty
+    /// line reads back as no line (an oracle finding: a control character written as "", then
+    /// as the default).
+    fn raw_line(&mut self, key: &str) -> Option<String> {
+        let raw = self.root(key)?;
+        Some(self.single_line(key, raw)).filter(|c| !c.is_empty())
+    }
+
     fn note(&mut self, message: impl Into<String>) {
         self.sink.push(Diagnostic::info(codes::IMPLIED, message));
     }
@@ -262,18 +270,16 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         }
     };
     let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
-    let raw_komi = w.root("XNGFKM").filter(|raw| raw.trim().parse::<f64>().ok() == komi);
+    let raw_komi = w.root("XNGFKM").filter(|raw| komi.is_some() && raw.trim().parse::<f64>().ok() == komi);
     // An unreadable handicap line (kept raw in XNGFHA) was read as 0.
     // Made one line first; a raw text with nothing left (a control character) reads back as no
     // line, so it is written as 0 (an oracle finding: `\u{1}` written as "", then as "0").
-    let zero = match w.root("XNGFHA").filter(|_| handicap == 0) {
-        Some(raw) => Some(w.single_line("XNGFHA", raw)).filter(|c| !c.is_empty()).unwrap_or_else(|| "0".into()),
-        None => "0".into(),
-    };
+    let zero = if handicap == 0 { w.raw_line("XNGFHA") } else { None }.unwrap_or_else(|| "0".into());
+    let raw_km = w.raw_line("XNGFKM");
     let h_line = if handicap == 0 { zero.clone() } else { handicap.to_string() };
     let (handicap_line, komi_line) = match komi {
         _ if raw_komi.is_some() => (h_line, raw_komi.unwrap_or_default().to_string()),
-        None if w.root("XNGFKM").is_some() => (h_line, w.root("XNGFKM").unwrap_or_default().to_string()),
+        None if raw_km.is_some() => (h_line, raw_km.unwrap_or_default()),
         // No komi: readers need a number; handicap line 1 with komi 0 is the no-komi form
         // (read as KM[0], which readers take for no komi).
         None if handicap >= 2 => {
@@ -308,7 +314,8 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         w.lossy(format!("KM '{}' is not a number; not written", w.root("KM").unwrap_or_default()));
     }
     line(&handicap_line);
-    line(w.root("XNGFUNKNOWN").unwrap_or("0"));
+    let unknown = w.raw_line("XNGFUNKNOWN").unwrap_or_else(|| "0".into());
+    line(&unknown);
     line(&komi_line);
 
     // Readers take the date from 8 leading digits: the kept raw form only when it has them.
@@ -355,7 +362,7 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
     line(&date);
     let time = match (
         w.root("TM").map(|t| t.trim().parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0)),
-        w.root("XNGFTM"),
+        w.raw_line("XNGFTM"),
     ) {
         (Some(Some(t)), _) => {
             if t % 60.0 != 0.0 {
@@ -370,7 +377,7 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
             ));
             "0".into()
         }
-        (None, Some(raw)) => w.single_line("XNGFTM", raw),
+        (None, Some(raw)) => raw,
         (None, None) => "0".into(),
     };
     if time == "0" && w.root("TM").is_some() {
@@ -587,11 +594,16 @@ mod tests {
     /// A kept handicap text that is only a control character is written as 0 and stays so.
     #[test]
     fn a_raw_handicap_line_of_control_characters_is_written_as_zero() {
-        let (out, d) = write("(;GM[1]SZ[19]KM[6.5]XNGFHA[\u{1}];B[pd])");
-        assert_eq!(out.lines().nth(5), Some("0"), "{out}");
+        let (out, d) = write("(;GM[1]SZ[19]KM[6.5]XNGFHA[\u{1}]XNGFUNKNOWN[\u{1}];B[pd])");
+        assert_eq!((out.lines().nth(5), out.lines().nth(6)), (Some("0"), Some("0")), "{out}");
         assert!(d.iter().any(|d| d.contains("XNGFHA")), "{d:?}");
         let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
         assert_eq!(write_text(&read.collection).unwrap().0, out);
+        for raw in ["XNGFTM[\u{1}]", "XNGFKM[\u{1}]"] {
+            let (out, _) = write(&format!("(;GM[1]SZ[19]{raw};B[pd])"));
+            let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
+            assert_eq!(write_text(&read.collection).unwrap().0, out, "{raw}");
+        }
     }
 
     #[test]
