@@ -69,6 +69,8 @@ pub use model::{BoardSize, Collection, Color, GameInfo, GameTree, Move, Node, No
 mod entry;
 #[cfg(feature = "serde")]
 mod serde_impls;
+#[cfg(test)]
+mod shared_files;
 
 // Not API: the engine of `kifu convert -r`, public for the binary only.
 #[doc(hidden)]
