@@ -47,12 +47,7 @@ fn known_open(f: &Finding) -> bool {
 /// (rule, writer, which of its findings).
 type Open = (&'static str, &'static str, fn(&Finding) -> bool);
 
-const KNOWN_OPEN: &[Open] = &[
-    // A mutated Korean NGF whose player line (name, spaces, an unreadable rank such as `7단P김영희`)
-    // is written with the rank text once and without it the next time (found at 4000 cases on
-    // 2026-12-02; formats/robustness.md, "Open findings").
-    ("stable-write", "ngf", |f| f.detail.starts_with("line 3:") || f.detail.starts_with("line 4:")),
-];
+const KNOWN_OPEN: &[Open] = &[];
 
 fn exercise(format: Format, bytes: &[u8]) {
     let found = oracle::round_trip(bytes, Some(format));

@@ -95,6 +95,9 @@ impl<'t> Writer<'t> {
             (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref().unwrap_or(raw) == r && raw.is_ascii() => {
                 self.single_line(raw_id, raw)
             }
+            // A rank text in no known form that the reader copied (`6Смир`): written back as the
+            // file had it (refusing it made a second write differ from the first).
+            (Some(r), Some(raw)) if raw == r && rank_to_sgf(raw).is_none() => self.single_line(raw_id, raw),
             (Some(r), Some(raw)) if rank_to_sgf(raw).as_deref() == Some(r) => {
                 let ngf = ngf_rank(r);
                 self.sink.push(Diagnostic::info(
@@ -604,6 +607,17 @@ mod tests {
             let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
             assert_eq!(write_text(&read.collection).unwrap().0, out, "{raw}");
         }
+    }
+
+    /// A name whose last word reads back as a rank text (an oracle finding: `PW[Иван 6Смир]`)
+    /// is written once as it reads back, and a second write gives the same line.
+    #[test]
+    fn a_name_ending_in_an_unreadable_rank_text_is_stable() {
+        let (out, _) = write("(;GM[1]SZ[19]PW[Иван 6Смир]PB[Ана Петрова];B[pd])");
+        let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
+        assert_eq!(write_text(&read.collection).unwrap().0, out);
+        let (out, _) = write("(;GM[1]SZ[19]PW[Kim]WR[6Смир]XNGFWR[6Смир];B[pd])");
+        assert_eq!(out.lines().nth(2), Some("Kim         6Смир"), "{out}");
     }
 
     #[test]
