@@ -110,12 +110,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     // cut into parts.
     let may_mix = first_enc.filter(|_| options.encoding.is_none() && !bom);
     let (collection, diagnostics, charset) = match may_mix {
-        None => {
-            let mut sink = crate::diag::Sink::new();
-            let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
-            let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
-            (collection, diagnostics, decoded.decision)
-        }
+        None => read_whole(bytes, options.encoding, declared.as_deref(), options.positions),
         Some(enc) => match crate::charset::decode_owned_as_is(bytes, options.encoding, declared.as_deref()) {
             Ok(decoded) => {
                 let parsed = read::parse_text_with(decoded.text, crate::diag::Sink::new(), options.positions, true);
@@ -138,10 +133,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
                 if parts.len() > 1 {
                     read_parts(&bytes, &parts, options)
                 } else {
-                    let mut sink = crate::diag::Sink::new();
-                    let decoded = crate::charset::decode_owned(bytes, None, declared.as_deref(), &mut sink);
-                    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
-                    (collection, diagnostics, decoded.decision)
+                    read_whole(bytes, None, declared.as_deref(), options.positions)
                 }
             }
         },
@@ -155,12 +147,24 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
 }
 
+/// What [`read`] returns before the fallback: the games, the diagnostics and the decision.
+type Read = (Collection, Vec<crate::diag::Diagnostic>, crate::charset::CharsetDecision);
+
+/// Reads the whole input in one charset (see [`crate::charset::decode_owned`]).
+fn read_whole(
+    bytes: Vec<u8>,
+    override_enc: Option<&'static encoding_rs::Encoding>,
+    declared: Option<&str>,
+    positions: bool,
+) -> Read {
+    let mut sink = crate::diag::Sink::new();
+    let decoded = crate::charset::decode_owned(bytes, override_enc, declared, &mut sink);
+    let (collection, diagnostics) = parse_text(decoded.text, sink, positions);
+    (collection, diagnostics, decoded.decision)
+}
+
 /// Reads a collection whose games declare different charsets: decoded part by part.
-fn read_parts(
-    bytes: &[u8],
-    parts: &[(usize, String)],
-    options: &ReadOptions,
-) -> (Collection, Vec<crate::diag::Diagnostic>, crate::charset::CharsetDecision) {
+fn read_parts(bytes: &[u8], parts: &[(usize, String)], options: &ReadOptions) -> Read {
     let mut sink = crate::diag::Sink::new();
     let (text, charset) = decode_parts(bytes, parts, &mut sink);
     let (collection, diagnostics) = parse_text(text, sink, options.positions);

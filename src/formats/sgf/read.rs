@@ -452,21 +452,23 @@ impl<'s> Reader<'s> {
     #[inline(always)]
     fn quick_move(&mut self, tree: &mut GameTree) -> bool {
         let i = self.pos;
-        if let Some(&[c, b'[', x, y, b']']) = self.bytes.get(i..i + 5) {
-            if (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase() {
-                // A second value (`B[pd][qq]`) goes the general way.
-                let rest = &self.bytes[i + 5..];
-                if rest.trim_ascii_start().first() == Some(&b'[') {
-                    return false;
-                }
-                let key = if c == b'B' { self.key_b } else { self.key_w };
-                tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
-                tree.set_prop_offset(i);
-                self.pos = i + 5;
-                return true;
-            }
+        let Some(key) = self.plain_move_at(i) else { return false };
+        tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
+        tree.set_prop_offset(i);
+        self.pos = i + 5;
+        true
+    }
+
+    /// The key of a move written `B[pd]` / `W[pd]` at `i` with one value (a second value,
+    /// `B[pd][qq]`, goes the general way).
+    #[inline(always)]
+    fn plain_move_at(&self, i: usize) -> Option<u16> {
+        let &[c, b'[', x, y, b']'] = self.bytes.get(i..i + 5)? else { return None };
+        let plain = (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase();
+        if !plain || self.bytes[i + 5..].trim_ascii_start().first() == Some(&b'[') {
+            return None;
         }
-        false
+        Some(if c == b'B' { self.key_b } else { self.key_w })
     }
 
     /// After a node read by [`Reader::quick_move`], the nodes that follow it in the same
@@ -495,14 +497,10 @@ impl<'s> Reader<'s> {
             while j < b.len() && blank(b[j]) {
                 j += 1;
             }
-            let Some(&[b';', c, b'[', x, y, b']']) = b.get(j..j + 6) else { break };
-            if !((c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase()) {
+            if b.get(j) != Some(&b';') {
                 break;
             }
-            if b[j + 6..].trim_ascii_start().first() == Some(&b'[') {
-                break;
-            }
-            let key = if c == b'B' { self.key_b } else { self.key_w };
+            let Some(key) = self.plain_move_at(j + 1) else { break };
             last = Some(tree.push_move_child(key, GameTree::src_loc(j + 3)));
             i = j + 6;
         }
