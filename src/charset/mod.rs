@@ -483,17 +483,10 @@ pub fn decode_owned(
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
-    let mut bytes = bytes;
-    if Encoding::for_bom(&bytes).is_none() && sniff_utf16(&bytes).is_none() {
-        match String::from_utf8(bytes) {
-            Ok(text) => match as_is(text.as_bytes(), override_enc, declared) {
-                Some(decision) => return Decoded { text: mark_nul(text, sink), decision },
-                None => bytes = text.into_bytes(),
-            },
-            Err(e) => bytes = e.into_bytes(),
-        }
+    match taken_as_is(bytes, override_enc, declared) {
+        Ok(Decoded { text, decision }) => Decoded { text: mark_nul(text, sink), decision },
+        Err(bytes) => decode(&bytes, override_enc, declared, sink),
     }
-    decode(&bytes, override_enc, declared, sink)
 }
 
 /// [`decode_owned`] when its result is the input itself (valid UTF-8 taken as it is, no NUL
@@ -504,7 +497,20 @@ pub(crate) fn decode_owned_as_is(
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
 ) -> Result<Decoded, Vec<u8>> {
-    if Encoding::for_bom(&bytes).is_some() || sniff_utf16(&bytes).is_some() || memchr::memchr(0, &bytes).is_some() {
+    if memchr::memchr(0, &bytes).is_some() {
+        return Err(bytes);
+    }
+    taken_as_is(bytes, override_enc, declared)
+}
+
+/// Valid UTF-8 without a byte-order mark or the UTF-16 pattern that [`as_is`] takes as it is
+/// (NULs not yet marked); otherwise the bytes back.
+fn taken_as_is(
+    bytes: Vec<u8>,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+) -> Result<Decoded, Vec<u8>> {
+    if Encoding::for_bom(&bytes).is_some() || sniff_utf16(&bytes).is_some() {
         return Err(bytes);
     }
     let text = String::from_utf8(bytes).map_err(|e| e.into_bytes())?;
