@@ -293,18 +293,14 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
             let clock = match node.value(PROP_CLOCK) {
                 Some(c) => {
                     let (clean, broken) = legacy::one_line(c);
-                    if broken || clean.trim() != c {
+                    let kept = clean.trim();
+                    if broken || kept != c {
                         diags.push(Diagnostic::warning(
                             codes::LOSSY_MOVE,
-                            format!(
-                                "node {}: {PROP_CLOCK}[{}] written as '{}'",
-                                id.index(),
-                                c.escape_debug(),
-                                clean.trim()
-                            ),
+                            format!("node {}: {PROP_CLOCK}[{}] written as '{}'", id.index(), c.escape_debug(), kept),
                         ));
                     }
-                    if clean.trim().is_empty() { String::new() } else { format!(" {}", clean.trim()) }
+                    if kept.is_empty() { String::new() } else { format!(" {kept}") }
                 }
                 None => String::new(),
             };
