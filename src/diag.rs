@@ -241,40 +241,51 @@ pub(crate) struct PositionCursor {
     text: Option<(usize, usize)>,
     line: u32,
     line_start: usize,
+    /// Where the search for line ends resumes: none is left unconsumed before it.
+    scanned: usize,
+    /// Characters from `line_start` to `counted_to` (so a long line is counted once).
+    counted_to: usize,
+    chars: usize,
 }
 
 impl PositionCursor {
     /// The positions of the sorted byte offsets `sorted` of `text`.
     pub(crate) fn positions(&mut self, text: &str, sorted: &[usize]) -> Vec<Position> {
-        let same = self.text == Some((text.as_ptr() as usize, text.len()));
-        if !same || sorted.first().is_some_and(|&first| first < self.line_start) {
-            *self = PositionCursor { text: Some((text.as_ptr() as usize, text.len())), line: 1, line_start: 0 };
+        let id = Some((text.as_ptr() as usize, text.len()));
+        if self.text != id || sorted.first().is_some_and(|&first| first < self.line_start) {
+            *self = PositionCursor { text: id, line: 1, ..PositionCursor::default() };
         }
         let bytes = text.as_bytes();
         let mut out = Vec::with_capacity(sorted.len());
-        let (mut line, mut line_start) = (self.line, self.line_start);
         for &want in sorted {
             let mut offset = want.min(text.len());
             while !text.is_char_boundary(offset) {
                 offset -= 1;
             }
             // Advance over every line end that lies before `offset`.
-            while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[line_start.min(offset)..offset]) {
-                let at = line_start + k;
+            let mut from = self.scanned.clamp(self.line_start, offset);
+            while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[from..offset]) {
+                let at = from + k;
                 let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
                 if next > offset {
                     // A CR right before the offset whose LF is the offset itself: the line ends
                     // after the pair, so the offset (the LF) still belongs to this line.
+                    from = at;
                     break;
                 }
-                line += 1;
-                line_start = next;
+                self.line += 1;
+                self.line_start = next;
+                (self.counted_to, self.chars) = (next, 0);
+                from = next;
             }
-            let column = text[line_start.min(offset)..offset].chars().count() + 1;
-            out.push(Position { line, column: column as u32, offset });
+            self.scanned = if from < offset && bytes[from] == b'\r' { from } else { offset };
+            if self.counted_to > offset || self.counted_to < self.line_start {
+                (self.counted_to, self.chars) = (self.line_start, 0);
+            }
+            self.chars += chars_in(&bytes[self.counted_to..offset]);
+            self.counted_to = offset;
+            out.push(Position { line: self.line, column: self.chars as u32 + 1, offset });
         }
-        self.line = line;
-        self.line_start = line_start;
         out
     }
 }
@@ -404,6 +415,13 @@ mod tests {
             for o in (0..=text.len() + 1).chain([0, 3]) {
                 assert_eq!(cursor.positions(text, &[o]), [idx.position(o)], "{text:?} at {o}");
             }
+        }
+        // A long line asked in many calls: counted as it goes, the same columns.
+        let long: String = "λ;B[aa]é".repeat(2000) + "\r\nx" + &"碁".repeat(3000);
+        let idx = LineIndex::new(&long);
+        let mut cursor = PositionCursor::default();
+        for o in (0..long.len() + 2).step_by(331) {
+            assert_eq!(cursor.positions(&long, &[o, o + 1]), [idx.position(o), idx.position(o + 1)], "at {o}");
         }
         // Another text starts again.
         let mut cursor = PositionCursor::default();
