@@ -319,10 +319,8 @@ impl GameTree {
     /// two-byte value at `loc` of the source (a move, while reading).
     #[inline(always)]
     pub(crate) fn push_move_child(&mut self, key: u16, loc: u32) -> u32 {
-        let id = (self.node_props.len() - 1) as u32;
         self.props.push(Prop { loc, len: 2, key });
-        self.node_props.push(self.props.len() as u32);
-        id
+        self.push_first_child()
     }
 
     /// Sort the sibling table after building.
@@ -584,15 +582,11 @@ impl GameTree {
                 GameTree::val(loc, len, v.split)
             })
             .collect();
-        match vals.as_slice() {
-            [v] if v.split == NO_SPLIT && v.len < MULTI as u32 => Prop { loc: v.loc, len: v.len as u16, key },
-            _ => {
-                let at = self.values.len() as u32;
-                self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
-                self.values.extend_from_slice(&vals);
-                Prop { loc: at, len: MULTI, key }
-            }
-        }
+        // Several values, or one that the short form above cannot hold.
+        let at = self.values.len() as u32;
+        self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
+        self.values.extend_from_slice(&vals);
+        Prop { loc: at, len: MULTI, key }
     }
 
     /// Replaces all the properties of `node` by `props` (identifier and values, in order) in one
