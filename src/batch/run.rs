@@ -34,18 +34,25 @@ fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
 /// so a file replaced by a FIFO (or a device) after the walk fails at once instead of hanging
 /// the run (`InvalidInput`).
 fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let (mut file, len) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Opens `path` without waiting for a writer and checks on the open handle that it is a
+/// regular file (not one replaced by a FIFO, device or socket since the walk); its length.
+fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
     let mut open = std::fs::OpenOptions::new();
     open.read(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
-    let mut file = open.open(path)?;
+    let file = open.open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file (a FIFO, device or socket)"));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    Ok((file, meta.len()))
 }
 
 /// The read diagnostics with the moves they are about named (`move 37 (B Q16, SGF pd): …`).
@@ -127,11 +134,15 @@ fn output_error(e: &OutputError) -> Diagnostic {
 /// not one to stream (small, a format that is not cut, an output format written whole).
 fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut Record) -> bool {
     use crate::stream::{self, StreamError, StreamOptions};
-    let big = std::fs::metadata(&job.input).is_ok_and(|m| m.is_file() && m.len() > stream::WHOLE_UP_TO as u64);
-    if !big || !stream::writes_in_parts(options.to) {
+    let big = |len: u64| len > stream::WHOLE_UP_TO as u64;
+    if !stream::writes_in_parts(options.to) || !std::fs::metadata(&job.input).is_ok_and(|m| big(m.len())) {
         return false;
     }
-    let Ok(mut file) = std::fs::File::open(&job.input) else { return false };
+    // Opened as every input is (no wait on a FIFO put in its place since the walk).
+    let Ok((mut file, len)) = open_regular(&job.input) else { return false };
+    if !big(len) {
+        return false;
+    }
     let mut head = Vec::new();
     if (&mut file).take(64 << 10).read_to_end(&mut head).is_err() {
         return false;
