@@ -85,11 +85,12 @@ fn written(mut read: ReadPiece, to: Format, write: &WriteOptions) -> Done {
 /// The games of one piece in `to`, to be joined with [`separator`].
 fn write_part(collection: &Collection, to: Format, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     if to.name() == "json" {
+        // The piece's games of the document (head and tail are written once around them), with
+        // the notes the whole-document writer gives.
         let mut s = String::new();
         crate::formats::json::document_games(&mut s, collection, options.source_charset, true);
-        let mut out = crate::formats::json::write_json(&Collection::default(), options)?;
-        out.bytes = s.into_bytes();
-        return Ok(out);
+        let diagnostics = crate::formats::json::write_notes(collection, options);
+        return Ok(WriteOutput { bytes: s.into_bytes(), diagnostics });
     }
     match to.spec().write {
         Some(write) => write(collection, options),

@@ -122,7 +122,7 @@ pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
 
 /// The writer's notes: the charset it ignored, and every property without values (a warning each,
 /// placed by node and, in a collection, by game).
-fn write_notes(collection: &Collection, options: &WriteOptions) -> Vec<Diagnostic> {
+pub(crate) fn write_notes(collection: &Collection, options: &WriteOptions) -> Vec<Diagnostic> {
     let mut out = utf8_note(options);
     for (g, game) in collection.games.iter().enumerate() {
         for node in game.nodes() {
