@@ -234,10 +234,11 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
         return false;
     }
     if reparse_with_positions(read) {
-        // The same text and parser give the same trees; asked again all the same.
+        // The same text and parser give the same trees, so the same facts and nodes; only the
+        // inline-variation check is finer now that the offsets are there.
         for (game, plan) in read.collection.games.iter().zip(&mut plans) {
-            if plan.is_some() {
-                *plan = self::plan(game, true);
+            if plan.as_ref().is_some_and(|p| p.nodes.is_empty()) && !inline_candidate(game, true) {
+                *plan = None;
             }
         }
     }
