@@ -43,21 +43,17 @@ pub(crate) fn write_text_reporting(collection: &Collection, options: &WriteOptio
     let charset = crate::charset::ca_label(options.encoding());
     // A first guess at the size (a move node is about 7 bytes) saves most regrowing.
     let guess: usize = collection.games.iter().map(|g| g.len() * 2 + g.prop_total() * 6).sum();
-    let mut w = Writer { out: String::with_capacity(guess), col: 0, options, charset, lost: Vec::new() };
+    let lost = Lost { list: Vec::new(), game: None };
+    let mut w = Writer { out: String::with_capacity(guess), col: 0, options, charset, lost };
     for (i, game) in collection.games.iter().enumerate() {
-        let at = w.lost.len();
+        w.lost.game = (collection.games.len() > 1).then_some(i + 1);
         if i > 0 {
             w.out.push('\n');
         }
         w.tree(game);
         w.out.push('\n');
-        if collection.games.len() > 1 {
-            for d in &mut w.lost[at..] {
-                d.message = d.message.replacen(':', &format!(" (game {})", i + 1), 1);
-            }
-        }
     }
-    (w.out, w.lost)
+    (w.out, w.lost.list)
 }
 
 struct Writer<'o> {
@@ -65,8 +61,8 @@ struct Writer<'o> {
     col: usize,
     options: &'o WriteOptions,
     charset: &'static str,
-    /// What does not read back as it is (`sgf.lossy-value` warnings).
-    lost: Vec<Diagnostic>,
+    /// What does not read back as it is.
+    lost: Lost,
 }
 
 impl Writer<'_> {
@@ -225,13 +221,7 @@ static PLAIN: [u8; 256] = {
 
 /// Writes one node (`;` and its properties) at the end of `out`; returns `true` when what it
 /// wrote holds no line break for sure (every value took the plain path).
-fn write_node(
-    node: Node<'_>,
-    options: &WriteOptions,
-    charset: &str,
-    out: &mut String,
-    lost: &mut Vec<Diagnostic>,
-) -> bool {
+fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut String, lost: &mut Lost) -> bool {
     let mut one_line = true;
     out.push(';');
     let root = node.is_root();
@@ -280,7 +270,7 @@ fn write_node(
         let expand = options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
         if p.is_empty() {
             out.push_str("[]");
-            lose(lost, node, format!("property {ident} has no values; written as {ident}[], one empty value"));
+            lost.push(node, format!("property {ident} has no values; written as {ident}[], one empty value"));
             continue;
         }
         let simple = vt.is_some_and(ValueType::is_simple_text);
@@ -297,9 +287,9 @@ fn write_node(
                 }
             }
             if simple && memchr::memchr2(b'\r', b'\n', v.as_str().as_bytes()).is_some() {
-                lose(lost, node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
+                lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
             } else if text && memchr::memchr(b'\r', v.as_str().as_bytes()).is_some() {
-                lose(lost, node, format!("CR line ends in {ident} are read back as LF"));
+                lost.push(node, format!("CR line ends in {ident} are read back as LF"));
             }
             out.push('[');
             match v.parts() {
@@ -330,9 +320,19 @@ static PLAIN_STOP: [bool; 256] = {
     t
 };
 
-/// A `sgf.lossy-value` warning for `node`.
-fn lose(lost: &mut Vec<Diagnostic>, node: Node<'_>, what: String) {
-    lost.push(Diagnostic::warning(super::codes::LOSSY_VALUE, format!("node {}: {what}", node.id().index())));
+/// The `sgf.lossy-value` warnings of a write, each placed by node and, in a collection, by game.
+struct Lost {
+    list: Vec<Diagnostic>,
+    /// The game being written (1-based), in a collection of several.
+    game: Option<usize>,
+}
+
+impl Lost {
+    fn push(&mut self, node: Node<'_>, what: String) {
+        let game = self.game.map(|g| format!(" (game {g})")).unwrap_or_default();
+        let message = format!("node {}{game}: {what}", node.id().index());
+        self.list.push(Diagnostic::warning(super::codes::LOSSY_VALUE, message));
+    }
 }
 
 /// Escapes `\` and `]` (and `:` when `colon`; `[`, `;`, `(` and `)` when `no_text`, so that a
