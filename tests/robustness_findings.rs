@@ -336,6 +336,12 @@ fn line_ends_sgf_cannot_hold_are_reported() {
     assert!(lost[0].contains("PB") && lost[1].contains("C") && lost[2].contains("XK"), "{lost:?}");
     let back = read(Format::SGF, &w.bytes);
     assert_eq!(back.collection.games[0].root().value("PB"), Some("a b"));
+    // In a collection, each warning names its game.
+    let json =
+        r#"{"format":"kifu","version":1,"games":[{"nodes":[{"GM":["1"]}]},{"nodes":[{"GM":["1"]},{"C":["x\ry"]}]}]}"#;
+    let w = Format::SGF.write(&read(Format::JSON, json.as_bytes()).collection, &WriteOptions::default()).unwrap();
+    let messages: Vec<_> = w.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["node 1 (game 2): CR line ends in C are read back as LF"]);
     // A plain comment with LF line ends is no loss.
     let out = read(Format::SGF, b"(;GM[1]C[two\nlines];B[pd]C[x\ny])");
     assert_eq!(Format::SGF.write(&out.collection, &WriteOptions::default()).unwrap().diagnostics, []);
