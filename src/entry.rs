@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::output::{Existing, OutputPolicy, write_output};
+use crate::output::{OutputPolicy, write_output};
 
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
@@ -192,9 +192,7 @@ impl Collection {
 /// assert_eq!(std::fs::read(&out).unwrap(), b"(;GM[1]SZ[9])");
 /// ```
 pub fn write_file(path: impl AsRef<Path>, bytes: &[u8], replace: bool) -> io::Result<()> {
-    let existing = if replace { Existing::Force } else { Existing::Refuse };
-    let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
-    write_output(path.as_ref(), bytes, &policy).map(drop).map_err(io::Error::from)
+    write_output(path.as_ref(), bytes, &OutputPolicy::single(replace)).map(drop).map_err(io::Error::from)
 }
 
 #[cfg(test)]

@@ -116,8 +116,12 @@ fn read_input(
 
 /// Writes one output through [`write_output`]; a failure is recorded and `Err` returned.
 fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -> Result<Written, ()> {
-    let policy = OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true };
-    write_output(path, bytes, &policy).map_err(|e| record.add(Stage::Batch, &[output_error(&e)]))
+    write_output(path, bytes, &policy(options)).map_err(|e| record.add(Stage::Batch, &[output_error(&e)]))
+}
+
+/// How a batch run writes its outputs (folders under `-O` created as needed).
+fn policy(options: &BatchOptions) -> OutputPolicy {
+    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true }
 }
 
 /// The diagnostic of an output that could not be written.
@@ -168,8 +172,7 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
         outcome = Some((summary, result));
         failed.map_or(Ok(()), Err)
     };
-    let policy = OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true };
-    let written = write_output_with(output, &policy, &mut fill);
+    let written = write_output_with(output, &policy(options), &mut fill);
     if let Some((summary, result)) = outcome {
         record.charset = summary.charset.map(Into::into);
         record.games = summary.games;

@@ -215,8 +215,7 @@ fn write_report(path: &Path, text: &str, replacing: bool, v: Verbosity) -> Resul
     if path.as_os_str() == "-" {
         return print_stdout(text.as_bytes());
     }
-    let policy = OutputPolicy { existing: Existing::Force, dry_run: false, create_dirs: false };
-    match write_output(path, text.as_bytes(), &policy) {
+    match write_output(path, text.as_bytes(), &OutputPolicy::single(true)) {
         Ok(Written::Replaced) if replacing && !v.quiet => {
             eprintln!("kifu: replaced the report of an earlier run in {}", path.display());
             Ok(())

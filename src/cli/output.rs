@@ -3,7 +3,7 @@
 use super::ExitCode;
 use clap::ValueEnum;
 use kifu::diag::render;
-use kifu::output::{Existing, OutputPolicy, Written, write_output};
+use kifu::output::{OutputPolicy, Written, write_output};
 use kifu::{Diagnostic, Severity};
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -143,9 +143,7 @@ pub fn print_stdout(bytes: &[u8]) -> Result<(), ExitCode> {
 /// Writes one named output file with [`write_output`] (no folder is created); a failure is
 /// printed and becomes exit 73 (cannot be created) or 74 (writing failed).
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<Written, ExitCode> {
-    let existing = if force { Existing::Force } else { Existing::Refuse };
-    let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
-    write_output(path, bytes, &policy).map_err(|e| {
+    write_output(path, bytes, &OutputPolicy::single(force)).map_err(|e| {
         eprintln!("kifu: {e}");
         if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr }
     })

@@ -4,7 +4,7 @@
 use super::ExitCode;
 use super::input::{Input, Unreadable, is_stdin};
 use super::output::{Verbosity, print_diagnostics, remove_stale_beside};
-use kifu::output::{Existing, OutputError, OutputPolicy, Written, write_output_with};
+use kifu::output::{OutputError, OutputPolicy, Written, write_output_with};
 use kifu::stream::{Parts, StreamError, StreamOptions, Summary};
 use kifu::{Diagnostic, Format, ReadOptions, Severity, WriteOptions};
 use std::io::{self, Read, Write};
@@ -93,9 +93,7 @@ pub fn run(
     let written = match output {
         Some(p) => {
             remove_stale_beside(p, v);
-            let existing = if force { Existing::Force } else { Existing::Refuse };
-            let policy = OutputPolicy { existing, dry_run: false, create_dirs: false };
-            write_output_with(p, &policy, &mut fill).map(Some)
+            write_output_with(p, &OutputPolicy::single(force), &mut fill).map(Some)
         }
         None => {
             let stdout = io::stdout();

@@ -61,6 +61,20 @@ pub struct OutputPolicy {
     pub create_dirs: bool,
 }
 
+impl OutputPolicy {
+    /// One named file: replaced when it differs (`replace`) or refused; no folder created.
+    ///
+    /// ```
+    /// use kifu::output::{Existing, OutputPolicy};
+    /// assert_eq!(OutputPolicy::single(true).existing, Existing::Force);
+    /// assert!(!OutputPolicy::single(false).create_dirs);
+    /// ```
+    pub fn single(replace: bool) -> OutputPolicy {
+        let existing = if replace { Existing::Force } else { Existing::Refuse };
+        OutputPolicy { existing, dry_run: false, create_dirs: false }
+    }
+}
+
 /// What [`write_output`] did (or, in a dry run, would do).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Written {
