@@ -84,7 +84,7 @@ fn written(mut read: ReadPiece, to: Format, write: &WriteOptions) -> Done {
 
 /// The games of one piece in `to`, to be joined with [`separator`].
 fn write_part(collection: &Collection, to: Format, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    if to.name() == "json" {
+    if to == Format::JSON {
         // The piece's games of the document (head and tail are written once around them), with
         // the notes the whole-document writer gives.
         let mut s = String::new();
@@ -100,10 +100,12 @@ fn write_part(collection: &Collection, to: Format, options: &WriteOptions) -> Re
 
 /// What joins two written pieces (as the writer joins two games of one collection).
 fn separator(to: Format) -> &'static [u8] {
-    match to.name() {
-        "sgf" => b"\n",
-        "json" => b",",
-        _ => b"",
+    if to == Format::SGF {
+        b"\n"
+    } else if to == Format::JSON {
+        b","
+    } else {
+        b""
     }
 }
 
@@ -149,7 +151,7 @@ impl Emit<'_> {
                 if done.games == 0 {
                     return Ok(());
                 }
-                if !self.any && self.to.name() == "json" {
+                if !self.any && self.to == Format::JSON {
                     self.out
                         .write_all(crate::formats::json::document_head().as_bytes())
                         .map_err(StreamError::Output)?;
@@ -193,7 +195,7 @@ pub fn convert<R: Read + Send>(
     out: &mut (dyn Write + Send),
 ) -> (Summary, Result<(), StreamError>) {
     let format = parts.format();
-    let ndjson = format.name() == "ndjson";
+    let ndjson = format == Format::NDJSON;
     let mut emit = Emit {
         to: options.to,
         out,
@@ -212,7 +214,7 @@ pub fn convert<R: Read + Send>(
             summary.read.extend(no_game);
             return Err(StreamError::NoGame);
         }
-        if options.to.name() == "json" {
+        if options.to == Format::JSON {
             out.write_all(crate::formats::json::document_tail(any).as_bytes()).map_err(StreamError::Output)?;
         }
         out.flush().map_err(StreamError::Output)

@@ -35,10 +35,12 @@ pub fn cut_for(format: Format, head: &[u8]) -> Option<Cut> {
     if utf16 {
         return None;
     }
-    match format.name() {
-        "sgf" => Some(Cut::Sgf),
-        "ndjson" => Some(Cut::Lines),
-        _ => None,
+    if format == Format::SGF {
+        Some(Cut::Sgf)
+    } else if format == Format::NDJSON {
+        Some(Cut::Lines)
+    } else {
+        None
     }
 }
 
@@ -145,7 +147,7 @@ impl<R: Read> Parts<R> {
                 Err(e) => return Some(Err(e)),
             };
             self.bom = head.starts_with(b"\xEF\xBB\xBF");
-            if self.format.name() == "sgf" {
+            if self.format == Format::SGF {
                 let first = crate::formats::sgf::find_declared_charset(head);
                 self.carried = first.as_deref().and_then(crate::charset::encoding_for_label);
             }
@@ -154,7 +156,7 @@ impl<R: Read> Parts<R> {
             Ok(c) => c,
             Err(e) => return Some(Err(e)),
         };
-        if self.format.name() != "sgf" {
+        if self.format != Format::SGF {
             return Some(Ok(self.piece(chunk.bytes, None, false)));
         }
         let (parts, first_game, declaring) = crate::formats::sgf::charset_layout(&chunk.bytes);
@@ -303,7 +305,7 @@ pub struct Pieces<R> {
 impl<R: Read> Pieces<R> {
     /// The pieces of `parts`, read with `options`.
     pub fn new(parts: Parts<R>, options: ReadOptions) -> Self {
-        let ndjson = parts.format().name() == "ndjson";
+        let ndjson = parts.format() == Format::NDJSON;
         Pieces { parts, options, placer: Placer::new(ndjson) }
     }
 
