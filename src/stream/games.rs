@@ -134,22 +134,23 @@ impl<R: Read> Games<R> {
                         }
                     };
                 }
-                State::Pieces(pieces) => match pieces.next() {
-                    Some(Ok(read)) => self.add(read, false),
-                    Some(Err(e)) => {
-                        let State::Pieces(p) = std::mem::replace(&mut self.state, State::Done(None)) else {
-                            unreachable!()
-                        };
+                State::Pieces(pieces) => {
+                    let failed = match pieces.next() {
+                        Some(Ok(read)) => {
+                            self.add(read, false);
+                            continue;
+                        }
+                        Some(Err(e)) => Some(e),
+                        None => None,
+                    };
+                    // The pieces are over (or failed): kept for their closing diagnostics.
+                    if let State::Pieces(p) = std::mem::replace(&mut self.state, State::Done(None)) {
                         self.state = State::Done(Some(p));
+                    }
+                    if let Some(e) = failed {
                         return Err(e);
                     }
-                    None => {
-                        let State::Pieces(p) = std::mem::replace(&mut self.state, State::Done(None)) else {
-                            unreachable!()
-                        };
-                        self.state = State::Done(Some(p));
-                    }
-                },
+                }
                 State::Done(_) => return Ok(()),
             }
         }
