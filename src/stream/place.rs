@@ -19,27 +19,12 @@ pub(super) struct TextSpan {
 }
 
 impl TextSpan {
-    /// The span of a decoded text.
+    /// The span of a decoded text: its end placed as every position is
+    /// ([`crate::diag::positions_of`]).
     pub(super) fn of_text(text: &str) -> TextSpan {
-        let b = text.as_bytes();
-        let (mut breaks, mut lfs, mut last) = (0u32, 0u32, 0usize);
-        let mut i = 0;
-        while let Some(k) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
-            let at = i + k;
-            if b[at] == b'\n' {
-                lfs += 1;
-            }
-            let next = if b[at] == b'\r' && b.get(at + 1) == Some(&b'\n') {
-                lfs += 1;
-                at + 2
-            } else {
-                at + 1
-            };
-            breaks += 1;
-            last = next;
-            i = next;
-        }
-        TextSpan { len: b.len(), breaks, lfs, tail: text[last..].chars().count() as u32 }
+        let end = crate::diag::positions_of(text, &[text.len()])[0];
+        let lfs = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32;
+        TextSpan { len: text.len(), breaks: end.line - 1, lfs, tail: end.column - 1 }
     }
 
     /// The span of raw bytes (a piece that gave no text): decoded as UTF-8 with replacements.
