@@ -28,7 +28,10 @@ fn fixtures() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "gib") && !p.to_string_lossy().contains(".expected."))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "gib")
+                && !p.file_name().is_some_and(|n| n.to_string_lossy().contains(".expected."))
+        })
         .collect();
     v.sort();
     v

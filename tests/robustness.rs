@@ -20,12 +20,14 @@ fn fixtures() -> Vec<(Format, Vec<u8>)> {
     ALL.get_or_init(|| {
         let here = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut out = Vec::new();
-        let walk = walkdir::WalkDir::new(here.join("fixtures"))
-            .into_iter()
-            .chain(walkdir::WalkDir::new(here.join("../shared/samples")));
-        for e in walk.filter_map(Result::ok) {
+        let roots = [here.join("fixtures"), here.join("../shared/samples")];
+        for (root, e) in roots.iter().flat_map(|r| walkdir::WalkDir::new(r).into_iter().map(move |e| (r, e))) {
+            let Ok(e) = e else { continue };
             let p = e.path();
-            if p.to_string_lossy().contains("/check/") && p.extension().is_none_or(|x| x != "sgf") {
+            // `fixtures/check/` holds `kifu check` expectations beside its SGF inputs. Judged on the
+            // path inside the root: the clone itself may live under a folder named `check`.
+            let inside = p.strip_prefix(root).unwrap_or(p);
+            if inside.starts_with("check") && p.extension().is_none_or(|x| x != "sgf") {
                 continue;
             }
             if let Some(f) = Format::from_path(p) {
