@@ -372,7 +372,7 @@ impl GameTree {
     }
 
     /// Append a property with one value to the last node.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
         if v.split == NO_SPLIT && v.len < MULTI as u32 {
             self.props.push(Prop { loc: v.loc, len: v.len as u16, key });
@@ -661,16 +661,6 @@ impl<'a> QuickProp<'a> {
     /// The property's key (see [`Property::key`]).
     pub(crate) fn key(&self) -> u16 {
         self.raw.key
-    }
-
-    /// The identifier.
-    pub(crate) fn ident(&self) -> &'a str {
-        self.tree.ident_of(self.raw.key)
-    }
-
-    /// Whether the identifier is in the table.
-    pub(crate) fn known(&self) -> bool {
-        self.raw.key & UNKNOWN == 0
     }
 
     /// Whether the property is stored with one plain value.
