@@ -323,6 +323,21 @@ fn node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
                         continue;
                     }
                 }
+                // `"BL":["1795.3"]` and other short values: assembled on the stack.
+                let (k, v) = (d.ident.as_bytes(), v.as_bytes());
+                if k.len() + v.len() <= 24 && !v.iter().any(|&c| ESCAPE[usize::from(c)]) {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    let mut buf = [b'"'; 32];
+                    buf[1..1 + k.len()].copy_from_slice(k);
+                    let at = 1 + k.len();
+                    buf[at..at + 3].copy_from_slice(b"\":[");
+                    buf[at + 4..at + 4 + v.len()].copy_from_slice(v);
+                    buf[at + 5 + v.len()] = b']';
+                    put_prefix(out, &buf, at + 6 + v.len());
+                    continue;
+                }
             }
         }
         if i > 0 {
