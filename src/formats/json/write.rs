@@ -489,26 +489,17 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
             None
         }
     };
+    // The entries are written first (and counted), then the count and the entries.
+    let (doc, out) = (out, &mut Vec::with_capacity(32 * game.len()));
     let mut moves = 0usize;
-    for n in game.main_line() {
-        for p in n.props() {
-            if color(&p).is_some() {
-                moves += p.len();
-            }
-        }
-    }
-    out.extend_from_slice(b",\"moves\":");
-    int(out, moves);
-    out.extend_from_slice(b",\"main_line\":[");
-    let mut first = true;
     for n in game.main_line() {
         for p in n.props() {
             let Some(black) = color(&p) else { continue };
             let mut entry = |value: &str| {
-                if !first {
+                if moves > 0 {
                     out.push(b',');
                 }
-                first = false;
+                moves += 1;
                 out.extend_from_slice(if black { b"{\"color\":\"B\"," } else { b"{\"color\":\"W\"," });
                 match Move::from_sgf(value, size) {
                     Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 100 && pt.y < 100 => {
@@ -548,6 +539,11 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
             }
         }
     }
+    doc.extend_from_slice(b",\"moves\":");
+    int(doc, moves);
+    doc.extend_from_slice(b",\"main_line\":[");
+    doc.extend_from_slice(out);
+    let out = doc;
     out.extend_from_slice(b"]}");
 }
 
