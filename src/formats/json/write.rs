@@ -543,8 +543,7 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
     int(doc, moves);
     doc.extend_from_slice(b",\"main_line\":[");
     doc.extend_from_slice(out);
-    let out = doc;
-    out.extend_from_slice(b"]}");
+    doc.extend_from_slice(b"]}");
 }
 
 #[cfg(test)]
