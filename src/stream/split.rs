@@ -232,17 +232,13 @@ impl<R: Read> Chunks<R> {
         Ok(&self.buf[self.start..])
     }
 
+    /// Reads up to [`READ_BLOCK`] more bytes (several reads when the input gives less at a
+    /// time, as a pipe does; the buffer's spare room is not zeroed for each).
     fn fill(&mut self) -> io::Result<()> {
-        let start = self.buf.len();
-        self.buf.resize(start + READ_BLOCK, 0);
-        let n = loop {
-            match self.reader.read(&mut self.buf[start..]) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                r => break r,
-            }
-        };
-        self.buf.truncate(start + *n.as_ref().unwrap_or(&0));
-        if n? == 0 {
+        let before = self.buf.len();
+        self.buf.reserve(READ_BLOCK);
+        (&mut self.reader).take(READ_BLOCK as u64).read_to_end(&mut self.buf)?;
+        if self.buf.len() == before {
             self.eof = true;
         }
         Ok(())
@@ -318,6 +314,40 @@ mod tests {
         for c in &chunks {
             assert!(c.starts_with(b"(;C[a ) ("), "cut inside a game");
             assert!(c.ends_with(b"text between\n"));
+        }
+    }
+
+    /// A reader that gives at most `n` bytes a call, so that escapes and brackets fall on the
+    /// ends of reads.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn cuts_do_not_depend_on_where_reads_end() {
+        // Escaped brackets and backslashes, parentheses in values, variations; shifted so that
+        // the end of the first read falls on every byte of a game, escapes included.
+        let game = b"(;C[a \\] ( \\\\](;B[aa]C[x\\)](;W[bb])(;W[cc])))\n";
+        for shift in 0..game.len() {
+            let mut input = vec![b' '; shift];
+            while input.len() < READ_BLOCK + 4096 {
+                input.extend_from_slice(game);
+            }
+            let cut = |chunks: Chunks<_>| -> Vec<Vec<u8>> {
+                chunks.with_target(64 << 10).map(|c| c.unwrap().bytes).collect()
+            };
+            let at_once = cut(Chunks::new(input.clone(), Trickle(&[], 1), Cut::Sgf));
+            let read = cut(Chunks::new(Vec::new(), Trickle(&input, 4093), Cut::Sgf));
+            assert_eq!(read, at_once, "shift {shift}");
+            assert!(read.len() > 4 && read[1..].iter().all(|c| c.starts_with(b"(;C[a")));
+            assert_eq!(read.concat(), input);
         }
     }
 
