@@ -3,6 +3,16 @@
 use super::tree::GameTree;
 use std::fmt;
 
+/// The game-info properties [`GameTree::info`] reads.
+const INFO_IDENTS: [&str; 19] =
+    ["PB", "PW", "BR", "WR", "BT", "WT", "KM", "HA", "RE", "DT", "RU", "TM", "OT", "EV", "RO", "PC", "GN", "SO", "GC"];
+
+/// The keys of [`INFO_IDENTS`] (all in the property table).
+fn info_keys() -> &'static [u16; INFO_IDENTS.len()] {
+    static KEYS: std::sync::OnceLock<[u16; INFO_IDENTS.len()]> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| INFO_IDENTS.map(|id| super::props::index_of(id).unwrap_or(u16::MAX)))
+}
+
 /// Who won and how, parsed from an FF\[4\] `RE` value.
 ///
 /// ```
@@ -227,8 +237,27 @@ pub struct GameInfo {
 impl GameTree {
     /// The game's information (see [`GameInfo`]).
     pub fn info(&self) -> GameInfo {
-        let get =
-            |id: &str| -> Option<String> { self.main_line().take(3).find_map(|n| n.value(id)).map(str::to_string) };
+        // Each field is the first value of the first property of its name in the first of the
+        // main line's first three nodes that has a value there; found in one pass over those
+        // nodes, properties told by their key.
+        let keys = info_keys();
+        let mut found: [Option<&str>; INFO_IDENTS.len()] = [None; INFO_IDENTS.len()];
+        for n in self.main_line().take(3) {
+            let mut seen = 0u32;
+            for p in n.props() {
+                let Some(i) = keys.iter().position(|&k| k == p.key()) else { continue };
+                if seen & (1 << i) == 0 {
+                    seen |= 1 << i;
+                    if found[i].is_none() {
+                        found[i] = p.values().next().map(|v| v.as_str());
+                    }
+                }
+            }
+        }
+        let get = |id: &str| -> Option<String> {
+            let i = INFO_IDENTS.iter().position(|&f| f == id)?;
+            found[i].map(str::to_string)
+        };
         let result_text = get("RE");
         GameInfo {
             black: get("PB"),
@@ -259,6 +288,29 @@ impl GameTree {
 mod tests {
     use super::*;
     use crate::model::point::Color;
+
+    #[test]
+    fn info_takes_the_first_value_of_the_first_property_in_the_first_three_nodes() {
+        assert!(info_keys().iter().all(|&k| k != u16::MAX));
+        let mut b = crate::model::TreeBuilder::new();
+        let root = b.root();
+        b.add_prop(root, "PB", [""]);
+        b.add_prop(root, "PB", ["x"]);
+        let one = b.add_child(root);
+        b.add_prop(one, "PB", ["Ann"]);
+        b.add_prop(one, "PW", ["Bo"]);
+        let two = b.add_child(one);
+        b.add_prop(two, "PW", ["Cy"]);
+        b.add_prop(two, "KM", ["6.5"]);
+        let three = b.add_child(two);
+        b.add_prop(three, "RE", ["B+R"]);
+        let game = b.build();
+        let info = game.info();
+        // The root's first `PB` holds an empty value, which counts (its second is not looked
+        // at); the first `PW` on the main line wins; a fourth node is not looked at.
+        assert_eq!((info.black.as_deref(), info.white.as_deref(), info.komi), (Some(""), Some("Bo"), Some(6.5)));
+        assert_eq!(info.result_text, None);
+    }
 
     #[test]
     fn results_parse_and_print() {
