@@ -66,16 +66,16 @@ struct Done {
 }
 
 /// Reads and writes one piece (on a worker thread).
-fn process(piece: Piece, format: Format, options: &StreamOptions, write: &WriteOptions) -> Done {
-    written(read_piece(format, piece, &options.read, options.name_moves), options.to, write)
+fn process(piece: Piece, format: Format, options: &StreamOptions, write: &WriteOptions, pool: &Buffers) -> Done {
+    written(read_piece(format, piece, &options.read, options.name_moves), options.to, write, pool)
 }
 
 /// A piece read, now written (its games are dropped once written).
-fn written(mut read: ReadPiece, to: Format, write: &WriteOptions) -> Done {
+fn written(mut read: ReadPiece, to: Format, write: &WriteOptions, pool: &Buffers) -> Done {
     let (games, written) = match &mut read.read {
         Ok(r) => {
             let collection = std::mem::take(&mut r.collection);
-            (collection.games.len(), Some(write_part(&collection, to, write)))
+            (collection.games.len(), Some(write_part(&collection, to, write, pool)))
         }
         Err(_) => (0, None),
     };
@@ -83,12 +83,27 @@ fn written(mut read: ReadPiece, to: Format, write: &WriteOptions) -> Done {
 }
 
 /// The games of one piece in `to`, to be joined with [`separator`].
-fn write_part(collection: &Collection, to: Format, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+fn write_part(
+    collection: &Collection,
+    to: Format,
+    options: &WriteOptions,
+    pool: &Buffers,
+) -> Result<WriteOutput, WriteError> {
     if to == Format::JSON {
         // The piece's games of the document (head and tail are written once around them), with
         // the notes the whole-document writer gives.
-        let mut bytes = Vec::new();
+        let mut bytes = pool.take();
         crate::formats::json::document_games(&mut bytes, collection, options.source_charset, true);
+        let diagnostics = crate::formats::json::write_notes(collection, options);
+        return Ok(WriteOutput { bytes, diagnostics });
+    }
+    if to == Format::SGF {
+        return crate::formats::sgf::write_into(collection, options, pool.take());
+    }
+    if to == Format::NDJSON {
+        // As `Format::NDJSON.write`, into a reused buffer.
+        let mut bytes = pool.take();
+        crate::formats::json::lines_into(&mut bytes, collection, options.source_charset);
         let diagnostics = crate::formats::json::write_notes(collection, options);
         return Ok(WriteOutput { bytes, diagnostics });
     }
@@ -109,6 +124,32 @@ fn separator(to: Format) -> &'static [u8] {
     }
 }
 
+/// Output buffers of written pieces, kept for the pieces after them: a JSON piece's output is
+/// several times its input, and a new buffer for each would be new memory to fault in each
+/// time.
+#[derive(Clone, Default)]
+struct Buffers(std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>);
+
+impl Buffers {
+    /// At most this many buffers are kept.
+    const KEEP: usize = 8;
+
+    /// An empty buffer, with the room of one used before when there is one.
+    fn take(&self) -> Vec<u8> {
+        self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
+    }
+
+    /// Keeps `buf` (emptied) for a later piece.
+    fn put(&self, mut buf: Vec<u8>) {
+        if let Ok(mut v) = self.0.lock() {
+            if v.len() < Self::KEEP {
+                buf.clear();
+                v.push(buf);
+            }
+        }
+    }
+}
+
 /// The emitting side: places diagnostics, writes bytes in order.
 struct Emit<'a> {
     to: Format,
@@ -118,6 +159,8 @@ struct Emit<'a> {
     /// A game was written (separators go between pieces with games).
     any: bool,
     no_game: Option<Diagnostic>,
+    /// Where written buffers go back to once emitted.
+    pool: Buffers,
 }
 
 impl Emit<'_> {
@@ -160,7 +203,9 @@ impl Emit<'_> {
                     self.out.write_all(separator(self.to)).map_err(StreamError::Output)?;
                 }
                 self.any = true;
-                self.out.write_all(&w.bytes).map_err(StreamError::Output)
+                self.out.write_all(&w.bytes).map_err(StreamError::Output)?;
+                self.pool.put(w.bytes);
+                Ok(())
             }
             Some(Err(WriteError::Invalid(d))) => {
                 self.summary.write.extend(d);
@@ -203,6 +248,7 @@ pub fn convert<R: Read + Send>(
         summary: Summary::default(),
         any: false,
         no_game: None,
+        pool: Buffers::default(),
     };
     let result = run(&mut parts, format, options, &mut emit);
     let Emit { mut summary, placer, no_game, any, out, .. } = emit;
@@ -235,7 +281,8 @@ fn run<R: Read + Send>(
     if write.source_charset.is_none() {
         write.source_charset = read.read.as_ref().ok().and_then(|r| r.charset);
     }
-    let first = written(read, options.to, &write);
+    let pool = &emit.pool.clone();
+    let first = written(read, options.to, &write, pool);
     let n = 2 * rayon::current_num_threads().max(1);
     let mut ready = vec![first];
     let mut batch = take(parts, n)?;
@@ -250,7 +297,7 @@ fn run<R: Read + Send>(
                 }
                 if last { Ok(Vec::new()) } else { take(parts, n) }
             },
-            || todo.into_par_iter().map(|p| process(p, format, options, write)).collect::<Vec<_>>(),
+            || todo.into_par_iter().map(|p| process(p, format, options, write, pool)).collect::<Vec<_>>(),
         );
         batch = next?;
         ready = done;

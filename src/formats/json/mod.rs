@@ -9,7 +9,7 @@ mod read;
 mod write;
 
 use write::{document_bytes, lines_bytes};
-pub(crate) use write::{document_games, document_head, document_tail};
+pub(crate) use write::{document_games, document_head, document_tail, lines_into};
 #[cfg(feature = "serde")]
 pub(crate) use write::{write_document, write_lines};
 

@@ -199,12 +199,20 @@ pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecisi
 
 /// [`write_lines`] as UTF-8 bytes.
 pub(crate) fn lines_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> Vec<u8> {
-    let mut o = Out { s: Vec::with_capacity(size_guess(collection)), pretty: false };
+    let mut s = Vec::new();
+    lines_into(&mut s, collection, charset);
+    s
+}
+
+/// Appends [`write_lines`]'s bytes to `s`.
+pub(crate) fn lines_into(s: &mut Vec<u8>, collection: &Collection, charset: Option<CharsetDecision>) {
+    let mut o = Out { s: std::mem::take(s), pretty: false };
+    o.s.reserve(size_guess(collection));
     for game in &collection.games {
         game_object(&mut o, game, charset, 0, true);
         o.s.push(b'\n');
     }
-    o.s
+    *s = o.s;
 }
 
 /// A first guess at the size of the games' JSON, to save most regrowing: a move node

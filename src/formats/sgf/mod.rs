@@ -252,9 +252,19 @@ fn decode_parts(
 /// Writes FF\[4\] SGF in the requested charset (UTF-8 by default).
 #[doc(hidden)]
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+    write_into(collection, options, Vec::new())
+}
+
+/// [`write`], into `buf` (emptied first: a buffer used before, so that a stream of pieces does
+/// not grow a new one for each).
+pub(crate) fn write_into(
+    collection: &Collection,
+    options: &WriteOptions,
+    buf: Vec<u8>,
+) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.
-    let (bytes, lost) = write::write_bytes_reporting(collection, options);
+    let (bytes, lost) = write::write_bytes_reporting(collection, options, buf);
     if options.encoding() == encoding_rs::UTF_8 && memchr::memchr(0, &bytes).is_none() {
         // Nothing to encode: hand the text over without a copy (a 200 MB comment is written
         // with one buffer, not two).

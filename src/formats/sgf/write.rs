@@ -33,7 +33,7 @@ pub fn normalize_header(tree: &mut GameTree, charset: &str) {
 
 /// Writes a collection as SGF text (charset name in `CA` from the options).
 pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
-    let (bytes, _) = write_bytes_reporting(collection, options);
+    let (bytes, _) = write_bytes_reporting(collection, options, Vec::new());
     // Every byte written came from a `&str` or is ASCII, so this never fails.
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -41,11 +41,17 @@ pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
 /// [`write_text`] as UTF-8 bytes, with a `sgf.lossy-value` warning for each value SGF cannot
 /// hold as it is (it would read back otherwise): a property without values (written `[]`, one
 /// empty value), a line break in SimpleText (read back as a space), a CR in Text (read back as
-/// LF).
-pub(crate) fn write_bytes_reporting(collection: &Collection, options: &WriteOptions) -> (Vec<u8>, Vec<Diagnostic>) {
+/// LF). Written into `buf` (emptied first; a buffer used before saves growing a new one).
+pub(crate) fn write_bytes_reporting(
+    collection: &Collection,
+    options: &WriteOptions,
+    mut buf: Vec<u8>,
+) -> (Vec<u8>, Vec<Diagnostic>) {
     let charset = crate::charset::ca_label(options.encoding());
     let lost = Lost { list: Vec::new(), game: None };
-    let mut w = Writer { out: Vec::with_capacity(size_guess(collection)), col: 0, options, charset, lost };
+    buf.clear();
+    buf.reserve(size_guess(collection));
+    let mut w = Writer { out: buf, col: 0, options, charset, lost };
     for (i, game) in collection.games.iter().enumerate() {
         w.lost.game = (collection.games.len() > 1).then_some(i + 1);
         if i > 0 {
