@@ -18,16 +18,24 @@ pub fn is_oro_dialect(tree: &GameTree) -> bool {
         return false;
     }
     let root = tree.root();
-    let signature = root.props().filter(|p| SIGNATURE.contains(&p.ident())).count();
-    signature >= 2 || root.props().any(dialect_value)
+    // The signature's identifiers are not in the property table: only unknown keys can be one.
+    let mut signature = 0;
+    for p in root.props() {
+        if !p.known() {
+            signature += usize::from(SIGNATURE.contains(&p.ident()));
+        } else if dialect_value(p) {
+            return true;
+        }
+    }
+    signature >= 2
 }
 
 /// `KO` or `TE` in the root with a value FF\[4\] does not give them.
 pub(crate) fn dialect_value(p: Property<'_>) -> bool {
-    let v = p.first().unwrap_or("").trim();
+    let v = || p.first().unwrap_or("").trim();
     match p.ident() {
-        "KO" => !v.is_empty(),
-        "TE" => !v.is_empty() && v != "1" && v != "2",
+        "KO" => !v().is_empty(),
+        "TE" => !matches!(v(), "" | "1" | "2"),
         _ => false,
     }
 }

@@ -269,7 +269,12 @@ fn plan(tree: &GameTree, may_continue: bool) -> Option<Plan> {
         return None;
     }
     let facts = scan::facts_of(tree);
-    let nodes: Vec<NodeId> = tree.nodes().filter(|n| scan::node_needs_work(*n, &facts)).map(|n| n.id()).collect();
+    let mut nodes = Vec::new();
+    tree.each_beyond_plain_moves(scan::plain_beside_move, |id| {
+        if scan::node_needs_work(tree.node(id), &facts) {
+            nodes.push(id);
+        }
+    });
     (!nodes.is_empty() || inline_candidate(tree, may_continue)).then_some(Plan { facts, nodes })
 }
 
@@ -287,8 +292,11 @@ pub fn needs_repair(tree: &GameTree) -> bool {
         return false;
     }
     let facts = scan::facts_of(tree);
-    tree.nodes().any(|n| scan::node_needs_work(n, &facts))
-        || inline_candidate(tree, variations::source_may_continue(tree.source()))
+    let mut any = false;
+    tree.each_beyond_plain_moves(scan::plain_beside_move, |id| {
+        any = any || scan::node_needs_work(tree.node(id), &facts);
+    });
+    any || inline_candidate(tree, variations::source_may_continue(tree.source()))
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that

@@ -60,28 +60,25 @@ fn move_keys() -> u128 {
     })
 }
 
-/// What the repairs know about a game, from one pass over its root.
+/// What the repairs know about a game, from its root.
 pub(crate) fn facts_of(tree: &GameTree) -> GameFacts {
     let root = tree.root();
     let mut ff: Option<Option<&str>> = None;
     let (mut fox, mut tc, mut tt) = (false, false, false);
-    let (mut signature, mut dialect_value) = (0, false);
     for p in root.props() {
-        let key = p.key();
-        match key {
+        match p.key() {
             keys::FF if ff.is_none() => ff = Some(p.first()),
             keys::AP => fox |= p.values().any(|v| contains_ignore_case(v.as_str(), b"foxwq")),
-            keys::KO | keys::TE => dialect_value |= dialect::dialect_value(p),
             k if unknown(k) => match p.ident() {
                 "TC" => tc = true,
                 "TT" => tt = true,
-                id => signature += dialect::SIGNATURE.contains(&id) as usize,
+                _ => {}
             },
             _ => {}
         }
     }
     let old_ff = ff.flatten().and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
-    GameFacts { fox: fox || (tc && tt), oro: signature >= 2 || dialect_value, old_ff }
+    GameFacts { fox: fox || (tc && tt), oro: dialect::is_oro_dialect(tree), old_ff }
 }
 
 /// Whether `hay` contains `needle` (ASCII lower case) in any case.
@@ -186,7 +183,10 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         keys::SZ => root && small::square_composed(first()).is_some(),
         keys::AB | keys::AW | keys::AE => has_move,
         keys::B => present & bit(keys::W) != 0,
-        keys::BR | keys::WR => blank(first()) || small::normalize_rank(first()).is_some_and(|r| r != first()),
+        keys::BR | keys::WR => {
+            let v = first();
+            !plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
+        }
         keys::RE => blank(first()) || dialect::result_from_text(first()).is_some(),
         keys::C | keys::N => blank(first()) && p.len() == 1,
         keys::KM => {
@@ -196,6 +196,15 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         _ => empty_info_text(p) || (!root && PROPS[usize::from(key)].kind == PropKind::Root),
     };
     general || (root && facts.oro && matches!(key, keys::KO | keys::TE) && dialect::dialect_value(p))
+}
+
+/// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
+fn plain_rank(v: &str) -> bool {
+    match *v.as_bytes() {
+        [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
+        [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
+        _ => false,
+    }
 }
 
 /// A game-info text property whose values are all blank (`GN[]`).
@@ -228,6 +237,16 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
         seen |= bit;
     }
     seen & 3 != 3
+}
+
+/// Whether a property `key` with the one value `v` beside a move leaves the node plain (as
+/// [`plain_move_node`] has it): a time left that is a plain number, or a comment with text.
+pub(crate) fn plain_beside_move(key: u16, v: &str) -> bool {
+    match key {
+        keys::BL | keys::WL => plain_number(v),
+        keys::C => !v.trim().is_empty(),
+        _ => false,
+    }
 }
 
 /// Digits with at most one `.` (`300`, `12.5`): a number `f64` parses, no old form.
@@ -288,6 +307,8 @@ mod tests {
         for (ident, key) in named {
             assert_eq!(index_of(ident), Some(key), "{ident}");
         }
+        // `is_oro_dialect` counts only unknown keys as the dialect's signature.
+        assert!(dialect::SIGNATURE.iter().all(|id| index_of(id).is_none()));
         assert!(PROPS.len() <= 128);
     }
 
@@ -459,6 +480,12 @@ mod tests {
                     for n in g.nodes() {
                         proptest::prop_assert_eq!(node_needs_work(n, &facts), by_name(n, &facts), "{:?}", n);
                     }
+                    // The nodes the model's first look skips need nothing.
+                    let mut looked = vec![false; g.len()];
+                    g.each_beyond_plain_moves(plain_beside_move, |id| looked[id.index()] = true);
+                    for n in g.nodes().filter(|n| !looked[n.id().index()]) {
+                        proptest::prop_assert!(!by_name(n, &facts), "{:?}", n);
+                    }
                 }
             }
         }
@@ -481,5 +508,9 @@ mod tests {
         assert!(g.nodes().skip(3).all(|n| node_needs_work(n, &facts)));
         assert!(plain_number("12.5") && plain_number("300") && !plain_number("1.2.3") && !plain_number("."));
         assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
+        for rank in ["1k", "8d", "9p", "15k", "30k", "50k", "51k", "08d", "0k", "8D", "8 d", "100k", "k", "8dan"] {
+            let same = small::normalize_rank(rank).is_some_and(|r| r == rank);
+            assert_eq!(plain_rank(rank), same, "{rank}");
+        }
     }
 }

@@ -452,23 +452,23 @@ impl<'s> Reader<'s> {
     #[inline(always)]
     fn quick_move(&mut self, tree: &mut GameTree) -> bool {
         let i = self.pos;
-        let Some(key) = self.plain_move_at(i) else { return false };
-        tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
+        let Some((key, x, y)) = self.plain_move_at(i) else { return false };
+        tree.push_move(key, x, y);
         tree.set_prop_offset(i);
         self.pos = i + 5;
         true
     }
 
-    /// The key of a move written `B[pd]` / `W[pd]` at `i` with one value (a second value,
+    /// The key and the point of a move written `B[pd]` / `W[pd]` at `i` with one value (a second value,
     /// `B[pd][qq]`, goes the general way).
     #[inline(always)]
-    fn plain_move_at(&self, i: usize) -> Option<u16> {
+    fn plain_move_at(&self, i: usize) -> Option<(u16, u8, u8)> {
         let &[c, b'[', x, y, b']'] = self.bytes.get(i..i + 5)? else { return None };
         let plain = (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase();
         if !plain || self.bytes[i + 5..].trim_ascii_start().first() == Some(&b'[') {
             return None;
         }
-        Some(if c == b'B' { self.key_b } else { self.key_w })
+        Some((if c == b'B' { self.key_b } else { self.key_w }, x, y))
     }
 
     /// After a node read by [`Reader::quick_move`], the nodes that follow it in the same
@@ -490,7 +490,7 @@ impl<'s> Reader<'s> {
                     break;
                 }
                 let key = if t == b'B' { self.key_bl } else { self.key_wl };
-                tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 3), k as u32, None));
+                tree.push_short(key, GameTree::src_loc(i + 3), k as u16);
                 i += 4 + k;
             }
             let mut j = i;
@@ -500,8 +500,8 @@ impl<'s> Reader<'s> {
             if b.get(j) != Some(&b';') {
                 break;
             }
-            let Some(key) = self.plain_move_at(j + 1) else { break };
-            last = Some(tree.push_move_child(key, GameTree::src_loc(j + 3)));
+            let Some((key, x, y)) = self.plain_move_at(j + 1) else { break };
+            last = Some(tree.push_move_child(key, x, y));
             i = j + 6;
         }
         self.pos = i;
