@@ -220,14 +220,24 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
         }
     };
     // One pass over each game: the nodes some repair touches (nothing allocated for a clean one).
+    let games = &read.collection.games;
     let mut plans: Vec<Option<Plan>> = Vec::new();
-    for (i, game) in read.collection.games.iter().enumerate() {
-        let plan = plan(game, may_continue(game));
-        if plan.is_some() && plans.is_empty() {
-            plans.resize_with(i, || None);
+    if games.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        let may: Vec<bool> = games.iter().map(&mut may_continue).collect();
+        plans = games.par_iter().zip(may).map(|(game, may)| plan(game, may)).collect();
+        if plans.iter().all(Option::is_none) {
+            plans.clear();
         }
-        if plan.is_some() || !plans.is_empty() {
-            plans.push(plan);
+    } else {
+        for (i, game) in games.iter().enumerate() {
+            let plan = plan(game, may_continue(game));
+            if plan.is_some() && plans.is_empty() {
+                plans.resize_with(i, || None);
+            }
+            if plan.is_some() || !plans.is_empty() {
+                plans.push(plan);
+            }
         }
     }
     if plans.is_empty() {
@@ -255,6 +265,10 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     read.diagnostics.extend(added);
     true
 }
+
+/// Collections of this many games are planned on the rayon pool (when it has more than one
+/// thread).
+const PARALLEL_FROM: usize = 512;
 
 /// What the repairs of one game start from: its facts and the nodes some repair touches.
 struct Plan {
