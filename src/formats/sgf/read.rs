@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// Finds the charset an SGF file declares: the `CA` of the first game tree's root node that has
 /// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`).
 pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
-    super::declared::root_charsets(bytes).into_iter().next().map(|r| r.label)
+    super::declared::first_root_charset(bytes).map(|r| r.label)
 }
 
 /// Where a collection must be cut so that each part is decoded with the charset its games
