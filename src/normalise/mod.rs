@@ -20,6 +20,42 @@ mod variations;
 
 pub use dialect::is_oro_dialect;
 
+/// Table keys ([`crate::model::props::PROPS`] indexes) of the identifiers the repairs look at
+/// (checked against the table in a test).
+pub(crate) mod keys {
+    pub(crate) const B: u16 = 0;
+    pub(crate) const W: u16 = 1;
+    pub(crate) const KO: u16 = 2;
+    pub(crate) const AB: u16 = 4;
+    pub(crate) const AW: u16 = 5;
+    pub(crate) const AE: u16 = 6;
+    pub(crate) const PL: u16 = 7;
+    pub(crate) const C: u16 = 8;
+    pub(crate) const N: u16 = 13;
+    pub(crate) const TE: u16 = 19;
+    pub(crate) const AP: u16 = 29;
+    pub(crate) const CA: u16 = 30;
+    pub(crate) const FF: u16 = 31;
+    pub(crate) const GM: u16 = 32;
+    pub(crate) const ST: u16 = 33;
+    pub(crate) const SZ: u16 = 34;
+    pub(crate) const BR: u16 = 36;
+    pub(crate) const DT: u16 = 39;
+    pub(crate) const RE: u16 = 48;
+    pub(crate) const TM: u16 = 52;
+    pub(crate) const WR: u16 = 54;
+    pub(crate) const HA: u16 = 56;
+    pub(crate) const KM: u16 = 57;
+    pub(crate) const BL: u16 = 58;
+    pub(crate) const WL: u16 = 59;
+    pub(crate) const L: u16 = 67;
+    pub(crate) const M: u16 = 68;
+    pub(crate) const KI: u16 = 69;
+    pub(crate) const ID: u16 = 70;
+    pub(crate) const BS: u16 = 71;
+    pub(crate) const WS: u16 = 72;
+}
+
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::ReadOutput;
 use crate::model::{GameTree, NodeId, PropValue, TreeBuilder};

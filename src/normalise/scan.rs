@@ -2,45 +2,9 @@
 //! on the model's `u16` property keys, one pass over each node's properties, no allocation:
 //! nearly every node of nearly every game needs nothing, and every read asks.
 
-use super::{GameFacts, dialect, old_ff, small};
+use super::{GameFacts, dialect, keys, old_ff, small};
 use crate::model::props::{PROPS, PropKind, ValueType};
 use crate::model::{GameTree, Node, Property};
-
-/// Table keys ([`crate::model::props::PROPS`] indexes) of the identifiers the repairs look at
-/// (checked against the table in a test).
-pub(crate) mod keys {
-    pub(crate) const B: u16 = 0;
-    pub(crate) const W: u16 = 1;
-    pub(crate) const KO: u16 = 2;
-    pub(crate) const AB: u16 = 4;
-    pub(crate) const AW: u16 = 5;
-    pub(crate) const AE: u16 = 6;
-    pub(crate) const PL: u16 = 7;
-    pub(crate) const C: u16 = 8;
-    pub(crate) const N: u16 = 13;
-    pub(crate) const TE: u16 = 19;
-    pub(crate) const AP: u16 = 29;
-    pub(crate) const CA: u16 = 30;
-    pub(crate) const FF: u16 = 31;
-    pub(crate) const GM: u16 = 32;
-    pub(crate) const ST: u16 = 33;
-    pub(crate) const SZ: u16 = 34;
-    pub(crate) const BR: u16 = 36;
-    pub(crate) const DT: u16 = 39;
-    pub(crate) const RE: u16 = 48;
-    pub(crate) const TM: u16 = 52;
-    pub(crate) const WR: u16 = 54;
-    pub(crate) const HA: u16 = 56;
-    pub(crate) const KM: u16 = 57;
-    pub(crate) const BL: u16 = 58;
-    pub(crate) const WL: u16 = 59;
-    pub(crate) const L: u16 = 67;
-    pub(crate) const M: u16 = 68;
-    pub(crate) const KI: u16 = 69;
-    pub(crate) const ID: u16 = 70;
-    pub(crate) const BS: u16 = 71;
-    pub(crate) const WS: u16 = 72;
-}
 
 /// Whether `key` is one of the tree's unknown identifiers (not in the table).
 fn unknown(key: u16) -> bool {
@@ -93,7 +57,7 @@ pub(crate) fn node_needs_work(n: Node<'_>, facts: &GameFacts) -> bool {
     if !root && plain_move_node(n) {
         return false;
     }
-    if n.prop_count() == 0 {
+    if n.props().next().is_none() {
         return false;
     }
     // One pass: the set of keys (a repeated one is a duplicate), a single-value property with
