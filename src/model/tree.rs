@@ -297,7 +297,7 @@ impl GameTree {
     /// plain value (read only when asked). The normaliser's quick look at every node.
     pub(crate) fn quick_props(&self, id: NodeId) -> impl Iterator<Item = QuickProp<'_>> + '_ {
         let (s, e) = self.prop_range(id);
-        PropIter { tree: self, at: s, end: e }
+        PropIter::new(self, s, e)
     }
 
     /// Calls `f` with every node but those below the root that hold one move on a point
@@ -345,7 +345,7 @@ impl GameTree {
     }
 
     /// The text of a property stored with one value (`len` not [`MULTI`]).
-    #[inline]
+    #[inline(always)]
     fn single_text(&self, p: Prop) -> &str {
         if p.len == PAIR {
             let at = 2 * p.loc as usize;
@@ -630,11 +630,13 @@ impl GameTree {
         self.node_props.set_last(self.slots.len() as u32);
     }
 
+    #[inline(always)]
     fn text(&self, loc: u32, len: u32) -> &str {
         let (buf, at) = if loc & OWN != 0 { (&self.own, (loc & !OWN) as usize) } else { (&*self.src, loc as usize) };
         &buf[at..at + len as usize]
     }
 
+    #[inline]
     fn ident_of(&self, key: u16) -> &str {
         if key & UNKNOWN != 0 { &self.unknown[(key & !UNKNOWN) as usize] } else { PROPS[key as usize].ident }
     }
@@ -851,6 +853,7 @@ impl GameTree {
         gone.len()
     }
 
+    #[inline]
     fn prop_range(&self, node: NodeId) -> (usize, usize) {
         (self.node_props.get(node.index()) as usize, self.node_props.get(node.index() + 1) as usize)
     }
@@ -863,25 +866,38 @@ pub(crate) type QuickProp<'a> = Property<'a>;
 /// The properties of one node, from their slots.
 struct PropIter<'a> {
     tree: &'a GameTree,
+    /// The first slot of `rest`.
     at: usize,
-    end: usize,
+    /// The slots not read yet.
+    rest: &'a [u16],
+}
+
+impl<'a> PropIter<'a> {
+    #[inline]
+    fn new(tree: &'a GameTree, s: usize, e: usize) -> PropIter<'a> {
+        PropIter { tree, at: s, rest: tree.slots.get(s..e).unwrap_or_default() }
+    }
 }
 
 impl<'a> Iterator for PropIter<'a> {
     type Item = Property<'a>;
     #[inline]
     fn next(&mut self) -> Option<Property<'a>> {
-        if self.at >= self.end {
-            return None;
-        }
         let i = self.at;
-        let raw = self.tree.prop_at(i);
-        self.at += if raw.len == PAIR { 1 } else { WIDE };
+        let (raw, n) = match *self.rest {
+            [first, ..] if first & MOVE_SLOT != 0 => {
+                (Prop { loc: u32::from(first & (MOVE_W - 1)), len: PAIR, key: u16::from(first & MOVE_W != 0) }, 1)
+            }
+            [key, len, lo, hi, ..] => (Prop { loc: u32::from(lo) | (u32::from(hi) << 16), len, key }, WIDE),
+            _ => return None,
+        };
+        self.rest = &self.rest[n..];
+        self.at += n;
         Some(Property { tree: self.tree, index: i as u32, raw })
     }
     /// Counted when asked (a walk over the slots left).
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.tree.heads(self.at, self.end).count();
+        let n = self.tree.heads(self.at, self.at + self.rest.len()).count();
         (n, Some(n))
     }
 }
@@ -923,7 +939,7 @@ impl<'a> Node<'a> {
     /// The node's properties in their original order.
     pub fn props(&self) -> impl ExactSizeIterator<Item = Property<'a>> + 'a {
         let (s, e) = self.tree.prop_range(self.id);
-        PropIter { tree: self.tree, at: s, end: e }
+        PropIter::new(self.tree, s, e)
     }
 
     /// Number of properties.
@@ -1030,6 +1046,7 @@ impl<'a> Property<'a> {
     }
 
     /// The identifier (FF\[4\] upper-case form for known properties).
+    #[inline]
     pub fn ident(&self) -> &'a str {
         self.tree.ident_of(self.raw().key)
     }
@@ -1107,6 +1124,7 @@ impl<'a> Property<'a> {
 
     /// The value of a property stored with one plain (not composed) value, without going through
     /// the value iterator (the writer's fast path).
+    #[inline]
     pub(crate) fn single_plain(&self) -> Option<&'a str> {
         let p = self.raw();
         (p.len != MULTI).then(|| self.tree.single_text(p))
@@ -1119,11 +1137,13 @@ impl<'a> Property<'a> {
     }
 
     /// Whether the property is stored with one plain value.
+    #[inline]
     pub(crate) fn is_single(&self) -> bool {
         self.raw.len != MULTI
     }
 
     /// Whether the identifier is in the table.
+    #[inline]
     pub(crate) fn known(&self) -> bool {
         self.raw.key & UNKNOWN == 0
     }
