@@ -103,9 +103,11 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
             let path = entry.path();
             let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
             let name = entry.file_name().to_string_lossy();
-            let s = slash_path(&rel);
+            // The slash form only when some glob is to match it.
+            let globs = !(options.include.is_empty() && options.exclude.is_empty());
+            let s = if globs { slash_path(&rel) } else { String::new() };
             let included = options.include.is_empty() || options.include.iter().any(|g| g.matches(&s));
-            if is_temp_name(&name) || !included || excluded(&rel) {
+            if is_temp_name(&name) || !included || options.exclude.iter().any(|g| g.matches(&s)) {
                 ignored += 1;
                 continue;
             }
