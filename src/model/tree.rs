@@ -242,6 +242,12 @@ impl GameTree {
         (o != NO_OFFSET).then_some(o as usize)
     }
 
+    /// The recorded node offsets by node index (`u32::MAX` for a node without one), when the
+    /// reader recorded positions.
+    pub(crate) fn node_offsets(&self) -> Option<&[u32]> {
+        self.positions.as_ref().map(|p| p.nodes.as_slice())
+    }
+
     /// Reserve room for `nodes` more nodes and `props` more properties.
     pub(crate) fn reserve(&mut self, nodes: usize, props: usize) {
         self.node_props.reserve_exact(nodes);
