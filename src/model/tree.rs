@@ -230,6 +230,14 @@ impl GameTree {
         self.props[s..e].iter().map(move |p| QuickProp { tree: self, raw: *p })
     }
 
+    /// The key of node `id`'s property when it has exactly one, stored with one value (the
+    /// normaliser's quickest look, at a node that plays a move and holds nothing else).
+    pub(crate) fn lone_single_key(&self, id: NodeId) -> Option<u16> {
+        let (s, e) = self.prop_range(id);
+        let p = self.props.get(s)?;
+        (e == s + 1 && p.len != MULTI).then_some(p.key)
+    }
+
     /// Drops the recorded offsets.
     pub(crate) fn forget_positions(&mut self) {
         self.positions = None;
