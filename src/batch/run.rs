@@ -19,6 +19,12 @@ fn exists(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
 }
 
+/// A path as the report shows it (as `Path::display` does, without formatting machinery for
+/// the usual UTF-8 path).
+fn path_text(p: &Path) -> String {
+    p.to_str().map_or_else(|| p.display().to_string(), str::to_owned)
+}
+
 /// `name.sgf` → `name-007.sgf` (at least three digits, more when `count` needs them).
 fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
     let width = count.to_string().len().max(3);
@@ -230,7 +236,7 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
         }
         Ok(w) => {
             record.unchanged += usize::from(w == Written::Unchanged);
-            record.outputs.push(output.display().to_string());
+            record.outputs.push(path_text(output));
         }
         Err(e) => {
             record.add(Stage::Batch, &[output_error(&e)]);
@@ -244,7 +250,7 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
 
 /// Converts one input to its output(s).
 fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, inputs: &HashSet<FileKey>) -> Record {
-    let shown = |p: &PathBuf| p.display().to_string();
+    let shown = |p: &PathBuf| path_text(p);
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), options.output_name());
     record.from = job.format.map(Format::name);
     record.add(Stage::Batch, &job.notes);
@@ -441,8 +447,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .jobs
                 .par_iter()
                 .map(|job| {
-                    let shown = job.output.as_ref().map(|p| p.display().to_string());
-                    let mut r = Record::new(job.input.display().to_string(), shown, options.output_name());
+                    let shown = job.output.as_deref().map(path_text);
+                    let mut r = Record::new(path_text(&job.input), shown, options.output_name());
                     r.from = job.format.map(Format::name);
                     r.add(Stage::Batch, &job.notes);
                     let part = if let Some(d) = &job.skip {
