@@ -230,6 +230,14 @@ impl GameTree {
         self.props[s..e].iter().map(move |p| QuickProp { tree: self, raw: *p })
     }
 
+    /// The key of node `id`'s property when it has exactly one, stored with one value (the
+    /// normaliser's quickest look, at a node that plays a move and holds nothing else).
+    pub(crate) fn lone_single_key(&self, id: NodeId) -> Option<u16> {
+        let (s, e) = self.prop_range(id);
+        let p = self.props.get(s)?;
+        (e == s + 1 && p.len != MULTI).then_some(p.key)
+    }
+
     /// Drops the recorded offsets.
     pub(crate) fn forget_positions(&mut self) {
         self.positions = None;
@@ -240,6 +248,12 @@ impl GameTree {
     pub fn node_offset(&self, id: NodeId) -> Option<usize> {
         let o = *self.positions.as_ref()?.nodes.get(id.index())?;
         (o != NO_OFFSET).then_some(o as usize)
+    }
+
+    /// The recorded node offsets by node index (`u32::MAX` for a node without one), when the
+    /// reader recorded positions.
+    pub(crate) fn node_offsets(&self) -> Option<&[u32]> {
+        self.positions.as_ref().map(|p| p.nodes.as_slice())
     }
 
     /// Reserve room for `nodes` more nodes and `props` more properties.
