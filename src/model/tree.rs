@@ -412,8 +412,11 @@ impl GameTree {
     /// normaliser's quickest look, at a node that plays a move and holds nothing else).
     pub(crate) fn lone_single_key(&self, id: NodeId) -> Option<u16> {
         let (s, e) = self.prop_range(id);
-        let p = self.props.get(s)?;
-        (e == s + 1 && p.len != MULTI).then_some(p.key)
+        if s >= e || s + width(self.slots[s]) != e {
+            return None;
+        }
+        let p = self.prop_at(s);
+        (p.len != MULTI).then_some(p.key)
     }
 
     /// Drops the recorded offsets.
@@ -582,7 +585,7 @@ impl GameTree {
     }
 
     /// Append a property with one value to the last node.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
         if v.split == NO_SPLIT && v.len < u32::from(PAIR) {
             let p = self.short_prop(key, v.loc, v.len as u16);
