@@ -4,7 +4,7 @@ use super::walk::{self, Verdict};
 use super::{BatchError, BatchOptions, Collect, codes};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// One input and what will be done with it.
@@ -191,7 +191,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     if merge.is_none() {
         // Same natural output: the input already named like its output wins, then the first by
         // path; the others get `stem-EXT.to`. Inputs and every natural output are reserved.
-        let mut groups: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+        // Grouped by hash (a path comparison walks components: a sorted map of every output cost
+        // more than the rest of planning); only the groups of two or more, in path order.
+        let mut groups: HashMap<PathBuf, Vec<usize>> = HashMap::with_capacity(jobs.len());
         for (i, job) in jobs.iter().enumerate() {
             if let Some(o) = &job.output {
                 groups.entry(o.clone()).or_default().push(i);
@@ -199,7 +201,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         }
         let mut taken: HashSet<PathBuf> = groups.keys().cloned().collect();
         taken.extend(jobs.iter().map(|j| j.input.clone()));
-        for (natural, mut members) in groups {
+        let mut clashes: Vec<(PathBuf, Vec<usize>)> = groups.into_iter().filter(|(_, m)| m.len() > 1).collect();
+        clashes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (natural, mut members) in clashes {
             let keeps_name = |i: &usize| jobs.get(*i).is_some_and(|j| j.input.extension().is_some_and(|e| e == ext));
             members.sort_by_key(|i| (!keeps_name(i), *i));
             let Some((&winner, losers)) = members.split_first() else { continue };

@@ -408,6 +408,17 @@ impl GameTree {
         }
     }
 
+    /// The key of node `id`'s property when it has exactly one, stored with one value (the
+    /// normaliser's quickest look, at a node that plays a move and holds nothing else).
+    pub(crate) fn lone_single_key(&self, id: NodeId) -> Option<u16> {
+        let (s, e) = self.prop_range(id);
+        if s >= e || s + width(self.slots[s]) != e {
+            return None;
+        }
+        let p = self.prop_at(s);
+        (p.len != MULTI).then_some(p.key)
+    }
+
     /// Drops the recorded offsets.
     pub(crate) fn forget_positions(&mut self) {
         self.positions = None;
@@ -418,6 +429,12 @@ impl GameTree {
     pub fn node_offset(&self, id: NodeId) -> Option<usize> {
         let o = *self.positions.as_ref()?.nodes.get(id.index())?;
         (o != NO_OFFSET).then_some(o as usize)
+    }
+
+    /// The recorded node offsets by node index (`u32::MAX` for a node without one), when the
+    /// reader recorded positions.
+    pub(crate) fn node_offsets(&self) -> Option<&[u32]> {
+        self.positions.as_ref().map(|p| p.nodes.as_slice())
     }
 
     /// Reserve room for `nodes` more nodes and `props` more properties.
@@ -568,7 +585,7 @@ impl GameTree {
     }
 
     /// Append a property with one value to the last node.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
         if v.split == NO_SPLIT && v.len < u32::from(PAIR) {
             let p = self.short_prop(key, v.loc, v.len as u16);

@@ -54,7 +54,9 @@ fn contains_ignore_case(hay: &str, needle: &[u8]) -> bool {
 /// families would find, asked without their per-property work.
 pub(crate) fn node_needs_work(n: Node<'_>, facts: &GameFacts) -> bool {
     let root = n.is_root();
-    if !root && plain_move_node(n) {
+    // A node holding one move and nothing else (most nodes of most games), told from its one
+    // stored property before the general look.
+    if !root && (matches!(n.tree().lone_single_key(n.id()), Some(keys::B | keys::W)) || plain_move_node(n)) {
         return false;
     }
     if n.props().next().is_none() {

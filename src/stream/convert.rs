@@ -87,10 +87,10 @@ fn write_part(collection: &Collection, to: Format, options: &WriteOptions) -> Re
     if to == Format::JSON {
         // The piece's games of the document (head and tail are written once around them), with
         // the notes the whole-document writer gives.
-        let mut s = String::new();
-        crate::formats::json::document_games(&mut s, collection, options.source_charset, true);
+        let mut bytes = Vec::new();
+        crate::formats::json::document_games(&mut bytes, collection, options.source_charset, true);
         let diagnostics = crate::formats::json::write_notes(collection, options);
-        return Ok(WriteOutput { bytes: s.into_bytes(), diagnostics });
+        return Ok(WriteOutput { bytes, diagnostics });
     }
     match to.spec().write {
         Some(write) => write(collection, options),

@@ -148,7 +148,7 @@ impl<R: Read> Parts<R> {
             };
             self.bom = head.starts_with(b"\xEF\xBB\xBF");
             if self.format == Format::SGF {
-                let first = crate::formats::sgf::find_declared_charset(head);
+                let first = crate::formats::sgf::first_declared_charset(head);
                 self.carried = first.as_deref().and_then(crate::charset::encoding_for_label);
             }
         }
@@ -259,11 +259,12 @@ pub fn read_piece(
             r.charset = r.charset.map(as_declared);
         }
     }
-    if let Some(name) = name_moves {
-        let positioned = read.as_ref().map_or(0, |r| r.diagnostics.iter().filter(|d| d.position.is_some()).count());
+    // Only diagnostics with a position are named: a piece without any (most) is not indexed.
+    let positioned = read.as_ref().map_or(0, |r| r.diagnostics.iter().filter(|d| d.position.is_some()).count());
+    if let (Some(name), true) = (name_moves, positioned > 0) {
         if let (true, Ok(r)) = (opts.positions, &mut read) {
             name(&r.collection, &mut r.diagnostics);
-        } else if positioned > 0 {
+        } else {
             let n = read.as_ref().map_or(0, |r| r.diagnostics.len());
             if let Ok(mut r) = format.read(copy.clone(), &ReadOptions { positions: true, ..opts }) {
                 if r.diagnostics.len() == n {

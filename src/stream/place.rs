@@ -22,8 +22,15 @@ impl TextSpan {
     /// The span of a decoded text: its end placed as every position is
     /// ([`crate::diag::positions_of`]).
     pub(super) fn of_text(text: &str) -> TextSpan {
+        let b = text.as_bytes();
+        let lfs = memchr::memchr_iter(b'\n', b).count() as u32;
+        if memchr::memchr(b'\r', b).is_none() {
+            // LF line ends only (most text): the line ends are the LFs.
+            let last_line = memchr::memrchr(b'\n', b).map_or(b, |i| &b[i + 1..]);
+            let tail = last_line.iter().filter(|&&c| c & 0xC0 != 0x80).count() as u32;
+            return TextSpan { len: text.len(), breaks: lfs, lfs, tail };
+        }
         let end = crate::diag::positions_of(text, &[text.len()])[0];
-        let lfs = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32;
         TextSpan { len: text.len(), breaks: end.line - 1, lfs, tail: end.column - 1 }
     }
 
@@ -155,6 +162,10 @@ mod tests {
     fn spans_count_lines_like_the_line_index() {
         let s = TextSpan::of_text("ab\r\ncd\nλx\ry");
         assert_eq!((s.len, s.breaks, s.lfs, s.tail), (12, 3, 2, 1));
+        let s = TextSpan::of_text("ab\ncd\nλx");
+        assert_eq!((s.len, s.breaks, s.lfs, s.tail), (9, 2, 2, 2));
+        let s = TextSpan::of_text("λx");
+        assert_eq!((s.len, s.breaks, s.lfs, s.tail), (3, 0, 0, 2));
         assert_eq!(renumber("line 3: malformed", 10), "line 13: malformed");
         assert_eq!(held_back("5 more like this not shown (105 in all)"), Some(5));
         assert_eq!(held_back("a value"), None);

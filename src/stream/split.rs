@@ -35,6 +35,17 @@ pub struct Chunk {
     pub offset: u64,
 }
 
+/// The bytes that change the scanner's state inside a game tree: `[`, `]`, `\\`, `(`, `)`.
+static TREE_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'[' as usize] = 1;
+    t[b']' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t[b'(' as usize] = 1;
+    t[b')' as usize] = 1;
+    t
+};
+
 /// The SGF scanner's state between reads.
 #[derive(Clone, Copy, Debug, Default)]
 struct Scan {
@@ -117,21 +128,7 @@ impl<R: Read> Chunks<R> {
                 i += 1;
                 continue;
             }
-            if s.in_value {
-                match memchr::memchr2(b']', b'\\', &b[i..]) {
-                    Some(k) => {
-                        if b[i + k] == b']' {
-                            s.in_value = false;
-                        } else {
-                            s.escaped = true;
-                        }
-                        i += k + 1;
-                    }
-                    None => i = b.len(),
-                }
-                continue;
-            }
-            if s.depth == 0 {
+            if s.depth == 0 && !s.in_value {
                 // Between games the reader skips whitespace and reads a game tree at `(`, skips a
                 // stray `)`, and skips other text up to the next `(;`.
                 let Some(j) = b[i..].iter().position(|c| !c.is_ascii_whitespace()).map(|k| i + k) else {
@@ -168,22 +165,39 @@ impl<R: Read> Chunks<R> {
                 i = at + 1;
                 continue;
             }
-            match memchr::memchr3(b'(', b')', b'[', &b[i..]) {
-                Some(k) => {
-                    match b[i + k] {
-                        b'(' => s.depth += 1,
-                        b')' => {
-                            s.depth -= 1;
-                            if s.depth == 0 {
-                                s.closed = true;
-                            }
-                        }
-                        _ => s.in_value = true,
-                    }
-                    i += k + 1;
+            // Inside a game tree: bytes that matter are found through a table, one state change
+            // at a time (values are mostly short: moves, numbers).
+            let (mut depth, mut in_value) = (s.depth, s.in_value);
+            loop {
+                while i < b.len() && TREE_BYTES[usize::from(b[i])] == 0 {
+                    i += 1;
                 }
-                None => i = b.len(),
+                let Some(&c) = b.get(i) else { break };
+                i += 1;
+                if in_value {
+                    match c {
+                        b']' => in_value = false,
+                        // The escaped byte is skipped (at the next read when it is not here yet).
+                        b'\\' if i < b.len() => i += 1,
+                        b'\\' => s.escaped = true,
+                        _ => {}
+                    }
+                    continue;
+                }
+                match c {
+                    b'[' => in_value = true,
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            s.closed = true;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
             }
+            (s.depth, s.in_value) = (depth, in_value);
         }
         self.scanned = i;
     }

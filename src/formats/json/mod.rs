@@ -8,7 +8,10 @@ mod parse;
 mod read;
 mod write;
 
-pub(crate) use write::{document_games, document_head, document_tail, write_document, write_lines};
+use write::{document_bytes, lines_bytes};
+pub(crate) use write::{document_games, document_head, document_tail};
+#[cfg(feature = "serde")]
+pub(crate) use write::{write_document, write_lines};
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
 use crate::diag::Diagnostic;
@@ -155,15 +158,15 @@ fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
 /// Writes one kifu JSON document holding every game (always UTF-8).
 #[doc(hidden)]
 pub fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let text = write_document(collection, options.source_charset);
-    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: write_notes(collection, options) })
+    let bytes = document_bytes(collection, options.source_charset);
+    Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options) })
 }
 
 /// Writes kifu NDJSON: one compact game object per line (always UTF-8).
 #[doc(hidden)]
 pub fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let text = write_lines(collection, options.source_charset);
-    Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: write_notes(collection, options) })
+    let bytes = lines_bytes(collection, options.source_charset);
+    Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options) })
 }
 
 #[cfg(test)]

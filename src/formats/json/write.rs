@@ -1,7 +1,7 @@
 //! Writing: the game tree as `{"nodes": [...], "variations": [...]}` objects, walked with an
 //! explicit stack, plus the read-only `info` digest of each game.
 
-use std::fmt::Write as _;
+use std::io::Write as _;
 
 use super::{MARKER, VERSION};
 use crate::charset::CharsetDecision;
@@ -11,7 +11,7 @@ use crate::model::{Collection, GameTree, Move, NodeId, info::normalize_rank};
 const MAX_INDENT: usize = 16;
 
 struct Out {
-    s: String,
+    s: Vec<u8>,
     pretty: bool,
 }
 
@@ -19,16 +19,16 @@ impl Out {
     /// A line break and indentation for `depth` (pretty output only).
     fn nl(&mut self, depth: usize) {
         if self.pretty {
-            // A line break and two blanks per level, in one copy.
-            const BREAK: &str = "\n                                ";
-            self.s.push_str(&BREAK[..1 + 2 * depth.min(MAX_INDENT)]);
+            // A line break and two blanks per level, in one fixed-size copy.
+            const BREAK: &[u8; 1 + 2 * MAX_INDENT] = b"\n                                ";
+            put_prefix(&mut self.s, BREAK, 1 + 2 * depth.min(MAX_INDENT));
         }
     }
 
     /// `"key": ` (`"key":` when compact).
     fn key(&mut self, k: &str) {
         string(&mut self.s, k);
-        self.s.push_str(if self.pretty { ": " } else { ":" });
+        self.s.extend_from_slice(if self.pretty { &b": "[..] } else { &b":"[..] });
     }
 }
 
@@ -47,95 +47,137 @@ static ESCAPE: [bool; 256] = {
 
 /// Writes `s` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, … or
 /// `\u00XX`, everything else as UTF-8. Runs without an escape are copied whole.
-fn string(out: &mut String, s: &str) {
+#[inline]
+fn string(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
     // Most strings (points, numbers, names) need no escape: one check, one copy.
     if !bytes.iter().any(|&b| ESCAPE[usize::from(b)]) {
+        if bytes.len() <= 14 {
+            // Points, numbers, short names: assembled on the stack, one fixed-size copy.
+            let mut buf = [b'"'; 16];
+            buf[1..1 + bytes.len()].copy_from_slice(bytes);
+            buf[1 + bytes.len()] = b'"';
+            put_prefix(out, &buf, bytes.len() + 2);
+            return;
+        }
         out.reserve(bytes.len() + 2);
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
         return;
     }
-    out.push('"');
+    out.push(b'"');
     let mut start = 0;
     while let Some(k) = bytes[start..].iter().position(|&b| ESCAPE[usize::from(b)]) {
         let i = start + k;
-        out.push_str(&s[start..i]);
+        out.extend_from_slice(&bytes[start..i]);
         match bytes[i] {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
             c => {
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(c >> 4)]));
-                out.push(char::from(HEX[usize::from(c & 15)]));
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(c >> 4)]);
+                out.push(HEX[usize::from(c & 15)]);
             }
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
-    out.push('"');
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Appends the first `n` bytes of `buf` (`n` at most `N`): one copy of a fixed size, cheaper
+/// than a copy of a variable one for a few bytes.
+#[inline(always)]
+fn put_prefix<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], n: usize) {
+    let at = out.len();
+    out.extend_from_slice(buf);
+    out.truncate(at + n.min(N));
 }
 
 /// Appends an integer without `core::fmt`.
-fn int(out: &mut String, n: impl itoa::Integer) {
-    out.push_str(itoa::Buffer::new().format(n));
+fn int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-fn opt_str(out: &mut String, v: Option<&str>) {
+/// Appends a coordinate (below 100 digit by digit).
+fn coordinate(out: &mut Vec<u8>, n: u8) {
+    if n >= 100 {
+        int(out, n);
+        return;
+    }
+    if n >= 10 {
+        out.push(b'0' + n / 10);
+    }
+    out.push(b'0' + n % 10);
+}
+
+fn opt_str(out: &mut Vec<u8>, v: Option<&str>) {
     match v {
         Some(s) => string(out, s),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
-fn number(out: &mut String, x: f64) {
+fn number(out: &mut Vec<u8>, x: f64) {
     if x.is_finite() {
         let _ = write!(out, "{x}");
     } else {
-        out.push_str("null");
+        out.extend_from_slice(b"null");
     }
 }
 
 /// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
 /// nodes one per line.
+#[cfg(feature = "serde")]
 pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
-    let mut s = document_head();
+    utf8(document_bytes(collection, charset))
+}
+
+/// [`write_document`] as UTF-8 bytes.
+pub(crate) fn document_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> Vec<u8> {
+    let mut s = document_head().into_bytes();
     document_games(&mut s, collection, charset, true);
-    s.push_str(document_tail(!collection.games.is_empty()));
+    s.extend_from_slice(document_tail(!collection.games.is_empty()).as_bytes());
     s
+}
+
+/// The text of bytes the writer wrote: it writes UTF-8 only (what it copies comes from text),
+/// so the conversion never fails.
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The start of a document, up to the `[` of `games`.
 pub(crate) fn document_head() -> String {
-    let mut o = Out { s: String::new(), pretty: true };
-    o.s.push('{');
+    let mut o = Out { s: Vec::new(), pretty: true };
+    o.s.push(b'{');
     o.nl(1);
     o.key("format");
     string(&mut o.s, MARKER);
-    o.s.push(',');
+    o.s.push(b',');
     o.nl(1);
     o.key("version");
     int(&mut o.s, VERSION);
-    o.s.push(',');
+    o.s.push(b',');
     o.nl(1);
     o.key("games");
-    o.s.push('[');
-    o.s
+    o.s.push(b'[');
+    utf8(o.s)
 }
 
 /// Appends the games of `collection` as elements of a document's `games` array (`first`: no
 /// game was written before them), so a document can be written part by part.
-pub(crate) fn document_games(s: &mut String, collection: &Collection, charset: Option<CharsetDecision>, first: bool) {
+pub(crate) fn document_games(s: &mut Vec<u8>, collection: &Collection, charset: Option<CharsetDecision>, first: bool) {
     let mut o = Out { s: std::mem::take(s), pretty: true };
     o.s.reserve(size_guess(collection));
     for (i, game) in collection.games.iter().enumerate() {
         if i > 0 || !first {
-            o.s.push(',');
+            o.s.push(b',');
         }
         o.nl(2);
         game_object(&mut o, game, charset, 2, false);
@@ -150,11 +192,17 @@ pub(crate) fn document_tail(any: bool) -> &'static str {
 
 /// Writes kifu NDJSON: per game one line `{"format":"kifu","version":1,"info":…,"nodes":…,
 /// "variations":…}`.
+#[cfg(feature = "serde")]
 pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
-    let mut o = Out { s: String::with_capacity(size_guess(collection)), pretty: false };
+    utf8(lines_bytes(collection, charset))
+}
+
+/// [`write_lines`] as UTF-8 bytes.
+pub(crate) fn lines_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> Vec<u8> {
+    let mut o = Out { s: Vec::with_capacity(size_guess(collection)), pretty: false };
     for game in &collection.games {
         game_object(&mut o, game, charset, 0, true);
-        o.s.push('\n');
+        o.s.push(b'\n');
     }
     o.s
 }
@@ -168,25 +216,25 @@ fn size_guess(collection: &Collection) -> usize {
 
 /// A game object at `depth`: the digest, then the root sequence and its variations.
 fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, depth: usize, marker: bool) {
-    o.s.push('{');
+    o.s.push(b'{');
     if marker {
         o.key("format");
         string(&mut o.s, MARKER);
-        o.s.push_str(",\"version\":");
+        o.s.extend_from_slice(b",\"version\":");
         int(&mut o.s, VERSION);
-        o.s.push(',');
+        o.s.push(b',');
     }
     o.nl(depth + 1);
     o.key("info");
     info(&mut o.s, game, charset);
-    o.s.push(',');
+    o.s.push(b',');
     if game.is_empty() {
         o.nl(depth + 1);
         o.key("nodes");
-        o.s.push_str("[{}],");
+        o.s.extend_from_slice(b"[{}],");
         o.nl(depth + 1);
         o.key("variations");
-        o.s.push_str("[]}");
+        o.s.extend_from_slice(b"[]}");
         return;
     }
     tree(o, game, depth);
@@ -197,7 +245,7 @@ fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, d
 fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option<NodeId> {
     o.nl(depth + 1);
     o.key("nodes");
-    o.s.push('[');
+    o.s.push(b'[');
     let mut cur = start;
     loop {
         o.nl(depth + 2);
@@ -205,15 +253,15 @@ fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option
         let mut kids = game.children(cur);
         match (kids.next(), kids.next()) {
             (Some(only), None) => {
-                o.s.push(',');
+                o.s.push(b',');
                 cur = only;
             }
             (first, _) => {
                 o.nl(depth + 1);
-                o.s.push_str("],");
+                o.s.extend_from_slice(b"],");
                 o.nl(depth + 1);
                 o.key("variations");
-                o.s.push('[');
+                o.s.push(b'[');
                 return first;
             }
         }
@@ -232,11 +280,11 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
             Some(child) => {
                 top.0 = game.next_sibling(child);
                 if top.1 {
-                    o.s.push(',');
+                    o.s.push(b',');
                 }
                 top.1 = true;
                 o.nl(d + 2);
-                o.s.push('{');
+                o.s.push(b'{');
                 let first = sequence(o, game, child, d + 2);
                 stack.push((first, false, d + 2));
             }
@@ -244,9 +292,9 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
                 if top.1 {
                     o.nl(d + 1);
                 }
-                o.s.push(']');
+                o.s.push(b']');
                 o.nl(d);
-                o.s.push('}');
+                o.s.push(b'}');
                 stack.pop();
             }
         }
@@ -255,73 +303,97 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
 
 /// One node: `{"B":["pd"]}`, or, when an identifier repeats in the node, the pair form
 /// `[["B",["pd"]],["B",["dd"]]]`.
-fn node(out: &mut String, game: &GameTree, id: NodeId) {
+fn node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
     let n = game.node(id);
     // Keys are equal exactly when identifiers are.
     let repeated =
         n.prop_count() > 1 && n.props().enumerate().any(|(i, a)| n.props().take(i).any(|b| b.key() == a.key()));
-    out.push(if repeated { '[' } else { '{' });
+    out.push(if repeated { b'[' } else { b'{' });
     for (i, p) in n.props().enumerate() {
+        if !repeated {
+            // `"B":["pd"]`: a one-letter known identifier with a two-letter value that needs no
+            // escape (moves), in one copy.
+            if let (Some(d), Some(v)) = (p.def(), p.single_plain()) {
+                if let (&[k], &[a, b]) = (d.ident.as_bytes(), v.as_bytes()) {
+                    if !ESCAPE[usize::from(a)] && !ESCAPE[usize::from(b)] {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        out.extend_from_slice(&[b'"', k, b'"', b':', b'[', b'"', a, b, b'"', b']']);
+                        continue;
+                    }
+                }
+            }
+        }
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         if repeated {
-            out.push('[');
+            out.push(b'[');
             ident(out, p);
-            out.push(',');
+            out.push(b',');
         } else {
             ident(out, p);
-            out.push(':');
+            out.push(b':');
         }
-        out.push('[');
+        out.push(b'[');
+        if let Some(v) = p.single_plain() {
+            // One plain value (most properties), without the value iterator.
+            string(out, v);
+            out.push(b']');
+            if repeated {
+                out.push(b']');
+            }
+            continue;
+        }
         if p.is_empty() {
             // What the reader makes of `[]` (reported by the writer).
             string(out, "");
         }
         for (j, v) in p.values().enumerate() {
             if j > 0 {
-                out.push(',');
+                out.push(b',');
             }
             match v.parts() {
                 Some((a, b)) => {
-                    out.push('[');
+                    out.push(b'[');
                     string(out, a);
-                    out.push(',');
+                    out.push(b',');
                     string(out, b);
-                    out.push(']');
+                    out.push(b']');
                 }
                 None => string(out, v.as_str()),
             }
         }
-        out.push(']');
+        out.push(b']');
         if repeated {
-            out.push(']');
+            out.push(b']');
         }
     }
-    out.push(if repeated { ']' } else { '}' });
+    out.push(if repeated { b']' } else { b'}' });
 }
 
 /// A property's identifier as a JSON string (the table's identifiers need no escape).
-fn ident(out: &mut String, p: crate::model::Property<'_>) {
+fn ident(out: &mut Vec<u8>, p: crate::model::Property<'_>) {
     match p.def() {
         Some(d) => {
-            out.push('"');
-            out.push_str(d.ident);
-            out.push('"');
+            out.push(b'"');
+            out.extend_from_slice(d.ident.as_bytes());
+            out.push(b'"');
         }
         None => string(out, p.ident()),
     }
 }
 
 /// The read-only digest: typed game information and the main line's moves.
-fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
+fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
     let gi = game.info();
     let size = game.board_size();
-    out.push_str("{\"size\":{\"width\":");
+    out.extend_from_slice(b"{\"size\":{\"width\":");
     int(out, size.width);
-    out.push_str(",\"height\":");
+    out.extend_from_slice(b",\"height\":");
     int(out, size.height);
-    out.push('}');
+    out.push(b'}');
     let rank = |r: &Option<String>| r.as_deref().map(|r| normalize_rank(r).unwrap_or_else(|| r.to_string()));
     for (k, v) in [
         ("black", gi.black.clone()),
@@ -329,28 +401,28 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
         ("black_rank", rank(&gi.black_rank)),
         ("white_rank", rank(&gi.white_rank)),
     ] {
-        out.push_str(",\"");
-        out.push_str(k);
-        out.push_str("\":");
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(k.as_bytes());
+        out.extend_from_slice(b"\":");
         opt_str(out, v.as_deref());
     }
-    out.push_str(",\"komi\":");
+    out.extend_from_slice(b",\"komi\":");
     match gi.komi {
         Some(k) => number(out, k),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
-    out.push_str(",\"handicap\":");
+    out.extend_from_slice(b",\"handicap\":");
     match gi.handicap {
         Some(h) => {
             int(out, h);
         }
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
-    out.push_str(",\"result\":");
+    out.extend_from_slice(b",\"result\":");
     match &gi.result_text {
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
         Some(text) => {
-            out.push_str("{\"text\":");
+            out.extend_from_slice(b"{\"text\":");
             string(out, text);
             let (winner, how, margin) = match &gi.result {
                 None => (None, None, None),
@@ -359,79 +431,109 @@ fn info(out: &mut String, game: &GameTree, charset: Option<CharsetDecision>) {
                     (winner.map(|c| c.as_sgf()), Some(how), margin)
                 }
             };
-            out.push_str(",\"winner\":");
+            out.extend_from_slice(b",\"winner\":");
             opt_str(out, winner);
-            out.push_str(",\"how\":");
+            out.extend_from_slice(b",\"how\":");
             opt_str(out, how);
-            out.push_str(",\"margin\":");
+            out.extend_from_slice(b",\"margin\":");
             match margin {
                 Some(m) => number(out, m),
-                None => out.push_str("null"),
+                None => out.extend_from_slice(b"null"),
             }
-            out.push('}');
+            out.push(b'}');
         }
     }
     for (k, v) in [("date", &gi.date), ("rules", &gi.rules), ("event", &gi.event), ("name", &gi.name)] {
-        out.push_str(",\"");
-        out.push_str(k);
-        out.push_str("\":");
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(k.as_bytes());
+        out.extend_from_slice(b"\":");
         opt_str(out, v.as_deref());
     }
-    out.push_str(",\"charset\":");
+    out.extend_from_slice(b",\"charset\":");
     match charset {
         Some(c) => {
-            out.push_str("{\"name\":\"");
-            out.push_str(c.name());
-            out.push_str("\",\"source\":\"");
-            out.push_str(c.source.as_str());
-            out.push_str("\"}");
+            out.extend_from_slice(b"{\"name\":\"");
+            out.extend_from_slice(c.name().as_bytes());
+            out.extend_from_slice(b"\",\"source\":\"");
+            out.extend_from_slice(c.source.as_str().as_bytes());
+            out.extend_from_slice(b"\"}");
         }
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
     // Every value of every move property is an entry: a node `B[tt]W[tt]` holds two moves, and
     // a second value of one property (`W[ce][x]`) is listed too (as invalid), so `moves`
-    // counts what a reader of the nodes counts.
-    let is_move = |p: &crate::model::Property| matches!(p.ident(), "B" | "W");
+    // counts what a reader of the nodes counts. Move properties are told by their key.
+    let (black, white) = (crate::model::props::index_of("B"), crate::model::props::index_of("W"));
+    let color = |p: &crate::model::Property| {
+        let k = Some(p.key());
+        if k == black {
+            Some(true)
+        } else if k == white {
+            Some(false)
+        } else {
+            None
+        }
+    };
     let mut moves = 0usize;
     for n in game.main_line() {
-        for p in n.props().filter(is_move) {
-            moves += p.values().count();
-        }
-    }
-    out.push_str(",\"moves\":");
-    int(out, moves);
-    out.push_str(",\"main_line\":[");
-    let mut first = true;
-    for n in game.main_line() {
-        for p in n.props().filter(is_move) {
-            for v in p.values() {
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                let value = v.as_str();
-                out.push_str("{\"color\":\"");
-                out.push_str(p.ident());
-                out.push_str("\",");
-                match Move::from_sgf(value, size) {
-                    Some(Move::Play(pt)) if pt.is_on(size) => {
-                        out.push_str("\"x\":");
-                        int(out, pt.x);
-                        out.push_str(",\"y\":");
-                        int(out, pt.y);
-                        out.push('}');
-                    }
-                    Some(Move::Pass) => out.push_str("\"pass\":true}"),
-                    _ => {
-                        out.push_str("\"invalid\":");
-                        string(out, value);
-                        out.push('}');
-                    }
-                }
+        for p in n.props() {
+            if color(&p).is_some() {
+                moves += p.len();
             }
         }
     }
-    out.push_str("]}");
+    out.extend_from_slice(b",\"moves\":");
+    int(out, moves);
+    out.extend_from_slice(b",\"main_line\":[");
+    let mut first = true;
+    for n in game.main_line() {
+        for p in n.props() {
+            let Some(black) = color(&p) else { continue };
+            let mut entry = |value: &str| {
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                out.extend_from_slice(if black { b"{\"color\":\"B\"," } else { b"{\"color\":\"W\"," });
+                match Move::from_sgf(value, size) {
+                    Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 100 && pt.y < 100 => {
+                        // `"x":15,"y":3}` assembled on the stack, one fixed-size copy.
+                        let mut buf = *b"\"x\":00,\"y\":00}";
+                        let mut n = 4;
+                        for (c, tail) in [(pt.x, b",\"y\":".as_slice()), (pt.y, b"}".as_slice())] {
+                            if c >= 10 {
+                                buf[n] = b'0' + c / 10;
+                                n += 1;
+                            }
+                            buf[n] = b'0' + c % 10;
+                            n += 1;
+                            buf[n..n + tail.len()].copy_from_slice(tail);
+                            n += tail.len();
+                        }
+                        put_prefix(out, &buf, n);
+                    }
+                    Some(Move::Play(pt)) if pt.is_on(size) => {
+                        out.extend_from_slice(b"\"x\":");
+                        coordinate(out, pt.x);
+                        out.extend_from_slice(b",\"y\":");
+                        coordinate(out, pt.y);
+                        out.push(b'}');
+                    }
+                    Some(Move::Pass) => out.extend_from_slice(b"\"pass\":true}"),
+                    _ => {
+                        out.extend_from_slice(b"\"invalid\":");
+                        string(out, value);
+                        out.push(b'}');
+                    }
+                }
+            };
+            match p.single_plain() {
+                Some(value) => entry(value),
+                None => p.values().for_each(|v| entry(v.as_str())),
+            }
+        }
+    }
+    out.extend_from_slice(b"]}");
 }
 
 #[cfg(test)]
@@ -442,9 +544,9 @@ mod tests {
 
     #[test]
     fn strings_escape_quotes_backslashes_and_controls() {
-        let mut s = String::new();
+        let mut s = Vec::new();
         string(&mut s, "a\"b\\c\nd\u{1}é");
-        assert_eq!(s, r#""a\"b\\c\nd\u0001é""#);
+        assert_eq!(utf8(s), r#""a\"b\\c\nd\u0001é""#);
     }
 
     #[test]
@@ -456,9 +558,9 @@ mod tests {
         b.add_prop(n, "B", ["pd"]);
         b.add_prop(n, "B", ["dd"]);
         let t = b.build();
-        let mut s = String::new();
+        let mut s = Vec::new();
         node(&mut s, &t, NodeId::ROOT);
         node(&mut s, &t, NodeId(1));
-        assert_eq!(s, r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
+        assert_eq!(utf8(s), r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
     }
 }

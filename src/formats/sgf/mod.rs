@@ -10,6 +10,12 @@ pub(crate) use read::parse_text;
 #[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
+/// [`find_declared_charset`], scanning only up to the first game whose root declares a known
+/// charset (the streaming reader looks at a large first part of its input).
+pub(crate) fn first_declared_charset(bytes: &[u8]) -> Option<String> {
+    declared::leading_root_charsets(bytes).into_iter().next().map(|r| r.label)
+}
+
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
 /// whole-file reader cuts them), where the first game whose root declares a known charset
 /// starts, and where each game whose root has a `CA` (known or not) starts.
@@ -248,12 +254,14 @@ fn decode_parts(
 pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     // Escaping is done on characters before encoding, so a Shift_JIS or Big5 trail byte 0x5C or
     // 0x5D is never escaped and a real `]` or `\` always is.
-    let (text, lost) = write::write_text_reporting(collection, options);
-    if options.encoding() == encoding_rs::UTF_8 && memchr::memchr(0, text.as_bytes()).is_none() {
+    let (bytes, lost) = write::write_bytes_reporting(collection, options);
+    if options.encoding() == encoding_rs::UTF_8 && memchr::memchr(0, &bytes).is_none() {
         // Nothing to encode: hand the text over without a copy (a 200 MB comment is written
         // with one buffer, not two).
-        return Ok(WriteOutput { bytes: text.into_bytes(), diagnostics: lost });
+        return Ok(WriteOutput { bytes, diagnostics: lost });
     }
+    // The writer writes UTF-8 only (what it copies comes from text), so this never fails.
+    let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     super::encode_output(&text, options, lost)
 }
 

@@ -65,6 +65,10 @@ fn ident(i: &[u8]) -> IResult<&[u8], &[u8]> {
     take_while1(|c: u8| c.is_ascii_alphabetic()).parse(i)
 }
 
+/// At most this many nodes and properties are reserved in the first tree of an input (tens of
+/// KB; see `Reader::game_tree`).
+const SCRATCH_RESERVE: usize = 4096;
+
 /// Games with more properties than this are not copied out of the reader's reused tree: it is
 /// handed over whole (shrunk) and a new one started.
 const SCRATCH_MAX_PROPS: usize = 1 << 16;
@@ -344,6 +348,11 @@ impl<'s> Reader<'s> {
             Some(t) => t,
             None => {
                 let mut t = GameTree::with_source(Arc::clone(&self.src));
+                // Room for a small file's game at once (a move node is six bytes, `;B[pd]`), so
+                // that its buffers do not grow step by step, each step a copy; larger games
+                // grow from there.
+                let guess = ((self.bytes.len() - self.pos) / 6).min(SCRATCH_RESERVE);
+                t.reserve(guess, guess);
                 if self.positions {
                     t.record_positions();
                 }

@@ -8,8 +8,8 @@
 use crate::diag::Diagnostic;
 use crate::formats::WriteOptions;
 use crate::model::props::ValueType;
-use crate::model::{Collection, GameTree, Node, NodeId, PropValue};
-use std::fmt::Write as _;
+use crate::model::{Collection, GameTree, Node, NodeId, PropValue, Property};
+use std::io::Write as _;
 
 /// Preferred line width for packed nodes.
 const WIDTH: usize = 80;
@@ -33,31 +33,50 @@ pub fn normalize_header(tree: &mut GameTree, charset: &str) {
 
 /// Writes a collection as SGF text (charset name in `CA` from the options).
 pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
-    write_text_reporting(collection, options).0
+    let (bytes, _) = write_bytes_reporting(collection, options);
+    // Every byte written came from a `&str` or is ASCII, so this never fails.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// [`write_text`], with a `sgf.lossy-value` warning for each value SGF cannot hold as it is
-/// (it would read back otherwise): a property without values (written `[]`, one empty value),
-/// a line break in SimpleText (read back as a space), a CR in Text (read back as LF).
-pub(crate) fn write_text_reporting(collection: &Collection, options: &WriteOptions) -> (String, Vec<Diagnostic>) {
+/// [`write_text`] as UTF-8 bytes, with a `sgf.lossy-value` warning for each value SGF cannot
+/// hold as it is (it would read back otherwise): a property without values (written `[]`, one
+/// empty value), a line break in SimpleText (read back as a space), a CR in Text (read back as
+/// LF).
+pub(crate) fn write_bytes_reporting(collection: &Collection, options: &WriteOptions) -> (Vec<u8>, Vec<Diagnostic>) {
     let charset = crate::charset::ca_label(options.encoding());
-    // A first guess at the size (a move node is about 7 bytes) saves most regrowing.
-    let guess: usize = collection.games.iter().map(|g| g.len() * 2 + g.prop_total() * 6).sum();
     let lost = Lost { list: Vec::new(), game: None };
-    let mut w = Writer { out: String::with_capacity(guess), col: 0, options, charset, lost };
+    let mut w = Writer { out: Vec::with_capacity(size_guess(collection)), col: 0, options, charset, lost };
     for (i, game) in collection.games.iter().enumerate() {
         w.lost.game = (collection.games.len() > 1).then_some(i + 1);
         if i > 0 {
-            w.out.push('\n');
+            w.out.push(b'\n');
         }
         w.tree(game);
-        w.out.push('\n');
+        w.out.push(b'\n');
     }
     (w.out, w.lost.list)
 }
 
+/// About the size of the output, so that the buffer is seldom regrown: the size of the text the
+/// games were read from (trees of one read share it), bounded by a generous guess from the
+/// number of nodes and properties (a tree built in code, or one game of a large file).
+fn size_guess(collection: &Collection) -> usize {
+    let mut source = 0;
+    let mut last: Option<*const u8> = None;
+    let mut counted = 0;
+    for g in &collection.games {
+        let s = g.source();
+        if last != Some(s.as_ptr()) {
+            last = Some(s.as_ptr());
+            source += s.len();
+        }
+        counted += g.len() * 2 + g.prop_total() * 16;
+    }
+    (source + source / 16).min(counted) + 256
+}
+
 struct Writer<'o> {
-    out: String,
+    out: Vec<u8>,
     col: usize,
     options: &'o WriteOptions,
     charset: &'static str,
@@ -67,72 +86,70 @@ struct Writer<'o> {
 
 impl Writer<'_> {
     fn newline(&mut self) {
-        self.out.push('\n');
+        self.out.push(b'\n');
         self.col = 0;
-    }
-
-    fn push(&mut self, s: &str) {
-        self.out.push_str(s);
-        match s.as_bytes().iter().rposition(|&c| c == b'\n') {
-            Some(i) => self.col = width(&s[i + 1..]),
-            None => self.col += width(s),
-        }
     }
 
     /// Iterative pre-order walk: `(` before a variation, `)` after its last node. A game without
     /// variations is its nodes in order.
     fn tree(&mut self, tree: &GameTree) {
-        self.push("(");
+        self.out.push(b'(');
+        self.col += 1;
         if !tree.has_variations() {
             for i in 0..tree.len() {
                 self.node(tree, NodeId::from_index(i), false, i == 1);
             }
-            self.push(")");
-            return;
-        }
-        let mut stack = vec![Step::Node(NodeId::ROOT, false)];
-        while let Some(step) = stack.pop() {
-            match step {
-                Step::Close => self.push(")"),
-                Step::Node(id, opens_variation) => {
-                    let after_root = tree.parent(id) == Some(NodeId::ROOT);
-                    self.node(tree, id, opens_variation, after_root);
-                    self.children(tree, id, &mut stack);
+        } else {
+            let mut stack = vec![Step::Node(NodeId::ROOT, false)];
+            while let Some(step) = stack.pop() {
+                match step {
+                    Step::Close => {
+                        self.out.push(b')');
+                        self.col += 1;
+                    }
+                    Step::Node(id, opens_variation) => {
+                        let after_root = tree.parent(id) == Some(NodeId::ROOT);
+                        self.node(tree, id, opens_variation, after_root);
+                        self.children(tree, id, &mut stack);
+                    }
                 }
             }
         }
-        self.push(")");
+        self.out.push(b')');
+        self.col += 1;
     }
 
-    /// Writes node `id` (`after_root`: its parent is the root, so it starts a line).
+    /// Writes node `id` (`after_root`: its parent is the root, so it starts a line). The node is
+    /// written in place; a line break goes in front of it afterwards when it is needed.
+    #[inline(always)]
     fn node(&mut self, tree: &GameTree, id: NodeId, opens_variation: bool, after_root: bool) {
         let node = tree.node(id);
         if opens_variation {
             self.newline();
-            self.push("(");
+            self.out.push(b'(');
+            self.col += 1;
         }
         let at = self.out.len();
-        if let Some(w) = (!node.is_root()).then(|| write_plain(tree, id, &mut self.out)).flatten() {
-            // The common node, written straight (a line break goes in front when needed).
-            if !opens_variation && (after_root || self.col + w > WIDTH) {
-                self.out.insert(at, '\n');
-                self.col = 0;
-            }
-            self.col += w;
-            return;
-        }
-        // Written in place; a line break goes in front of it afterwards when it is needed.
-        let one_line = write_node(node, self.options, self.charset, &mut self.out, &mut self.lost);
-        let written = &self.out[at..];
-        // Only values written through the escaping path can hold a line break.
-        let last_break = if one_line { None } else { memchr::memrchr(b'\n', written.as_bytes()) };
-        let first_line = match last_break {
-            None => width(written),
-            Some(_) => width(&written[..memchr::memchr(b'\n', written.as_bytes()).unwrap_or(0)]),
+        let seen = if node.is_root() {
+            write_root(node, self.options, self.charset, &mut self.out, &mut self.lost);
+            SCAN
+        } else {
+            write_node(node, self.options, &mut self.out, &mut self.lost)
         };
-        let tail = last_break.map(|i| width(&written[i + 1..]));
+        let written = &self.out[at..];
+        let (first_line, tail) = if seen & SCAN == 0 {
+            (if seen & WIDE == 0 { written.len() } else { width(written) }, None)
+        } else {
+            match memchr::memchr(b'\n', written) {
+                None => (width(written), None),
+                Some(first) => {
+                    let last = memchr::memrchr(b'\n', written).unwrap_or(first);
+                    (width(&written[..first]), Some(width(&written[last + 1..])))
+                }
+            }
+        };
         if !opens_variation && !node.is_root() && (after_root || self.col + first_line > WIDTH) {
-            self.out.insert(at, '\n');
+            self.out.insert(at, b'\n');
             self.col = 0;
         }
         self.col = match tail {
@@ -167,158 +184,211 @@ enum Step {
     Close,
 }
 
-/// Writes non-root node `id` when every property has one plain value that needs no escape and
-/// no look (as `write_node` would write it); returns its width. Writes nothing and returns
-/// `None` for any other node.
-fn write_plain(tree: &GameTree, id: NodeId, out: &mut String) -> Option<usize> {
-    let at = out.len();
-    out.push(';');
-    let mut seen = 0u8;
-    for p in tree.quick_props(id) {
-        let Some(v) = p.single() else {
-            out.truncate(at);
-            return None;
-        };
-        let ident = p.ident();
-        seen |= v.bytes().fold(0, |acc, c| acc | PLAIN[usize::from(c)]);
-        if !p.known() {
-            seen |= ident.bytes().fold(0, |acc, c| acc | PLAIN[usize::from(c)]);
-        }
-        if seen & STOP != 0 {
-            out.truncate(at);
-            return None;
-        }
-        out.push_str(ident);
-        out.push('[');
-        out.push_str(v);
-        out.push(']');
-    }
-    let written = &out[at..];
-    Some(if seen & WIDE == 0 { written.len() } else { written.chars().count() })
-}
+/// [`CLASS`]: `\` and `]`, escaped in every value.
+const ESC: u8 = 1;
+/// [`CLASS`]: `:`, escaped in values of composed types.
+const COLON: u8 = 2;
+/// [`CLASS`]: `[`, `;`, `(`, `)`, escaped in values that hold no text.
+const NO_TEXT: u8 = 4;
+/// [`CLASS`]: CR (lossy in SimpleText and Text).
+const CR: u8 = 8;
+/// [`CLASS`]: LF (lossy in SimpleText; the line packing must look for it).
+const LF: u8 = 16;
+/// [`CLASS`]: a byte of a non-ASCII character (width counted in characters).
+const WIDE: u8 = 32;
+/// What a node's writer reports besides [`WIDE`]: what it wrote may hold a line break.
+const SCAN: u8 = 64;
+/// The classes that keep a single value off the verbatim path.
+const STOP: u8 = ESC | COLON | NO_TEXT | CR | LF;
 
-/// [`PLAIN`]: a byte that keeps a value off the plain path (as [`PLAIN_STOP`]).
-const STOP: u8 = 1;
-/// [`PLAIN`]: a byte of a non-ASCII character (width counted in characters).
-const WIDE: u8 = 2;
-
-/// [`PLAIN_STOP`] and the non-ASCII bytes, as flags.
-static PLAIN: [u8; 256] = {
+/// The class of each byte, as flags.
+static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
-    let mut i = 0;
+    t[b'\\' as usize] = ESC;
+    t[b']' as usize] = ESC;
+    t[b':' as usize] = COLON;
+    t[b'[' as usize] = NO_TEXT;
+    t[b';' as usize] = NO_TEXT;
+    t[b'(' as usize] = NO_TEXT;
+    t[b')' as usize] = NO_TEXT;
+    t[b'\r' as usize] = CR;
+    t[b'\n' as usize] = LF;
+    let mut i = 0x80;
     while i < 256 {
-        t[i] = if PLAIN_STOP[i] {
-            STOP
-        } else if i >= 0x80 {
-            WIDE
-        } else {
-            0
-        };
+        t[i] = WIDE;
         i += 1;
     }
     t
 };
 
-/// Writes one node (`;` and its properties) at the end of `out`; returns `true` when what it
-/// wrote holds no line break for sure (every value took the plain path).
-fn write_node(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut String, lost: &mut Lost) -> bool {
-    let mut one_line = true;
-    out.push(';');
-    let root = node.is_root();
-    let (has_ff, mut missing_ca) = (root && node.get("FF").is_some(), root && node.get("CA").is_none());
-    if root && !has_ff {
-        out.push_str("FF[4]");
+/// The classes of the bytes of `s`, or-ed.
+#[inline]
+fn classes(s: &[u8]) -> u8 {
+    s.iter().fold(0, |acc, &c| acc | CLASS[usize::from(c)])
+}
+
+/// Appends `s` (short strings, identifiers and moves, byte by byte: cheaper than a copy call).
+#[inline]
+fn put(out: &mut Vec<u8>, s: &[u8]) {
+    if s.len() <= 8 {
+        for &b in s {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(s);
+    }
+}
+
+/// Writes non-root node `node` (`;` and its properties) at the end of `out`; returns [`WIDE`]
+/// when it wrote a non-ASCII character and [`SCAN`] when it may have written a line break.
+#[inline(always)]
+fn write_node(node: Node<'_>, options: &WriteOptions, out: &mut Vec<u8>, lost: &mut Lost) -> u8 {
+    out.push(b';');
+    let mut seen = 0;
+    for p in node.props() {
+        seen |= write_prop(node, p, options, out, lost);
+    }
+    seen
+}
+
+/// Writes property `p` of `node`; returns what [`write_node`] returns.
+#[inline(always)]
+fn write_prop(node: Node<'_>, p: Property<'_>, options: &WriteOptions, out: &mut Vec<u8>, lost: &mut Lost) -> u8 {
+    let ident = p.ident();
+    let mut seen = 0;
+    if p.def().is_none() {
+        let c = classes(ident.as_bytes());
+        seen |= c & WIDE;
+        if c & LF != 0 {
+            seen |= SCAN;
+        }
+    }
+    // One plain value (moves, numbers, most text), written as it is unless it has a byte to
+    // escape or a line break.
+    let Some(v) = p.single_plain() else {
+        put(out, ident.as_bytes());
+        write_values(node, p, options, out, lost);
+        return seen | SCAN;
+    };
+    let v = v.as_bytes();
+    let c = classes(v);
+    seen |= c & WIDE;
+    if c & STOP == 0 {
+        match (ident.as_bytes(), v) {
+            // A move (or any one-letter property with a two-letter value): one short copy.
+            (&[i], &[a, b]) => out.extend_from_slice(&[i, b'[', a, b, b']']),
+            _ => {
+                put(out, ident.as_bytes());
+                out.push(b'[');
+                put(out, v);
+                out.push(b']');
+            }
+        }
+        return seen;
+    }
+    let vt = p.def().map(|d| d.value);
+    let composed = vt.is_some_and(ValueType::is_composed);
+    let no_text = vt.is_some_and(ValueType::holds_no_text);
+    if vt.is_some_and(ValueType::is_simple_text) && c & (CR | LF) != 0 {
+        lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
+    } else if matches!(vt, None | Some(ValueType::Text)) && c & CR != 0 {
+        lost.push(node, format!("CR line ends in {ident} are read back as LF"));
+    }
+    if c & LF != 0 {
+        seen |= SCAN;
+    }
+    put(out, ident.as_bytes());
+    out.push(b'[');
+    let special = ESC | if composed { COLON } else { 0 } | if no_text { NO_TEXT } else { 0 };
+    if c & special == 0 {
+        out.extend_from_slice(v);
+    } else {
+        escape_into(out, v, special);
+    }
+    out.push(b']');
+    seen
+}
+
+/// Writes the root node at the end of `out`: `FF[4]` and `CA` naming the output's charset
+/// replace the node's own (added at the front when absent, FF first, CA right after FF).
+fn write_root(node: Node<'_>, options: &WriteOptions, charset: &str, out: &mut Vec<u8>, lost: &mut Lost) {
+    let ca = |out: &mut Vec<u8>| {
+        out.extend_from_slice(b"CA[");
+        out.extend_from_slice(charset.as_bytes());
+        out.push(b']');
+    };
+    out.push(b';');
+    let (has_ff, mut missing_ca) = (node.get("FF").is_some(), node.get("CA").is_none());
+    if !has_ff {
+        out.extend_from_slice(b"FF[4]");
         if missing_ca {
-            let _ = write!(out, "CA[{}]", charset);
+            ca(out);
             missing_ca = false;
         }
     }
     for p in node.props() {
-        let ident = p.ident();
-        out.push_str(ident);
-        if p.def().is_none() && ident.contains('\n') {
-            one_line = false;
+        match p.ident() {
+            "FF" => {
+                out.extend_from_slice(b"FF[4]");
+                if missing_ca {
+                    ca(out);
+                    missing_ca = false;
+                }
+            }
+            "CA" => ca(out),
+            _ => {
+                write_prop(node, p, options, out, lost);
+            }
         }
-        // Fast path: one plain value with nothing to escape (moves, numbers, most text).
-        if !root {
-            if let Some(v) = p.single_plain() {
-                if !v.bytes().any(|c| PLAIN_STOP[usize::from(c)]) {
-                    out.reserve(v.len() + 2);
-                    out.push('[');
-                    out.push_str(v);
-                    out.push(']');
+    }
+}
+
+/// Writes the values of property `p` of `node` (after its identifier): each escaped as its
+/// type asks, a compressed point list expanded when the options say so, what does not read
+/// back as it is reported.
+fn write_values(node: Node<'_>, p: Property<'_>, options: &WriteOptions, out: &mut Vec<u8>, lost: &mut Lost) {
+    let ident = p.ident();
+    let vt = p.def().map(|d| d.value);
+    let composed = vt.is_some_and(ValueType::is_composed);
+    let no_text = vt.is_some_and(ValueType::holds_no_text);
+    let expand = options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
+    if p.is_empty() {
+        out.extend_from_slice(b"[]");
+        lost.push(node, format!("property {ident} has no values; written as {ident}[], one empty value"));
+        return;
+    }
+    let simple = vt.is_some_and(ValueType::is_simple_text);
+    let text = matches!(vt, None | Some(ValueType::Text));
+    let no_text_bits = if no_text { NO_TEXT } else { 0 };
+    for v in p.values() {
+        if expand {
+            if let Some((a, b)) = v.parts() {
+                if let Some(points) = crate::model::point::expand_rect(a, Some(b)) {
+                    for pt in points {
+                        let _ = write!(out, "[{pt}]");
+                    }
                     continue;
                 }
             }
         }
-        one_line = false;
-        if root && ident == "FF" {
-            out.push_str("[4]");
-            if missing_ca {
-                let _ = write!(out, "CA[{}]", charset);
-                missing_ca = false;
-            }
-            continue;
+        let s = v.as_str().as_bytes();
+        if simple && memchr::memchr2(b'\r', b'\n', s).is_some() {
+            lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
+        } else if text && memchr::memchr(b'\r', s).is_some() {
+            lost.push(node, format!("CR line ends in {ident} are read back as LF"));
         }
-        if root && ident == "CA" {
-            let _ = write!(out, "[{}]", charset);
-            continue;
-        }
-        let vt = p.def().map(|d| d.value);
-        let composed_type = vt.is_some_and(ValueType::is_composed);
-        let no_text = vt.is_some_and(ValueType::holds_no_text);
-        let expand = options.expand_point_lists && matches!(vt, Some(ValueType::PointList | ValueType::PointElist));
-        if p.is_empty() {
-            out.push_str("[]");
-            lost.push(node, format!("property {ident} has no values; written as {ident}[], one empty value"));
-            continue;
-        }
-        let simple = vt.is_some_and(ValueType::is_simple_text);
-        let text = matches!(vt, None | Some(ValueType::Text));
-        for v in p.values() {
-            if expand {
-                if let Some((a, b)) = v.parts() {
-                    if let Some(points) = crate::model::point::expand_rect(a, Some(b)) {
-                        for pt in points {
-                            let _ = write!(out, "[{pt}]");
-                        }
-                        continue;
-                    }
-                }
+        out.push(b'[');
+        match v.parts() {
+            Some((a, b)) => {
+                escape_into(out, a.as_bytes(), ESC | COLON | no_text_bits);
+                out.push(b':');
+                escape_into(out, b.as_bytes(), ESC | COLON | no_text_bits);
             }
-            if simple && memchr::memchr2(b'\r', b'\n', v.as_str().as_bytes()).is_some() {
-                lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
-            } else if text && memchr::memchr(b'\r', v.as_str().as_bytes()).is_some() {
-                lost.push(node, format!("CR line ends in {ident} are read back as LF"));
-            }
-            out.push('[');
-            match v.parts() {
-                Some((a, b)) => {
-                    escape_into(out, a, true, no_text);
-                    out.push(':');
-                    escape_into(out, b, true, no_text);
-                }
-                None => escape_into(out, v.as_str(), composed_type, no_text),
-            }
-            out.push(']');
+            None => escape_into(out, s, ESC | if composed { COLON } else { 0 } | no_text_bits),
         }
+        out.push(b']');
     }
-    one_line
 }
-
-/// The bytes that keep a single value off the plain path: what may need an escape (`\\`, `]`,
-/// `:`, and `[`, `;`, `(`, `)` in values that hold no text) and line breaks (lossy in
-/// SimpleText, and where the line packing must look).
-static PLAIN_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let stops = *b"\\]:[;()\r\n";
-    let mut i = 0;
-    while i < stops.len() {
-        t[stops[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
 
 /// The `sgf.lossy-value` warnings of a write, each placed by node and, in a collection, by game.
 struct Lost {
@@ -335,30 +405,23 @@ impl Lost {
     }
 }
 
-/// Escapes `\` and `]` (and `:` when `colon`; `[`, `;`, `(` and `)` when `no_text`, so that a
-/// damaged point or number value is not taken for a lost `]` when it is read back).
-fn escape_into(out: &mut String, s: &str, colon: bool, no_text: bool) {
-    let special =
-        |c: u8| c == b'\\' || c == b']' || (colon && c == b':') || (no_text && matches!(c, b'[' | b';' | b'(' | b')'));
-    let b = s.as_bytes();
-    // Values are mostly short (moves, numbers): a plain scan beats a search routine here.
-    if !b.iter().any(|&c| special(c)) {
-        out.push_str(s);
-        return;
-    }
+/// Appends `s` with a `\` before each byte of the classes `special` ([`ESC`]: `\` and `]`;
+/// [`COLON`]; [`NO_TEXT`]: `[`, `;`, `(`, `)`, so that a damaged point or number value is not
+/// taken for a lost `]` when it is read back).
+fn escape_into(out: &mut Vec<u8>, s: &[u8], special: u8) {
     let mut run = 0;
-    for (i, &c) in b.iter().enumerate() {
-        if special(c) {
-            // The special characters are ASCII, so these slices end on character boundaries.
-            out.push_str(&s[run..i]);
-            out.push('\\');
+    for (i, &c) in s.iter().enumerate() {
+        if CLASS[usize::from(c)] & special != 0 {
+            // The special bytes are ASCII, so the runs end on character boundaries.
+            out.extend_from_slice(&s[run..i]);
+            out.push(b'\\');
             run = i;
         }
     }
-    out.push_str(&s[run..]);
+    out.extend_from_slice(&s[run..]);
 }
 
 /// Display width used for line packing: characters (bytes for ASCII text).
-fn width(s: &str) -> usize {
-    if s.is_ascii() { s.len() } else { s.chars().count() }
+fn width(s: &[u8]) -> usize {
+    s.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
