@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Finds the charset an SGF file declares: the `CA` of the first game tree's root node that has
-/// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`).
+/// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`); the scan
+/// stops after that game (the streaming reader looks at its input's first 16 MiB with it).
 pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
     super::declared::first_root_charset(bytes).map(|r| r.label)
 }
