@@ -33,15 +33,26 @@ pub struct Plan {
     pub ignored: usize,
     /// Every planned output path, so `--split` names never take another input's output.
     pub(crate) planned: HashSet<PathBuf>,
-    /// The identities of the input files, so no output (a `--split` name included) replaces one.
-    pub(crate) input_keys: HashSet<FileKey>,
+    /// The identities of the input files, so no output (a `--split` name included) replaces one;
+    /// taken (a `stat` per input) only when some output or other path to check exists.
+    input_keys: std::sync::OnceLock<HashSet<FileKey>>,
+}
+
+/// The identities of the inputs that are converted (those with an output).
+fn input_keys_of(jobs: &[Job]) -> HashSet<FileKey> {
+    jobs.iter().filter(|j| j.output.is_some()).filter_map(|j| file_key(&j.input)).collect()
 }
 
 impl Plan {
+    /// The identities of the converted input files, taken on first use.
+    pub(crate) fn input_keys(&self) -> &HashSet<FileKey> {
+        self.input_keys.get_or_init(|| input_keys_of(&self.jobs))
+    }
+
     /// Why `path` (given for `what`, e.g. `the report`) may not be written by this run: it is
     /// an input file, or one of the run's planned outputs. `None` when it is free.
     pub fn clash(&self, path: &Path, what: &str) -> Option<String> {
-        if file_key(path).is_some_and(|k| self.input_keys.contains(&k)) {
+        if file_key(path).is_some_and(|k| self.input_keys().contains(&k)) {
             return Some(format!("{what} {} is an input file; refusing to overwrite it", path.display()));
         }
         let target = resolve(path);
@@ -192,8 +203,6 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         Some(p) => p.extension(),
         None => to.extensions().first().copied().unwrap_or(to.name()),
     };
-    let input_keys: HashSet<FileKey> =
-        found.iter().filter(|f| matches!(f.verdict, Verdict::Convert(_))).filter_map(|f| file_key(&f.input)).collect();
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
@@ -255,14 +264,18 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     }
 
     // An output that does not exist yet cannot be an input; one that exists is compared by
-    // identity, so links and `..` do not hide that it is an input.
-    for job in &mut jobs {
-        if let Some(out) = &job.output {
-            if file_key(out).is_some_and(|k| input_keys.contains(&k)) {
-                job.fail = Some(Diagnostic::error(
-                    codes::OUTPUT_IS_INPUT,
-                    format!("the output {} is an input file; refusing to overwrite it", out.display()),
-                ));
+    // identity, so links and `..` do not hide that it is an input. The inputs' identities are
+    // taken only when some output exists (a fresh run needs none).
+    let existing: Vec<(usize, FileKey)> =
+        jobs.iter().enumerate().filter_map(|(i, j)| j.output.as_deref().and_then(file_key).map(|k| (i, k))).collect();
+    let input_keys = std::sync::OnceLock::new();
+    if !existing.is_empty() {
+        let keys = input_keys.get_or_init(|| input_keys_of(&jobs));
+        for (i, key) in existing {
+            if let (true, Some(job)) = (keys.contains(&key), jobs.get_mut(i)) {
+                let out = job.output.as_deref().unwrap_or(Path::new("")).display();
+                let message = format!("the output {out} is an input file; refusing to overwrite it");
+                job.fail = Some(Diagnostic::error(codes::OUTPUT_IS_INPUT, message));
             }
         }
     }
