@@ -1,6 +1,6 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
-use super::plan::{FileKey, Job, Plan, file_key};
+use super::plan::{Job, Plan, file_key};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use crate::diag::Diagnostic;
@@ -11,7 +11,7 @@ use crate::output::{
     write_output_with,
 };
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -249,7 +249,8 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
 }
 
 /// Converts one input to its output(s).
-fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, inputs: &HashSet<FileKey>) -> Record {
+fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
+    let planned = &plan.planned;
     let shown = |p: &PathBuf| path_text(p);
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), options.output_name());
     record.from = job.format.map(Format::name);
@@ -313,7 +314,7 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, in
     };
     // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`); the
     // planned output was checked when planning.
-    let numbered = |p: &PathBuf| p != output && file_key(p).is_some_and(|k| inputs.contains(&k));
+    let numbered = |p: &PathBuf| p != output && file_key(p).is_some_and(|k| plan.input_keys().contains(&k));
     if let Some((path, _)) = parts.iter().find(|(p, _)| numbered(p)) {
         let msg = format!("the output {} is an input file; refusing to overwrite it", path.display());
         return record.fail(Diagnostic::error(codes::OUTPUT_IS_INPUT, msg));
@@ -435,7 +436,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .jobs
                 .par_iter()
                 .map(|job| {
-                    let r = convert_one(job, options, &plan.planned, &plan.input_keys);
+                    let r = convert_one(job, options, &plan);
                     progress(&r);
                     r
                 })
@@ -500,6 +501,30 @@ mod tests {
         let err = read_regular(&path).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// A numbered name that is an input under another name (a hard link), in a run where no
+    /// planned output exists: the inputs' identities are taken then, and the input is kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_numbered_name_that_is_an_input_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out) = (dir.path().join("in"), dir.path().join("out"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::create_dir(&input).unwrap();
+        std::fs::write(input.join("a.sgf"), "(;GM[1]PB[A];B[aa])(;GM[1]PB[B];B[bb])").unwrap();
+        std::fs::write(input.join("x.sgf"), "(;GM[1]PB[X];B[cc])").unwrap();
+        std::fs::hard_link(input.join("x.sgf"), out.join("a-001.sgf")).unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(out.clone());
+        opts.collect = Collect::Split;
+        opts.jobs = 1;
+        let report = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let a = report.records.iter().find(|r| r.input.ends_with("a.sgf")).unwrap();
+        assert_eq!(a.status, Status::Failed);
+        assert!(a.diagnostics.iter().any(|d| d.code == codes::OUTPUT_IS_INPUT), "{:?}", a.diagnostics);
+        assert_eq!(std::fs::read_to_string(input.join("x.sgf")).unwrap(), "(;GM[1]PB[X];B[cc])");
     }
 
     #[test]
