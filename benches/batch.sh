@@ -2,13 +2,19 @@
 # Files per second of `kifu convert -r` over ../shared/corpus, against the I/O floors measured in
 # the same run: `cat` of the same files (reading) and `cp -r` (creating the same files).
 # Usage: benches/batch.sh [ROUNDS]   (builds the release binary first)
+# Outputs go to a temporary folder under KIFU_BENCH_OUT (default: the system's, e.g. /tmp); every
+# round writes its own and all are deleted at the end, not between rounds: on ext4 without a
+# journal, creating a file shortly (up to a few minutes) after thousands were deleted costs a scan
+# of the recently deleted inodes, which made `cp -r` and kifu alike several times slower in the
+# rounds after the first. The same holds after any large deletion on the machine: compare kifu
+# with `cp -r` of the same run, or set KIFU_BENCH_OUT=/dev/shm to take file creation off the disk.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus="$here/../shared/corpus"
 [ -d "$corpus" ] || { echo "no $corpus; nothing to measure"; exit 0; }
 cargo build --release --quiet --manifest-path "$here/Cargo.toml"
 kifu="$here/target/release/kifu"
-work=$(mktemp -d)
+work=$(mktemp -d ${KIFU_BENCH_OUT:+-p "$KIFU_BENCH_OUT"})
 trap 'rm -rf "$work"' EXIT
 files=$(find "$corpus" -type f -name '*.[sS][gG][fF]' | wc -l)
 t() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
@@ -20,5 +26,4 @@ for round in $(seq "${1:-3}"); do
   printf 'round %s: %s files  cat %.2fs  cp -r %.2fs  kifu --dry-run %.2fs  kifu %.2fs (%.0f files/s, %.1fx cat, %.1fx cp -r)\n' \
     "$round" "$files" "$cat_s" "$cp_s" "$dry_s" "$run_s" "$(echo "$files / $run_s" | bc -l)" \
     "$(echo "$run_s / $cat_s" | bc -l)" "$(echo "$run_s / $cp_s" | bc -l)"
-  rm -rf "$work"/*
 done

@@ -339,6 +339,11 @@ impl Sink {
         }
     }
 
+    /// Whether nothing has been recorded.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
     /// Whether an error-severity diagnostic has been recorded.
     pub fn has_errors(&self) -> bool {
         self.pending.iter().any(|(_, d)| d.severity == Severity::Error)

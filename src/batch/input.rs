@@ -21,6 +21,10 @@ pub fn detect_format(
         return Some((f, None));
     }
     let by_name = path.and_then(Format::from_path).filter(|f| f.can_read());
+    // The extension's format recognises the content (nearly every file): no other is tried.
+    if let Some(named) = by_name.filter(|f| (f.spec().sniff)(bytes)) {
+        return Some((named, None));
+    }
     let sniffed = Format::sniff(bytes);
     match (by_name, sniffed) {
         (Some(named), Some(content)) if named != content && !(named.spec().sniff)(bytes) => {

@@ -41,30 +41,63 @@ pub fn name_moves(collection: &Collection, diags: &mut [Diagnostic]) {
 /// size, not once per list over the whole collection.
 pub struct MoveNames<'c> {
     collection: &'c Collection,
+    starts: Starts<'c>,
+}
+
+/// Where nodes start in the input.
+enum Starts<'c> {
+    /// One game whose nodes (every one with an offset) start in node order, as the reader
+    /// records them: its offsets as they are, nothing copied or sorted.
+    InOrder(&'c [u32]),
     /// (node offset, game, node), sorted by offset.
-    starts: Vec<(usize, usize, NodeId)>,
+    Sorted(Vec<(usize, usize, NodeId)>),
 }
 
 impl<'c> MoveNames<'c> {
     /// Indexes the nodes of `collection` by their offset in the input.
     pub fn new(collection: &'c Collection) -> Self {
+        if let [game] = collection.games.as_slice() {
+            // `u32::MAX` (no offset) is the largest value: a sorted list ends with none of them.
+            if let Some(offsets) = game.node_offsets().filter(|o| o.is_sorted() && o.last() != Some(&u32::MAX)) {
+                if offsets.len() == game.len() {
+                    return MoveNames { collection, starts: Starts::InOrder(offsets) };
+                }
+            }
+        }
         let mut starts: Vec<(usize, usize, NodeId)> = Vec::new();
         for (g, game) in collection.games.iter().enumerate() {
             starts.extend(game.nodes().filter_map(|n| game.node_offset(n.id()).map(|o| (o, g, n.id()))));
         }
         starts.sort_unstable_by_key(|&(o, g, _)| (o, g));
-        MoveNames { collection, starts }
+        MoveNames { collection, starts: Starts::Sorted(starts) }
+    }
+
+    /// The game and node that the input's byte `offset` lies in.
+    fn node_at(&self, offset: usize) -> Option<(usize, NodeId)> {
+        match &self.starts {
+            Starts::InOrder(offsets) => {
+                let at = offsets.partition_point(|&o| o as usize <= offset);
+                at.checked_sub(1).map(|i| (0, NodeId::from_index(i)))
+            }
+            Starts::Sorted(starts) => {
+                let at = starts.partition_point(|&(o, _, _)| o <= offset);
+                at.checked_sub(1).and_then(|i| starts.get(i)).map(|&(_, g, node)| (g, node))
+            }
+        }
     }
 
     /// Names the move of each diagnostic placed inside one.
     pub fn apply(&self, diags: &mut [Diagnostic]) {
-        if self.starts.is_empty() {
+        let empty = match &self.starts {
+            Starts::InOrder(offsets) => offsets.is_empty(),
+            Starts::Sorted(starts) => starts.is_empty(),
+        };
+        if empty {
             return;
         }
         for d in diags.iter_mut() {
             let Some(pos) = d.position else { continue };
-            let at = self.starts.partition_point(|&(o, _, _)| o <= pos.offset);
-            let Some(&(_, g, node)) = at.checked_sub(1).and_then(|i| self.starts.get(i)) else { continue };
+            let Some((g, node)) = self.node_at(pos.offset) else { continue };
             let Some(game) = self.collection.games.get(g) else { continue };
             if pos.offset >= game.source().trim_end().len() || d.message.starts_with("move ") {
                 continue;
@@ -91,6 +124,13 @@ mod tests {
         name_moves(&read.collection, &mut diags);
         let bracket = diags.iter().find(|d| d.code == "sgf.unescaped-bracket").expect("a bracket repair");
         assert!(bracket.message.starts_with("move 2 (W D4, SGF dp): "), "{}", bracket.message);
+        // The same game in a collection of two is indexed by sorting: the same names.
+        let two = Collection::new(vec![read.collection.games[0].clone(), read.collection.games[0].clone()]);
+        assert!(matches!(MoveNames::new(&read.collection).starts, Starts::InOrder(_)));
+        assert!(matches!(MoveNames::new(&two).starts, Starts::Sorted(_)));
+        let mut again = read.diagnostics.clone();
+        name_moves(&two, &mut again);
+        assert_eq!(again, diags);
         // without positions nothing changes
         let plain = Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap();
         let mut same = plain.diagnostics.clone();

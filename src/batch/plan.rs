@@ -4,7 +4,7 @@ use super::walk::{self, Verdict};
 use super::{BatchError, BatchOptions, Collect, codes};
 use crate::diag::Diagnostic;
 use crate::formats::Format;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// One input and what will be done with it.
@@ -33,15 +33,26 @@ pub struct Plan {
     pub ignored: usize,
     /// Every planned output path, so `--split` names never take another input's output.
     pub(crate) planned: HashSet<PathBuf>,
-    /// The identities of the input files, so no output (a `--split` name included) replaces one.
-    pub(crate) input_keys: HashSet<FileKey>,
+    /// The identities of the input files, so no output (a `--split` name included) replaces one;
+    /// taken (a `stat` per input) only when some output or other path to check exists.
+    input_keys: std::sync::OnceLock<HashSet<FileKey>>,
+}
+
+/// The identities of the inputs that are converted (those with an output).
+fn input_keys_of(jobs: &[Job]) -> HashSet<FileKey> {
+    jobs.iter().filter(|j| j.output.is_some()).filter_map(|j| file_key(&j.input)).collect()
 }
 
 impl Plan {
+    /// The identities of the converted input files, taken on first use.
+    pub(crate) fn input_keys(&self) -> &HashSet<FileKey> {
+        self.input_keys.get_or_init(|| input_keys_of(&self.jobs))
+    }
+
     /// Why `path` (given for `what`, e.g. `the report`) may not be written by this run: it is
     /// an input file, or one of the run's planned outputs. `None` when it is free.
     pub fn clash(&self, path: &Path, what: &str) -> Option<String> {
-        if file_key(path).is_some_and(|k| self.input_keys.contains(&k)) {
+        if file_key(path).is_some_and(|k| self.input_keys().contains(&k)) {
             return Some(format!("{what} {} is an input file; refusing to overwrite it", path.display()));
         }
         let target = resolve(path);
@@ -118,6 +129,35 @@ fn alternative(natural: &Path, input: &Path, taken: &HashSet<PathBuf>) -> PathBu
         .unwrap_or_else(|| natural.to_path_buf())
 }
 
+/// Sorts `found` by input path in `Path`'s order (component by component), stably. A path
+/// comparison walks components, so the sort is made on a byte key that orders usual paths the
+/// same way (each `/` made the lowest byte), then checked pair by pair in `Path`'s order; an
+/// order the check refuses (an unusual path: `//`, `./`, a trailing `/`) is sorted again by
+/// `Path`.
+fn sort_by_path(found: &mut Vec<walk::Found>) {
+    #[cfg(unix)]
+    {
+        use std::cmp::Ordering;
+        use std::os::unix::ffi::OsStrExt;
+        let key =
+            |p: &Path| -> Vec<u8> { p.as_os_str().as_bytes().iter().map(|&b| if b == b'/' { 0 } else { b }).collect() };
+        let mut keyed: Vec<(Vec<u8>, usize)> = found.iter().enumerate().map(|(i, f)| (key(&f.input), i)).collect();
+        keyed.sort_unstable();
+        let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
+        let stable_order = |&(i, j): &(usize, usize)| match found[i].input.cmp(&found[j].input) {
+            Ordering::Less => true,
+            Ordering::Equal => i < j,
+            Ordering::Greater => false,
+        };
+        if order.windows(2).map(|w| (w[0], w[1])).all(|pair| stable_order(&pair)) {
+            let mut slots: Vec<Option<walk::Found>> = std::mem::take(found).into_iter().map(Some).collect();
+            *found = order.iter().filter_map(|&i| slots.get_mut(i).and_then(Option::take)).collect();
+            return;
+        }
+    }
+    found.sort_by(|a, b| a.input.cmp(&b.input));
+}
+
 /// Finds the inputs under `inputs` and plans their outputs.
 pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchError> {
     let to = options.to;
@@ -156,15 +196,13 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         found.retain(|f| file_key(&f.input) != Some(key));
         ignored += before - found.len();
     }
-    found.sort_by(|a, b| a.input.cmp(&b.input));
+    sort_by_path(&mut found);
     found.dedup_by(|a, b| a.input == b.input);
 
     let ext = match &options.produce {
         Some(p) => p.extension(),
         None => to.extensions().first().copied().unwrap_or(to.name()),
     };
-    let input_keys: HashSet<FileKey> =
-        found.iter().filter(|f| matches!(f.verdict, Verdict::Convert(_))).filter_map(|f| file_key(&f.input)).collect();
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
@@ -191,7 +229,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     if merge.is_none() {
         // Same natural output: the input already named like its output wins, then the first by
         // path; the others get `stem-EXT.to`. Inputs and every natural output are reserved.
-        let mut groups: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+        // Grouped by hash (a path comparison walks components: a sorted map of every output cost
+        // more than the rest of planning); only the groups of two or more, in path order.
+        let mut groups: HashMap<PathBuf, Vec<usize>> = HashMap::with_capacity(jobs.len());
         for (i, job) in jobs.iter().enumerate() {
             if let Some(o) = &job.output {
                 groups.entry(o.clone()).or_default().push(i);
@@ -199,7 +239,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         }
         let mut taken: HashSet<PathBuf> = groups.keys().cloned().collect();
         taken.extend(jobs.iter().map(|j| j.input.clone()));
-        for (natural, mut members) in groups {
+        let mut clashes: Vec<(PathBuf, Vec<usize>)> = groups.into_iter().filter(|(_, m)| m.len() > 1).collect();
+        clashes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (natural, mut members) in clashes {
             let keeps_name = |i: &usize| jobs.get(*i).is_some_and(|j| j.input.extension().is_some_and(|e| e == ext));
             members.sort_by_key(|i| (!keeps_name(i), *i));
             let Some((&winner, losers)) = members.split_first() else { continue };
@@ -222,14 +264,18 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     }
 
     // An output that does not exist yet cannot be an input; one that exists is compared by
-    // identity, so links and `..` do not hide that it is an input.
-    for job in &mut jobs {
-        if let Some(out) = &job.output {
-            if file_key(out).is_some_and(|k| input_keys.contains(&k)) {
-                job.fail = Some(Diagnostic::error(
-                    codes::OUTPUT_IS_INPUT,
-                    format!("the output {} is an input file; refusing to overwrite it", out.display()),
-                ));
+    // identity, so links and `..` do not hide that it is an input. The inputs' identities are
+    // taken only when some output exists (a fresh run needs none).
+    let existing: Vec<(usize, FileKey)> =
+        jobs.iter().enumerate().filter_map(|(i, j)| j.output.as_deref().and_then(file_key).map(|k| (i, k))).collect();
+    let input_keys = std::sync::OnceLock::new();
+    if !existing.is_empty() {
+        let keys = input_keys.get_or_init(|| input_keys_of(&jobs));
+        for (i, key) in existing {
+            if let (true, Some(job)) = (keys.contains(&key), jobs.get_mut(i)) {
+                let out = job.output.as_deref().unwrap_or(Path::new("")).display();
+                let message = format!("the output {out} is an input file; refusing to overwrite it");
+                job.fail = Some(Diagnostic::error(codes::OUTPUT_IS_INPUT, message));
             }
         }
     }
@@ -240,6 +286,41 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inputs_are_sorted_as_paths_sort() {
+        let found_at = |names: &[&str]| -> Vec<walk::Found> {
+            let found = |n: &&str| walk::Found {
+                input: PathBuf::from(n),
+                rel: PathBuf::from(n),
+                verdict: Verdict::Convert(None),
+                named: true,
+            };
+            names.iter().map(found).collect()
+        };
+        let texts =
+            |found: &[walk::Found]| -> Vec<String> { found.iter().map(|f| f.input.display().to_string()).collect() };
+        // Unusual paths (equal as paths, spelt apart): the exact result of a stable sort by path.
+        let names = ["a.b/x", "a/b", "a", "a/b/c", "a-b", "b", "a//b", "a/", "./a", "a/b", "é", "A"];
+        let mut found = found_at(&names);
+        let mut expected = found_at(&names);
+        expected.sort_by(|a, b| a.input.cmp(&b.input));
+        sort_by_path(&mut found);
+        assert_eq!(texts(&found), texts(&expected));
+        let usual: Vec<walk::Found> = ["x/b.sgf", "x.sgf", "x/a.sgf", "w.sgf"]
+            .iter()
+            .map(|n| walk::Found {
+                input: PathBuf::from(n),
+                rel: PathBuf::from(n),
+                verdict: Verdict::Convert(None),
+                named: false,
+            })
+            .collect();
+        let mut usual = usual;
+        sort_by_path(&mut usual);
+        let got: Vec<&str> = usual.iter().filter_map(|f| f.input.to_str()).collect();
+        assert_eq!(got, ["w.sgf", "x/a.sgf", "x/b.sgf", "x.sgf"]);
+    }
 
     fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

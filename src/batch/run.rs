@@ -1,22 +1,28 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
-use super::plan::{FileKey, Job, Plan, file_key};
+use super::plan::{Job, Plan, file_key};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadOptions, WriteOptions};
-use crate::model::Collection;
+use crate::model::{Collection, NodeId};
 use crate::output::{
     Existing, OutputError, OutputPolicy, Written, parent_folder, remove_stale_temp_files, write_output,
     write_output_with,
 };
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 fn exists(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
+}
+
+/// A path as the report shows it (as `Path::display` does, without formatting machinery for
+/// the usual UTF-8 path).
+fn path_text(p: &Path) -> String {
+    p.to_str().map_or_else(|| p.display().to_string(), str::to_owned)
 }
 
 /// `name.sgf` → `name-007.sgf` (at least three digits, more when `count` needs them).
@@ -34,9 +40,27 @@ fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
 /// so a file replaced by a FIFO (or a device) after the walk fails at once instead of hanging
 /// the run (`InvalidInput`).
 fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
-    let (mut file, len) = open_regular(path)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
-    file.read_to_end(&mut bytes)?;
+    open_regular(path).and_then(read_opened)
+}
+
+/// Reads an opened file of `len` bytes (as its `stat` said at the open) to its end, into a buffer
+/// one byte longer, so that the end is found by one more `read` (no second `stat` and `lseek`
+/// as `read_to_end` makes); a file that grew meanwhile is read whole.
+fn read_opened((mut file, len): (std::fs::File, u64)) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0; usize::try_from(len).unwrap_or(0).saturating_add(1)];
+    let mut n = 0;
+    loop {
+        if n == bytes.len() {
+            bytes.resize(n * 2, 0);
+        }
+        match file.read(&mut bytes[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(n);
     Ok(bytes)
 }
 
@@ -55,11 +79,22 @@ fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
     Ok((file, meta.len()))
 }
 
-/// The read diagnostics with the moves they are about named (`move 37 (B Q16, SGF pd): …`).
-/// Node positions cost time, so a file is read again with them only when it has positioned
-/// diagnostics (damaged files, the rare case).
-fn moves_named(job: &Job, format: Format, options: &BatchOptions, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    if options.read.positions || diags.iter().all(|d| d.position.is_none()) {
+/// The read diagnostics with the moves they are about named (`move 37 (B Q16, SGF pd): …`), from
+/// the node offsets of `collection` when every game has them (games repaired on reading keep
+/// the offsets that placed their repairs: most inputs). Otherwise, as node positions cost time,
+/// the file is read again with them, only when it has positioned diagnostics (damaged files).
+fn moves_named(
+    job: &Job,
+    format: Format,
+    options: &BatchOptions,
+    collection: &Collection,
+    mut diags: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    if diags.iter().all(|d| d.position.is_none()) {
+        return diags;
+    }
+    if options.read.positions || collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_some()) {
+        super::name_moves(collection, &mut diags);
         return diags;
     }
     let again = read_regular(&job.input)
@@ -74,14 +109,15 @@ fn moves_named(job: &Job, format: Format, options: &BatchOptions, diags: Vec<Dia
     }
 }
 
-/// Reads one input; fills `record` (format, charset, games, read diagnostics). Returns the games
-/// and the charset decision (which the JSON writer records).
+/// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
+/// read diagnostics). Returns the games and the charset decision (which the JSON writer records).
 fn read_input(
     job: &Job,
+    bytes: io::Result<Vec<u8>>,
     options: &BatchOptions,
     record: &mut Record,
 ) -> Option<(Collection, Option<crate::charset::CharsetDecision>)> {
-    let bytes = match read_regular(&job.input) {
+    let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {
             let code = if e.kind() == io::ErrorKind::InvalidInput { codes::NOT_REGULAR } else { codes::CANNOT_READ };
@@ -103,7 +139,7 @@ fn read_input(
         Ok(read) => {
             record.charset = read.charset.map(Into::into);
             record.games = read.collection.games.len();
-            record.add(Stage::Read, &moves_named(job, format, options, read.diagnostics));
+            record.add(Stage::Read, &moves_named(job, format, options, &read.collection, read.diagnostics));
             Some((read.collection, read.charset))
         }
         Err(e) => {
@@ -133,18 +169,23 @@ fn output_error(e: &OutputError) -> Diagnostic {
     }
 }
 
-/// Converts a regular file larger than [`crate::stream::WHOLE_UP_TO`] piece by piece into one
-/// output (see [`crate::stream`]); returns `false` (with `record` untouched) when the input is
-/// not one to stream (small, a format that is not cut, an output format written whole).
+/// Whether an input of `len` bytes is one to convert piece by piece ([`stream_input`]).
+fn is_big(len: u64) -> bool {
+    len > crate::stream::WHOLE_UP_TO as u64
+}
+
+/// Converts a regular file larger than [`crate::stream::WHOLE_UP_TO`] (its length found by the
+/// caller) piece by piece into one output (see [`crate::stream`]); returns `false` (with
+/// `record` untouched) when the input is not one to stream (small, a format that is not cut, an
+/// output format written whole).
 fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut Record) -> bool {
     use crate::stream::{self, StreamError, StreamOptions};
-    let big = |len: u64| len > stream::WHOLE_UP_TO as u64;
-    if !stream::writes_in_parts(options.to) || !std::fs::metadata(&job.input).is_ok_and(|m| big(m.len())) {
+    if !stream::writes_in_parts(options.to) {
         return false;
     }
     // Opened as every input is (no wait on a FIFO put in its place since the walk).
     let Ok((mut file, len)) = open_regular(&job.input) else { return false };
-    if !big(len) {
+    if !is_big(len) {
         return false;
     }
     let mut head = Vec::new();
@@ -195,7 +236,7 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
         }
         Ok(w) => {
             record.unchanged += usize::from(w == Written::Unchanged);
-            record.outputs.push(output.display().to_string());
+            record.outputs.push(path_text(output));
         }
         Err(e) => {
             record.add(Stage::Batch, &[output_error(&e)]);
@@ -208,8 +249,9 @@ fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut R
 }
 
 /// Converts one input to its output(s).
-fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, inputs: &HashSet<FileKey>) -> Record {
-    let shown = |p: &PathBuf| p.display().to_string();
+fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
+    let planned = &plan.planned;
+    let shown = |p: &PathBuf| path_text(p);
     let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), options.output_name());
     record.from = job.format.map(Format::name);
     record.add(Stage::Batch, &job.notes);
@@ -230,10 +272,15 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, in
         record.status = Status::Skipped;
         return record;
     }
-    if !split && stream_input(job, output, options, &mut record) {
+    // Opened once: its length tells whether it is converted piece by piece, and a small input
+    // (nearly all) is read from this open.
+    let opened = open_regular(&job.input);
+    let big = opened.as_ref().is_ok_and(|&(_, len)| is_big(len));
+    if !split && big && stream_input(job, output, options, &mut record) {
         return record;
     }
-    let Some((collection, charset)) = read_input(job, options, &mut record) else { return record };
+    let bytes = if big { read_regular(&job.input) } else { opened.and_then(read_opened) };
+    let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
     let write_options = WriteOptions { source_charset: charset, ..options.write.clone() };
     let parts: Vec<(PathBuf, Collection)> = if split && collection.games.len() > 1 {
         let n = collection.games.len();
@@ -265,8 +312,10 @@ fn convert_one(job: &Job, options: &BatchOptions, planned: &HashSet<PathBuf>, in
     } else {
         vec![(output.clone(), collection)]
     };
-    // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`).
-    if let Some((path, _)) = parts.iter().find(|(p, _)| file_key(p).is_some_and(|k| inputs.contains(&k))) {
+    // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`); the
+    // planned output was checked when planning.
+    let numbered = |p: &PathBuf| p != output && file_key(p).is_some_and(|k| plan.input_keys().contains(&k));
+    if let Some((path, _)) = parts.iter().find(|(p, _)| numbered(p)) {
         let msg = format!("the output {} is an input file; refusing to overwrite it", path.display());
         return record.fail(Diagnostic::error(codes::OUTPUT_IS_INPUT, msg));
     }
@@ -387,7 +436,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .jobs
                 .par_iter()
                 .map(|job| {
-                    let r = convert_one(job, options, &plan.planned, &plan.input_keys);
+                    let r = convert_one(job, options, &plan);
                     progress(&r);
                     r
                 })
@@ -399,8 +448,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .jobs
                 .par_iter()
                 .map(|job| {
-                    let shown = job.output.as_ref().map(|p| p.display().to_string());
-                    let mut r = Record::new(job.input.display().to_string(), shown, options.output_name());
+                    let shown = job.output.as_deref().map(path_text);
+                    let mut r = Record::new(path_text(&job.input), shown, options.output_name());
                     r.from = job.format.map(Format::name);
                     r.add(Stage::Batch, &job.notes);
                     let part = if let Some(d) = &job.skip {
@@ -411,7 +460,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         r = r.fail(d.clone());
                         None
                     } else {
-                        read_input(job, options, &mut r).map(|(c, _)| c)
+                        read_input(job, read_regular(&job.input), options, &mut r).map(|(c, _)| c)
                     };
                     r.settle();
                     progress(&r);
@@ -452,6 +501,30 @@ mod tests {
         let err = read_regular(&path).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// A numbered name that is an input under another name (a hard link), in a run where no
+    /// planned output exists: the inputs' identities are taken then, and the input is kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_numbered_name_that_is_an_input_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out) = (dir.path().join("in"), dir.path().join("out"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::create_dir(&input).unwrap();
+        std::fs::write(input.join("a.sgf"), "(;GM[1]PB[A];B[aa])(;GM[1]PB[B];B[bb])").unwrap();
+        std::fs::write(input.join("x.sgf"), "(;GM[1]PB[X];B[cc])").unwrap();
+        std::fs::hard_link(input.join("x.sgf"), out.join("a-001.sgf")).unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(out.clone());
+        opts.collect = Collect::Split;
+        opts.jobs = 1;
+        let report = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let a = report.records.iter().find(|r| r.input.ends_with("a.sgf")).unwrap();
+        assert_eq!(a.status, Status::Failed);
+        assert!(a.diagnostics.iter().any(|d| d.code == codes::OUTPUT_IS_INPUT), "{:?}", a.diagnostics);
+        assert_eq!(std::fs::read_to_string(input.join("x.sgf")).unwrap(), "(;GM[1]PB[X];B[cc])");
     }
 
     #[test]

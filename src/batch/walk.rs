@@ -52,7 +52,8 @@ fn recognise(path: &Path) -> Option<Format> {
     Format::sniff(&head)
 }
 
-/// Walks `inputs`; returns what was found (in walk order) and how many files were ignored.
+/// Walks `inputs`; returns what was found (in the order the folders list their entries; the
+/// plan sorts by path) and how many files were ignored.
 pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Found>, usize), BatchError> {
     let mut found = Vec::new();
     let mut ignored = 0;
@@ -72,19 +73,17 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
             let s = slash_path(rel);
             options.exclude.iter().any(|g| g.matches(&s))
         };
-        let walker = walkdir::WalkDir::new(root)
-            .follow_links(options.follow_symlinks)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| {
-                if e.depth() == 0 || !e.file_type().is_dir() {
-                    return true;
-                }
-                let rel = e.path().strip_prefix(root).unwrap_or(e.path());
-                // Never walk into the output folder (possible with --in-place), nor excluded ones.
-                let is_out = skip_dir.is_some() && std::fs::canonicalize(e.path()).ok() == skip_dir;
-                !(excluded(rel) || is_out)
-            });
+        // Unsorted: the plan sorts every input by path (walkdir's sorting took a file name out of
+        // each path at every comparison).
+        let walker = walkdir::WalkDir::new(root).follow_links(options.follow_symlinks).into_iter().filter_entry(|e| {
+            if e.depth() == 0 || !e.file_type().is_dir() {
+                return true;
+            }
+            let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+            // Never walk into the output folder (possible with --in-place), nor excluded ones.
+            let is_out = skip_dir.is_some() && std::fs::canonicalize(e.path()).ok() == skip_dir;
+            !(excluded(rel) || is_out)
+        });
         for entry in walker {
             let entry = match entry {
                 Ok(e) => e,
@@ -103,9 +102,11 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
             let path = entry.path();
             let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
             let name = entry.file_name().to_string_lossy();
-            let s = slash_path(&rel);
+            // The slash form only when some glob is to match it.
+            let globs = !(options.include.is_empty() && options.exclude.is_empty());
+            let s = if globs { slash_path(&rel) } else { String::new() };
             let included = options.include.is_empty() || options.include.iter().any(|g| g.matches(&s));
-            if is_temp_name(&name) || !included || excluded(&rel) {
+            if is_temp_name(&name) || !included || options.exclude.iter().any(|g| g.matches(&s)) {
                 ignored += 1;
                 continue;
             }
@@ -153,7 +154,8 @@ mod tests {
         assert!(matches!(err, BatchError::IsDirectory(_)));
         opts.recursive = true;
         let (found, ignored) = find(std::slice::from_ref(&root), &opts).unwrap();
-        let rels: Vec<_> = found.iter().map(|f| slash_path(&f.rel)).collect();
+        let mut rels: Vec<_> = found.iter().map(|f| slash_path(&f.rel)).collect();
+        rels.sort(); // found in the folders' order; the plan sorts by path
         assert_eq!(rels, ["x/game.txt", "x/y/a.sgf"]);
         assert_eq!(ignored, 2);
         opts.exclude = vec![super::super::Glob::new("y").unwrap()];

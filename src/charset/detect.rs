@@ -123,15 +123,19 @@ pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     if pairs < 2 {
         return None;
     }
+    // Every format kifu reads starts with an ASCII character, so the first code unit must look
+    // like one in the byte order found (a run of zero bytes inside a value must not count);
+    // 8-bit text is told at once.
+    let ascii_first_be = head[0] == 0 && head[1] != 0 && head[1] < 0x80;
+    let ascii_first_le = head[1] == 0 && head[0] != 0 && head[0] < 0x80;
+    if !ascii_first_be && !ascii_first_le {
+        return None;
+    }
     let (mut even, mut odd) = (0, 0);
     for pair in head.chunks_exact(2) {
         even += (pair[0] == 0) as usize;
         odd += (pair[1] == 0) as usize;
     }
-    // Every format kifu reads starts with an ASCII character, so the first code unit must look
-    // like one in the byte order found (a run of zero bytes inside a value must not count).
-    let ascii_first_be = head[0] == 0 && head[1] != 0 && head[1] < 0x80;
-    let ascii_first_le = head[1] == 0 && head[0] != 0 && head[0] < 0x80;
     if ascii_first_be && even * 5 >= pairs * 2 && odd * 20 <= pairs {
         Some(encoding_rs::UTF_16BE)
     } else if ascii_first_le && odd * 5 >= pairs * 2 && even * 20 <= pairs {

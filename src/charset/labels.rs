@@ -76,6 +76,10 @@ fn normalize(label: &str) -> String {
 /// `_` and spaces are ignored), then the WHATWG labels. `iso-2022-kr` and the other labels
 /// WHATWG maps to the "replacement" encoding give `None`, as does an unknown label.
 pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
+    // The label of nearly every file, without the normalised copy.
+    if label.eq_ignore_ascii_case("UTF-8") {
+        return Some(encoding_rs::UTF_8);
+    }
     let norm = normalize(label);
     if norm.is_empty() {
         return None;

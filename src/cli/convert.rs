@@ -2,10 +2,13 @@
 //! folders go to `batch.rs`.
 
 use super::ExitCode;
-use super::output::{Loudness, print_diagnostics, print_stdout, remove_stale_beside, write_file};
+use super::output::{
+    Loudness, cannot_hold, finished, note_written, print_diagnostics, print_stdout, refuse_input_as_output,
+    remove_stale_beside, write_file,
+};
 use super::stream;
 use clap::Args;
-use kifu::{Format, ReadOptions, Severity, WriteOptions};
+use kifu::{Format, ReadOptions, WriteOptions};
 use std::path::PathBuf;
 
 /// Arguments of `kifu convert`.
@@ -83,18 +86,15 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    // What every path writes with (the charset and the source's charset are set where known).
+    let written = WriteOptions { expand_point_lists: args.expand_lists, lossy: args.lossy, ..WriteOptions::default() };
 
     if args.batch.wanted(args.inputs.len()) {
         let common = super::batch::Common {
             from,
             to,
             read: ReadOptions { encoding: from_enc, no_repair: args.no_repair, ..ReadOptions::default() },
-            write: WriteOptions {
-                encoding: to_enc,
-                expand_point_lists: args.expand_lists,
-                lossy: args.lossy,
-                source_charset: None,
-            },
+            write: WriteOptions { encoding: to_enc, ..written },
             force: args.force,
             strict: args.loud.strict,
             verbosity: v,
@@ -111,13 +111,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         match stream::open(input.as_deref(), from) {
             Ok(stream::Opened::Whole(i)) => Ok(i),
             Ok(stream::Opened::Parts(s)) => {
-                let (from_enc, to_enc) = (from_enc, to_enc);
-                let write = WriteOptions {
-                    encoding: to_enc,
-                    expand_point_lists: args.expand_lists,
-                    lossy: args.lossy,
-                    source_charset: None,
-                };
+                let write = WriteOptions { encoding: to_enc, ..written };
                 let read = ReadOptions { encoding: from_enc, positions: false, no_repair: args.no_repair };
                 let run = || stream::run(*s, to_guess, output.as_deref(), read, write, args.force, args.loud.strict, v);
                 // `-j N` for one input: the threads that read and write its pieces.
@@ -154,11 +148,8 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     if !to.can_write() {
         return usage(&format!("kifu cannot write {to}"));
     }
-    if let (Some(i), Some(o)) = (&input, &output) {
-        if kifu::output::same_file(i, o) {
-            eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
-            return ExitCode::CantCreate;
-        }
+    if let Err(code) = refuse_input_as_output(input.as_deref(), output.as_deref()) {
+        return code;
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
 
@@ -182,19 +173,13 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         print_diagnostics(&name, &[decision.note()], v);
     }
     print_diagnostics(&name, &read.diagnostics, v);
-    let options = WriteOptions {
-        encoding: to_enc,
-        expand_point_lists: args.expand_lists,
-        source_charset: read.charset,
-        lossy: args.lossy,
-    };
+    let options = WriteOptions { encoding: to_enc, source_charset: read.charset, ..written };
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     let written = match to.write(&read.collection, &options) {
         Ok(w) => w,
         Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
             print_diagnostics(&out_name, &diags, v);
-            eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
-            return ExitCode::CannotHold;
+            return cannot_hold(to);
         }
         Err(e) => {
             eprintln!("kifu: {name}: {e}");
@@ -205,18 +190,12 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let result = match &output {
         Some(p) => {
             remove_stale_beside(p, v);
-            write_file(p, &written.bytes, args.force).map(|w| {
-                if w == kifu::output::Written::Unchanged && v.verbose && !v.quiet {
-                    eprintln!("kifu: {} unchanged (it already holds this output)", p.display());
-                }
-            })
+            write_file(p, &written.bytes, args.force).map(|w| note_written(&out_name, w, v))
         }
         None => print_stdout(&written.bytes),
     };
     if let Err(code) = result {
         return code;
     }
-    let warned =
-        mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics).any(|d| d.severity >= Severity::Warning);
-    if args.loud.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
+    finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
 }

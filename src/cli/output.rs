@@ -3,8 +3,8 @@
 use super::ExitCode;
 use clap::ValueEnum;
 use kifu::diag::render;
-use kifu::output::{OutputPolicy, Written, write_output};
-use kifu::{Diagnostic, Severity};
+use kifu::output::{OutputError, OutputPolicy, Written, write_output};
+use kifu::{Diagnostic, Format, Severity};
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -143,10 +143,47 @@ pub fn print_stdout(bytes: &[u8]) -> Result<(), ExitCode> {
 /// Writes one named output file with [`write_output`] (no folder is created); a failure is
 /// printed and becomes exit 73 (cannot be created) or 74 (writing failed).
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<Written, ExitCode> {
-    write_output(path, bytes, &OutputPolicy::single(force)).map_err(|e| {
-        eprintln!("kifu: {e}");
-        if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr }
-    })
+    write_output(path, bytes, &OutputPolicy::single(force)).map_err(|e| output_failed(&e))
+}
+
+/// Prints why an output could not be written; exit 73 when it could not be created, else 74.
+pub fn output_failed(e: &OutputError) -> ExitCode {
+    eprintln!("kifu: {e}");
+    if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr }
+}
+
+/// Exit 73 (with its message) when the named output is the input file itself.
+pub fn refuse_input_as_output(input: Option<&Path>, output: Option<&Path>) -> Result<(), ExitCode> {
+    match (input, output) {
+        (Some(i), Some(o)) if kifu::output::same_file(i, o) => {
+            eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
+            Err(ExitCode::CantCreate)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Exit 4, after the writer's diagnostics: nothing was written.
+pub fn cannot_hold(to: Format) -> ExitCode {
+    eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+    ExitCode::CannotHold
+}
+
+/// With `-v`, says that an output file already held what was written.
+pub fn note_written(name: &str, written: Written, v: Verbosity) {
+    if written == Written::Unchanged && v.verbose && !v.quiet {
+        eprintln!("kifu: {name} unchanged (it already holds this output)");
+    }
+}
+
+/// The exit code of a conversion that wrote its output: 3 under `--strict` when any of the
+/// diagnostics is a warning or an error, else 0.
+pub fn finished<'a>(strict: bool, diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> ExitCode {
+    if strict && diagnostics.into_iter().any(|d| d.severity >= Severity::Warning) {
+        ExitCode::Strict
+    } else {
+        ExitCode::Ok
+    }
 }
 
 /// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).

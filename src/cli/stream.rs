@@ -3,10 +3,13 @@
 
 use super::ExitCode;
 use super::input::{Input, Unreadable, is_stdin};
-use super::output::{Verbosity, print_diagnostics, remove_stale_beside};
-use kifu::output::{OutputError, OutputPolicy, Written, write_output_with};
+use super::output::{
+    Verbosity, cannot_hold, finished, note_written, output_failed, print_diagnostics, refuse_input_as_output,
+    remove_stale_beside,
+};
+use kifu::output::{OutputError, OutputPolicy, write_output_with};
 use kifu::stream::{Parts, StreamError, StreamOptions, Summary};
-use kifu::{Diagnostic, Format, ReadOptions, Severity, WriteOptions};
+use kifu::{Diagnostic, Format, ReadOptions, WriteOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -69,11 +72,8 @@ pub fn run(
     v: Verbosity,
 ) -> ExitCode {
     let Streamed { name, path, parts, mismatch } = s;
-    if let (Some(i), Some(o)) = (&path, output) {
-        if kifu::output::same_file(i, o) {
-            eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
-            return ExitCode::CantCreate;
-        }
+    if let Err(code) = refuse_input_as_output(path.as_deref(), output) {
+        return code;
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
     let options = StreamOptions { to, read, write, name_moves: Some(kifu::batch::name_moves) };
@@ -109,11 +109,7 @@ pub fn run(
     let out_name = output.map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     let Some((summary, result)) = outcome else {
         // The output could not be created: nothing was read.
-        if let Err(e) = written {
-            eprintln!("kifu: {e}");
-            return if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr };
-        }
-        return ExitCode::IoErr;
+        return written.err().map_or(ExitCode::IoErr, |e| output_failed(&e));
     };
     if let Some(decision) = summary.charset {
         print_diagnostics(&name, &[decision.note()], v);
@@ -126,10 +122,7 @@ pub fn run(
             eprintln!("kifu: {name}: cannot read the input: {e}");
             return ExitCode::NoInput;
         }
-        Err(StreamError::CannotHold) => {
-            eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
-            return ExitCode::CannotHold;
-        }
+        Err(StreamError::CannotHold) => return cannot_hold(to),
         Err(StreamError::Unsupported(f)) => {
             eprintln!("kifu: kifu cannot write {f}");
             return ExitCode::Usage;
@@ -137,15 +130,9 @@ pub fn run(
         Err(StreamError::Output(_)) | Ok(()) => {}
     }
     match written {
-        Err(e) => {
-            eprintln!("kifu: {e}");
-            return if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr };
-        }
-        Ok(Some(Written::Unchanged)) if v.verbose && !v.quiet => {
-            eprintln!("kifu: {out_name} unchanged (it already holds this output)");
-        }
-        Ok(_) => {}
+        Err(e) => return output_failed(&e),
+        Ok(Some(w)) => note_written(&out_name, w, v),
+        Ok(None) => {}
     }
-    let warned = mismatch.iter().chain(&summary.read).chain(&summary.write).any(|d| d.severity >= Severity::Warning);
-    if strict && warned { ExitCode::Strict } else { ExitCode::Ok }
+    finished(strict, mismatch.iter().chain(&summary.read).chain(&summary.write))
 }

@@ -4,9 +4,10 @@
 //! Layout (see [`formats/sgf.md`](crate::spec::sgf), "Model"): nodes are stored in pre-order, so a node's first child
 //! is the next node and the main line is contiguous. Only nodes that are not their parent's first
 //! child are listed in a side table, as are next-sibling links. Properties of node `i` are
-//! `props[starts[i]..starts[i + 1]]`; a property with one short plain value keeps that
-//! value's range inline. Values that needed no unescaping point into the shared source text; the
-//! others live in the tree's own buffer. Nothing here recurses.
+//! `slots[starts[i]..starts[i + 1]]`, in 16-bit slots: a move on a point (`B[pd]`, most of a
+//! game) takes one slot, any other property four (key, length, location); a property with one
+//! short plain value keeps that value's range inline. Values that needed no unescaping point into
+//! the shared source text; the others live in the tree's own buffer. Nothing here recurses.
 
 use std::fmt;
 use std::sync::Arc;
@@ -19,8 +20,69 @@ use super::starts::Starts;
 const OWN: u32 = 1 << 31;
 /// `Prop::len` value meaning "values are in the `values` table".
 const MULTI: u16 = u16::MAX;
+/// `Prop::len` value meaning "the value is the two letters `PAIRS[2 * loc..2 * loc + 2]`".
+const PAIR: u16 = u16::MAX - 1;
 /// Bit set on a property key that indexes the tree's unknown identifiers.
-const UNKNOWN: u16 = 1 << 15;
+const UNKNOWN: u16 = 1 << 14;
+/// A slot with this bit holds a whole move on a point: the colour ([`MOVE_W`]) and the point's
+/// letters as `26 * (x - 'a') + (y - 'a')` in the low 10 bits. Any other property takes
+/// [`WIDE`] slots: key (this bit clear), length, location (low half, high half).
+const MOVE_SLOT: u16 = 1 << 15;
+/// The colour bit of a move slot (set: `W`).
+const MOVE_W: u16 = 1 << 10;
+/// Slots of a property that is not a move slot.
+const WIDE: usize = 4;
+/// The table keys of `B` and `W` (checked in a test).
+const KEY_B: u16 = 0;
+const KEY_W: u16 = 1;
+/// Every two-letter lower-case point, in move-slot order: the text of a move slot's value.
+static PAIRS: &str = concat!(
+    "aaabacadaeafagahaiajakalamanaoapaqarasatauavawaxayaz",
+    "babbbcbdbebfbgbhbibjbkblbmbnbobpbqbrbsbtbubvbwbxbybz",
+    "cacbcccdcecfcgchcicjckclcmcncocpcqcrcsctcucvcwcxcycz",
+    "dadbdcdddedfdgdhdidjdkdldmdndodpdqdrdsdtdudvdwdxdydz",
+    "eaebecedeeefegeheiejekelemeneoepeqereseteuevewexeyez",
+    "fafbfcfdfefffgfhfifjfkflfmfnfofpfqfrfsftfufvfwfxfyfz",
+    "gagbgcgdgegfggghgigjgkglgmgngogpgqgrgsgtgugvgwgxgygz",
+    "hahbhchdhehfhghhhihjhkhlhmhnhohphqhrhshthuhvhwhxhyhz",
+    "iaibicidieifigihiiijikiliminioipiqirisitiuiviwixiyiz",
+    "jajbjcjdjejfjgjhjijjjkjljmjnjojpjqjrjsjtjujvjwjxjyjz",
+    "kakbkckdkekfkgkhkikjkkklkmknkokpkqkrksktkukvkwkxkykz",
+    "lalblcldlelflglhliljlklllmlnlolplqlrlsltlulvlwlxlylz",
+    "mambmcmdmemfmgmhmimjmkmlmmmnmompmqmrmsmtmumvmwmxmymz",
+    "nanbncndnenfngnhninjnknlnmnnnonpnqnrnsntnunvnwnxnynz",
+    "oaobocodoeofogohoiojokolomonooopoqorosotouovowoxoyoz",
+    "papbpcpdpepfpgphpipjpkplpmpnpopppqprpsptpupvpwpxpypz",
+    "qaqbqcqdqeqfqgqhqiqjqkqlqmqnqoqpqqqrqsqtquqvqwqxqyqz",
+    "rarbrcrdrerfrgrhrirjrkrlrmrnrorprqrrrsrtrurvrwrxryrz",
+    "sasbscsdsesfsgshsisjskslsmsnsospsqsrssstsusvswsxsysz",
+    "tatbtctdtetftgthtitjtktltmtntotptqtrtstttutvtwtxtytz",
+    "uaubucudueufuguhuiujukulumunuoupuqurusutuuuvuwuxuyuz",
+    "vavbvcvdvevfvgvhvivjvkvlvmvnvovpvqvrvsvtvuvvvwvxvyvz",
+    "wawbwcwdwewfwgwhwiwjwkwlwmwnwowpwqwrwswtwuwvwwwxwywz",
+    "xaxbxcxdxexfxgxhxixjxkxlxmxnxoxpxqxrxsxtxuxvxwxxxyxz",
+    "yaybycydyeyfygyhyiyjykylymynyoypyqyrysytyuyvywyxyyyz",
+    "zazbzczdzezfzgzhzizjzkzlzmznzozpzqzrzsztzuzvzwzxzyzz"
+);
+
+/// The slots a property takes, from its first slot.
+#[inline(always)]
+fn width(first: u16) -> usize {
+    if first & MOVE_SLOT != 0 { 1 } else { WIDE }
+}
+
+/// The move slot for `key` with value `v`, when it is `B` or `W` and `v` two lower-case letters.
+#[inline(always)]
+fn move_slot(key: u16, v: &[u8]) -> Option<u16> {
+    let &[x, y] = v else { return None };
+    let colour = match key {
+        KEY_B => 0,
+        KEY_W => MOVE_W,
+        _ => return None,
+    };
+    (x.is_ascii_lowercase() && y.is_ascii_lowercase())
+        .then(|| MOVE_SLOT | colour | (u16::from(x - b'a') * 26 + u16::from(y - b'a')))
+}
 /// `Val::split` value meaning "not composed".
 const NO_SPLIT: u32 = u32::MAX;
 
@@ -89,7 +151,12 @@ pub struct GameTree {
     /// (node, next sibling); sorted by node once the tree is complete.
     next: Vec<(u32, u32)>,
     next_sorted: bool,
-    props: Vec<Prop>,
+    /// The properties of every node in order, as 16-bit slots (see [`MOVE_SLOT`]).
+    slots: Vec<u16>,
+    /// How many properties the slots hold.
+    n_props: usize,
+    /// The first slot of the property pushed last (while reading).
+    last_pushed: u32,
     values: Vec<Val>,
     unknown: Vec<Box<str>>,
     /// Byte offsets into the source text, recorded only when a reader was asked for them.
@@ -180,7 +247,9 @@ impl GameTree {
             later: Vec::new(),
             next: Vec::new(),
             next_sorted: true,
-            props: Vec::new(),
+            slots: Vec::new(),
+            n_props: 0,
+            last_pushed: 0,
             values: Vec::new(),
             unknown: Vec::new(),
             positions: None,
@@ -190,7 +259,7 @@ impl GameTree {
     /// Start recording source offsets for nodes and properties pushed from now on.
     pub(crate) fn record_positions(&mut self) {
         // As much room as the tree reserved for its properties (nodes: about half as many).
-        let props = self.props.capacity();
+        let props = self.slots.capacity();
         self.positions =
             Some(Box::new(Positions { nodes: Vec::with_capacity(props / 2), props: Vec::with_capacity(props) }));
     }
@@ -209,7 +278,8 @@ impl GameTree {
     /// Record the source offset of the property just pushed.
     pub(crate) fn set_prop_offset(&mut self, offset: usize) {
         if let Some(p) = &mut self.positions {
-            let before = self.props.len() - 1;
+            // Offsets are kept by a property's first slot.
+            let before = self.last_pushed as usize;
             if p.props.len() != before {
                 p.props.resize(before, NO_OFFSET);
             }
@@ -227,7 +297,126 @@ impl GameTree {
     /// plain value (read only when asked). The normaliser's quick look at every node.
     pub(crate) fn quick_props(&self, id: NodeId) -> impl Iterator<Item = QuickProp<'_>> + '_ {
         let (s, e) = self.prop_range(id);
-        self.props[s..e].iter().map(move |p| QuickProp { tree: self, raw: *p })
+        PropIter::new(self, s, e)
+    }
+
+    /// Calls `f` with every node but those below the root that hold one move on a point
+    /// (`B[pd]`) and at most one more property, with one value, for which `plain(key, value)`
+    /// holds: read from the slots alone (the normaliser's first look at a game, where most
+    /// nodes are such moves).
+    pub(crate) fn each_beyond_plain_moves(&self, plain: impl Fn(u16, &str) -> bool, mut f: impl FnMut(NodeId)) {
+        fn walk<T: Copy + Into<u32>>(
+            tree: &GameTree,
+            starts: &[T],
+            plain: &impl Fn(u16, &str) -> bool,
+            f: &mut impl FnMut(NodeId),
+        ) {
+            let slots = &tree.slots[..];
+            for (i, w) in starts.windows(2).enumerate() {
+                let (s, e) = (w[0].into() as usize, w[1].into() as usize);
+                let skip = i > 0
+                    && slots.get(s).is_some_and(|&m| m & MOVE_SLOT != 0)
+                    && (e == s + 1
+                        || (e == s + 1 + WIDE && slots[s + 1] & MOVE_SLOT == 0 && {
+                            let p = tree.prop_at(s + 1);
+                            p.len < PAIR && plain(p.key, tree.text(p.loc, u32::from(p.len)))
+                        }));
+                if !skip {
+                    f(NodeId(i as u32));
+                }
+            }
+        }
+        match &self.node_props {
+            Starts::Narrow(v) => walk(self, v, &plain, &mut f),
+            Starts::Wide(v) => walk(self, v, &plain, &mut f),
+        }
+    }
+
+    /// The property whose first slot is `i`, decoded.
+    #[inline(always)]
+    fn prop_at(&self, i: usize) -> Prop {
+        let first = self.slots[i];
+        if first & MOVE_SLOT != 0 {
+            Prop { loc: u32::from(first & (MOVE_W - 1)), len: PAIR, key: u16::from(first & MOVE_W != 0) }
+        } else {
+            let w = &self.slots[i + 1..i + WIDE];
+            Prop { loc: u32::from(w[1]) | (u32::from(w[2]) << 16), len: w[0], key: first }
+        }
+    }
+
+    /// The text of a property stored with one value (`len` not [`MULTI`]).
+    #[inline(always)]
+    fn single_text(&self, p: Prop) -> &str {
+        if p.len == PAIR {
+            let at = 2 * p.loc as usize;
+            &PAIRS[at..at + 2]
+        } else {
+            self.text(p.loc, u32::from(p.len))
+        }
+    }
+
+    /// The slots of `p`.
+    fn encode(p: Prop) -> ([u16; WIDE], usize) {
+        if p.len == PAIR {
+            let colour = if p.key == KEY_W { MOVE_W } else { 0 };
+            ([MOVE_SLOT | colour | p.loc as u16, 0, 0, 0], 1)
+        } else {
+            ([p.key, p.len, p.loc as u16, (p.loc >> 16) as u16], WIDE)
+        }
+    }
+
+    /// Appends `p`'s slots (its node's end is set by the caller).
+    #[inline(always)]
+    fn push_slots(&mut self, p: Prop) {
+        self.last_pushed = self.slots.len() as u32;
+        self.n_props += 1;
+        if p.len == PAIR {
+            let colour = if p.key == KEY_W { MOVE_W } else { 0 };
+            self.slots.push(MOVE_SLOT | colour | p.loc as u16);
+        } else {
+            self.slots.extend_from_slice(&[p.key, p.len, p.loc as u16, (p.loc >> 16) as u16]);
+        }
+    }
+
+    /// The first slots of the properties in `s..e`.
+    fn heads(&self, s: usize, e: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut at = s;
+        std::iter::from_fn(move || {
+            (at < e).then(|| {
+                let i = at;
+                at += width(self.slots[i]);
+                i
+            })
+        })
+    }
+
+    /// Replaces slots `range` of `node` by `new`, keeping the node table and the recorded
+    /// offsets in step (`offsets`: the recorded offset of each new slot).
+    fn splice_slots(&mut self, node: NodeId, range: std::ops::Range<usize>, new: &[u16], offsets: &[u32]) {
+        let (start, end) = (range.start, range.end);
+        let delta = new.len() as i64 - (end - start) as i64;
+        self.slots.splice(start..end, new.iter().copied());
+        if let Some(p) = &mut self.positions {
+            if end <= p.props.len() {
+                p.props.splice(start..end, offsets.iter().copied());
+            } else if start < p.props.len() {
+                p.props.truncate(start);
+            }
+        }
+        if delta != 0 {
+            self.node_props.shift_from(node.index() + 1, delta);
+        }
+    }
+
+    /// The key of node `id`'s property when it has exactly one, stored with one value (the
+    /// normaliser's quickest look, at a node that plays a move and holds nothing else).
+    pub(crate) fn lone_single_key(&self, id: NodeId) -> Option<u16> {
+        let (s, e) = self.prop_range(id);
+        if s >= e || s + width(self.slots[s]) != e {
+            return None;
+        }
+        let p = self.prop_at(s);
+        (p.len != MULTI).then_some(p.key)
     }
 
     /// Drops the recorded offsets.
@@ -242,10 +431,16 @@ impl GameTree {
         (o != NO_OFFSET).then_some(o as usize)
     }
 
+    /// The recorded node offsets by node index (`u32::MAX` for a node without one), when the
+    /// reader recorded positions.
+    pub(crate) fn node_offsets(&self) -> Option<&[u32]> {
+        self.positions.as_ref().map(|p| p.nodes.as_slice())
+    }
+
     /// Reserve room for `nodes` more nodes and `props` more properties.
     pub(crate) fn reserve(&mut self, nodes: usize, props: usize) {
         self.node_props.reserve_exact(nodes);
-        self.props.reserve_exact(props);
+        self.slots.reserve_exact(props);
     }
 
     /// A copy whose buffers are exactly as large as their contents, and this tree emptied with
@@ -268,7 +463,8 @@ impl GameTree {
         self.later.clear();
         self.next.clear();
         self.next_sorted = true;
-        self.props.clear();
+        self.slots.clear();
+        self.n_props = 0;
         self.values.clear();
         self.unknown.clear();
         out
@@ -281,7 +477,7 @@ impl GameTree {
             p.props.shrink_to_fit();
         }
         self.node_props.shrink_to_fit();
-        self.props.shrink_to_fit();
+        self.slots.shrink_to_fit();
         self.values.shrink_to_fit();
         self.own.shrink_to_fit();
     }
@@ -292,7 +488,7 @@ impl GameTree {
     #[inline]
     pub(crate) fn push_node(&mut self, parent: Option<u32>, prev_sibling: Option<u32>) -> u32 {
         let id = (self.node_props.len() - 1) as u32;
-        self.node_props.push(self.props.len() as u32);
+        self.node_props.push(self.slots.len() as u32);
         if let Some(p) = parent {
             if let Some(prev) = prev_sibling {
                 self.later.push((id, p));
@@ -311,16 +507,33 @@ impl GameTree {
     #[inline(always)]
     pub(crate) fn push_first_child(&mut self) -> u32 {
         let id = (self.node_props.len() - 1) as u32;
-        self.node_props.push(self.props.len() as u32);
+        self.node_props.push(self.slots.len() as u32);
         id
     }
 
-    /// Append a node as the first child of the last node, holding one property `key` with a
-    /// two-byte value at `loc` of the source (a move, while reading).
+    /// Append a node as the first child of the last node, holding the move `key` (`B` or `W`)
+    /// on the point `x` `y` (lower-case letters): a move, while reading.
     #[inline(always)]
-    pub(crate) fn push_move_child(&mut self, key: u16, loc: u32) -> u32 {
-        self.props.push(Prop { loc, len: 2, key });
+    pub(crate) fn push_move_child(&mut self, key: u16, x: u8, y: u8) -> u32 {
+        self.push_move_slot(key, x, y);
         self.push_first_child()
+    }
+
+    /// Append the move `key` (`B` or `W`) on the point `x` `y` (lower-case letters) to the last
+    /// node.
+    #[inline(always)]
+    pub(crate) fn push_move(&mut self, key: u16, x: u8, y: u8) {
+        self.push_move_slot(key, x, y);
+        self.node_props.set_last(self.slots.len() as u32);
+    }
+
+    #[inline(always)]
+    fn push_move_slot(&mut self, key: u16, x: u8, y: u8) {
+        debug_assert!(key <= KEY_W && x.is_ascii_lowercase() && y.is_ascii_lowercase());
+        let colour = if key == KEY_W { MOVE_W } else { 0 };
+        self.last_pushed = self.slots.len() as u32;
+        self.n_props += 1;
+        self.slots.push(MOVE_SLOT | colour | (u16::from(x.wrapping_sub(b'a')) * 26 + u16::from(y.wrapping_sub(b'a'))));
     }
 
     /// Sort the sibling table after building.
@@ -374,48 +587,73 @@ impl GameTree {
     /// Append a property with one value to the last node.
     #[inline(always)]
     pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
-        if v.split == NO_SPLIT && v.len < MULTI as u32 {
-            self.props.push(Prop { loc: v.loc, len: v.len as u16, key });
-            self.node_props.set_last(self.props.len() as u32);
+        if v.split == NO_SPLIT && v.len < u32::from(PAIR) {
+            let p = self.short_prop(key, v.loc, v.len as u16);
+            self.push_slots(p);
+            self.node_props.set_last(self.slots.len() as u32);
         } else {
             self.push_prop(key, &[v]);
         }
     }
 
+    /// Append a property `key`, not `B` or `W`, with one plain value of `len` bytes at `loc` of
+    /// the source to the last node (a time left after a move, while reading).
+    #[inline(always)]
+    pub(crate) fn push_short(&mut self, key: u16, loc: u32, len: u16) {
+        debug_assert!(key > KEY_W && len < PAIR && loc & OWN == 0);
+        self.last_pushed = self.slots.len() as u32;
+        self.n_props += 1;
+        self.slots.extend_from_slice(&[key, len, loc as u16, (loc >> 16) as u16]);
+        self.node_props.set_last(self.slots.len() as u32);
+    }
+
+    /// A property with one short plain value at `loc`: a move slot when it is one.
+    #[inline(always)]
+    fn short_prop(&self, key: u16, loc: u32, len: u16) -> Prop {
+        if len == 2 && key <= KEY_W && loc & OWN == 0 {
+            let at = loc as usize;
+            if let Some(slot) = move_slot(key, &self.src.as_bytes()[at..at + 2]) {
+                return Prop { loc: u32::from(slot & (MOVE_W - 1)), len: PAIR, key };
+            }
+        }
+        Prop { loc, len, key }
+    }
+
     /// Total number of properties in the tree.
     pub(crate) fn prop_total(&self) -> usize {
-        self.props.len()
+        self.n_props
     }
 
     /// Append a property with `vals` to the last node.
     pub(crate) fn push_prop(&mut self, key: u16, vals: &[Val]) {
-        match vals {
-            [v] if v.split == NO_SPLIT && v.len < MULTI as u32 => {
-                self.props.push(Prop { loc: v.loc, len: v.len as u16, key });
-            }
+        let p = match vals {
+            [v] if v.split == NO_SPLIT && v.len < u32::from(PAIR) => self.short_prop(key, v.loc, v.len as u16),
             _ => {
                 let at = self.values.len() as u32;
                 self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
                 self.values.extend_from_slice(vals);
-                self.props.push(Prop { loc: at, len: MULTI, key });
+                Prop { loc: at, len: MULTI, key }
             }
-        }
-        self.node_props.set_last(self.props.len() as u32);
+        };
+        self.push_slots(p);
+        self.node_props.set_last(self.slots.len() as u32);
     }
 
     /// Append a property with owned values to the last node.
     pub(crate) fn push_prop_owned(&mut self, ident: &str, values: &[PropValue]) {
         let key = self.key_for(ident);
         let prop = self.make_prop(key, values);
-        self.props.push(prop);
-        self.node_props.set_last(self.props.len() as u32);
+        self.push_slots(prop);
+        self.node_props.set_last(self.slots.len() as u32);
     }
 
+    #[inline(always)]
     fn text(&self, loc: u32, len: u32) -> &str {
         let (buf, at) = if loc & OWN != 0 { (&self.own, (loc & !OWN) as usize) } else { (&*self.src, loc as usize) };
         &buf[at..at + len as usize]
     }
 
+    #[inline]
     fn ident_of(&self, key: u16) -> &str {
         if key & UNKNOWN != 0 { &self.unknown[(key & !UNKNOWN) as usize] } else { PROPS[key as usize].ident }
     }
@@ -531,17 +769,22 @@ impl GameTree {
         let values: Vec<PropValue> = values.into_iter().map(Into::into).collect();
         let key = self.key_for(ident);
         let new = self.make_prop(key, &values);
+        let (slots, w) = Self::encode(new);
         let (start, end) = self.prop_range(node);
-        if let Some(i) = (start..end).find(|&i| self.props[i].key == key) {
-            self.props[i] = new;
-        } else {
-            self.props.insert(end, new);
-            if let Some(p) = &mut self.positions {
-                if end <= p.props.len() {
-                    p.props.insert(end, NO_OFFSET);
-                }
+        let found = self.heads(start, end).find(|&i| self.prop_at(i).key == key);
+        match found {
+            Some(i) => {
+                // The property keeps its recorded offset.
+                let kept = self.positions.as_ref().and_then(|p| p.props.get(i).copied()).unwrap_or(NO_OFFSET);
+                let mut offsets = [NO_OFFSET; WIDE];
+                offsets[0] = kept;
+                let old = width(self.slots[i]);
+                self.splice_slots(node, i..i + old, &slots[..w], &offsets[..w]);
             }
-            self.node_props.shift_from(node.index() + 1, 1);
+            None => {
+                self.n_props += 1;
+                self.splice_slots(node, end..end, &slots[..w], &[NO_OFFSET; WIDE][..w]);
+            }
         }
     }
 
@@ -557,22 +800,23 @@ impl GameTree {
         let values: Vec<PropValue> = values.into_iter().map(Into::into).collect();
         let key = self.key_for(ident);
         let new = self.make_prop(key, &values);
+        let (slots, w) = Self::encode(new);
         let (start, end) = self.prop_range(node);
-        let at = (start + index).min(end);
-        self.props.insert(at, new);
-        if let Some(p) = &mut self.positions {
-            if at <= p.props.len() {
-                p.props.insert(at, NO_OFFSET);
-            }
-        }
-        self.node_props.shift_from(node.index() + 1, 1);
+        let at = self.heads(start, end).nth(index).unwrap_or(end);
+        self.n_props += 1;
+        self.splice_slots(node, at..at, &slots[..w], &[NO_OFFSET; WIDE][..w]);
     }
 
     fn make_prop(&mut self, key: u16, values: &[PropValue]) -> Prop {
         if let [v] = values {
-            if v.split.is_none() && v.text.len() < MULTI as usize {
-                let (loc, len) = self.own_text(&v.text);
-                return Prop { loc, len: len as u16, key };
+            if v.split.is_none() {
+                if let Some(slot) = move_slot(key, v.text.as_bytes()) {
+                    return Prop { loc: u32::from(slot & (MOVE_W - 1)), len: PAIR, key };
+                }
+                if v.text.len() < PAIR as usize {
+                    let (loc, len) = self.own_text(&v.text);
+                    return Prop { loc, len: len as u16, key };
+                }
             }
         }
         let vals: Vec<Val> = values
@@ -596,83 +840,86 @@ impl GameTree {
         node: NodeId,
         props: impl IntoIterator<Item = (&'p str, &'p [PropValue])>,
     ) {
-        let new: Vec<Prop> = props
-            .into_iter()
-            .map(|(ident, values)| {
-                let key = self.key_for(ident);
-                self.make_prop(key, values)
-            })
-            .collect();
+        let mut new: Vec<u16> = Vec::new();
+        let mut added = 0;
+        for (ident, values) in props {
+            let key = self.key_for(ident);
+            let (slots, w) = Self::encode(self.make_prop(key, values));
+            new.extend_from_slice(&slots[..w]);
+            added += 1;
+        }
         let (start, end) = self.prop_range(node);
-        let delta = new.len() as i64 - (end - start) as i64;
-        let added = new.len();
-        self.props.splice(start..end, new);
-        if let Some(p) = &mut self.positions {
-            if end <= p.props.len() {
-                p.props.splice(start..end, std::iter::repeat_n(NO_OFFSET, added));
-            } else if start < p.props.len() {
-                p.props.truncate(start);
-            }
-        }
-        if delta != 0 {
-            self.node_props.shift_from(node.index() + 1, delta);
-        }
+        let removed = self.heads(start, end).count();
+        self.n_props = self.n_props + added - removed;
+        self.splice_slots(node, start..end, &new, &vec![NO_OFFSET; new.len()]);
     }
 
     /// Remove every `ident` property of `node`; returns how many were removed.
     pub fn remove_prop(&mut self, node: NodeId, ident: &str) -> usize {
         let (start, end) = self.prop_range(node);
-        let before = self.props.len();
-        let mut i = start;
-        let mut stop = end;
-        while i < stop {
-            if self.ident_of(self.props[i].key) == ident {
-                self.props.remove(i);
-                if let Some(p) = &mut self.positions {
-                    if i < p.props.len() {
-                        p.props.remove(i);
-                    }
-                }
-                stop -= 1;
-            } else {
-                i += 1;
-            }
+        let gone: Vec<(usize, usize)> = self
+            .heads(start, end)
+            .filter(|&i| self.ident_of(self.prop_at(i).key) == ident)
+            .map(|i| (i, width(self.slots[i])))
+            .collect();
+        // From the last, so that the earlier ranges stay where they are.
+        for &(i, w) in gone.iter().rev() {
+            self.splice_slots(node, i..i + w, &[], &[]);
         }
-        let removed = before - self.props.len();
-        if removed > 0 {
-            self.node_props.shift_from(node.index() + 1, -(removed as i64));
-        }
-        removed
+        self.n_props -= gone.len();
+        gone.len()
     }
 
+    #[inline]
     fn prop_range(&self, node: NodeId) -> (usize, usize) {
         (self.node_props.get(node.index()) as usize, self.node_props.get(node.index() + 1) as usize)
     }
 }
 
-/// A property as [`GameTree::quick_props`] gives it.
-#[derive(Clone, Copy)]
-pub(crate) struct QuickProp<'a> {
+/// A property as [`GameTree::quick_props`] gives it: a [`Property`] (the name says what the
+/// normaliser and the writer use it for).
+pub(crate) type QuickProp<'a> = Property<'a>;
+
+/// The properties of one node, from their slots.
+struct PropIter<'a> {
     tree: &'a GameTree,
-    raw: Prop,
+    /// The first slot of `rest`.
+    at: usize,
+    /// The slots not read yet.
+    rest: &'a [u16],
 }
 
-impl<'a> QuickProp<'a> {
-    /// The property's key (see [`Property::key`]).
-    pub(crate) fn key(&self) -> u16 {
-        self.raw.key
-    }
-
-    /// Whether the property is stored with one plain value.
-    pub(crate) fn is_single(&self) -> bool {
-        self.raw.len != MULTI
-    }
-
-    /// That value.
-    pub(crate) fn single(&self) -> Option<&'a str> {
-        self.is_single().then(|| self.tree.text(self.raw.loc, self.raw.len as u32))
+impl<'a> PropIter<'a> {
+    #[inline]
+    fn new(tree: &'a GameTree, s: usize, e: usize) -> PropIter<'a> {
+        PropIter { tree, at: s, rest: tree.slots.get(s..e).unwrap_or_default() }
     }
 }
+
+impl<'a> Iterator for PropIter<'a> {
+    type Item = Property<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<Property<'a>> {
+        let i = self.at;
+        let (raw, n) = match *self.rest {
+            [first, ..] if first & MOVE_SLOT != 0 => {
+                (Prop { loc: u32::from(first & (MOVE_W - 1)), len: PAIR, key: u16::from(first & MOVE_W != 0) }, 1)
+            }
+            [key, len, lo, hi, ..] => (Prop { loc: u32::from(lo) | (u32::from(hi) << 16), len, key }, WIDE),
+            _ => return None,
+        };
+        self.rest = &self.rest[n..];
+        self.at += n;
+        Some(Property { tree: self.tree, index: i as u32, raw })
+    }
+    /// Counted when asked (a walk over the slots left).
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.tree.heads(self.at, self.at + self.rest.len()).count();
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for PropIter<'_> {}
 
 /// A node of a [`GameTree`], borrowed.
 ///
@@ -709,14 +956,13 @@ impl<'a> Node<'a> {
     /// The node's properties in their original order.
     pub fn props(&self) -> impl ExactSizeIterator<Item = Property<'a>> + 'a {
         let (s, e) = self.tree.prop_range(self.id);
-        let tree = self.tree;
-        (s..e).map(move |i| Property { tree, index: i as u32 })
+        PropIter::new(self.tree, s, e)
     }
 
     /// Number of properties.
     pub fn prop_count(&self) -> usize {
         let (s, e) = self.tree.prop_range(self.id);
-        e - s
+        self.tree.heads(s, e).count()
     }
 
     /// The first property named `ident` (upper-case FF\[4\] identifier or the unknown identifier).
@@ -801,12 +1047,14 @@ impl fmt::Debug for Node<'_> {
 #[derive(Clone, Copy)]
 pub struct Property<'a> {
     tree: &'a GameTree,
+    /// Its first slot.
     index: u32,
+    raw: Prop,
 }
 
 impl<'a> Property<'a> {
     fn raw(&self) -> Prop {
-        self.tree.props[self.index as usize]
+        self.raw
     }
 
     /// The tree the property belongs to.
@@ -815,6 +1063,7 @@ impl<'a> Property<'a> {
     }
 
     /// The identifier (FF\[4\] upper-case form for known properties).
+    #[inline]
     pub fn ident(&self) -> &'a str {
         self.tree.ident_of(self.raw().key)
     }
@@ -839,7 +1088,7 @@ impl<'a> Property<'a> {
             let n = tree.values[p.loc as usize].loc as usize;
             (None, p.loc as usize + 1..p.loc as usize + 1 + n)
         } else {
-            (Some(Value { text: tree.text(p.loc, p.len as u32), split: None }), 0..0)
+            (Some(Value { text: tree.single_text(p), split: None }), 0..0)
         };
         let single_len = single.is_some() as usize;
         ValueIter { single, rest: range.map(move |i| tree.values[i]), tree, len: single_len }
@@ -892,9 +1141,28 @@ impl<'a> Property<'a> {
 
     /// The value of a property stored with one plain (not composed) value, without going through
     /// the value iterator (the writer's fast path).
+    #[inline]
     pub(crate) fn single_plain(&self) -> Option<&'a str> {
         let p = self.raw();
-        (p.len != MULTI).then(|| self.tree.text(p.loc, p.len as u32))
+        (p.len != MULTI).then(|| self.tree.single_text(p))
+    }
+
+    /// [`Property::single_plain`] (the name [`QuickProp`] users know it by).
+    #[inline]
+    pub(crate) fn single(&self) -> Option<&'a str> {
+        self.single_plain()
+    }
+
+    /// Whether the property is stored with one plain value.
+    #[inline]
+    pub(crate) fn is_single(&self) -> bool {
+        self.raw.len != MULTI
+    }
+
+    /// Whether the identifier is in the table.
+    #[inline]
+    pub(crate) fn known(&self) -> bool {
+        self.raw.key & UNKNOWN == 0
     }
 
     /// The first value read as a colour (`PL[B]`).
@@ -1099,6 +1367,56 @@ mod tests {
         assert_eq!(t.remove_prop(NodeId(0), "SZ"), 1);
         assert_eq!(t.root().props().map(|p| p.ident()).collect::<Vec<_>>(), ["CA"]);
         assert_eq!(t.node(NodeId(2)).value("XY"), Some("private"));
+    }
+
+    #[test]
+    fn moves_take_one_slot_and_read_as_their_text() {
+        assert_eq!((props::index_of("B"), props::index_of("W")), (Some(KEY_B), Some(KEY_W)));
+        assert_eq!(PAIRS.len(), 26 * 26 * 2);
+        for (i, pair) in PAIRS.as_bytes().chunks(2).enumerate() {
+            assert_eq!(move_slot(KEY_B, pair), Some(MOVE_SLOT | i as u16), "{pair:?}");
+        }
+        assert_eq!(move_slot(KEY_W, b"pd"), Some(MOVE_SLOT | MOVE_W | (15 * 26 + 3)));
+        assert_eq!((move_slot(KEY_B, b"pD"), move_slot(KEY_B, b"p"), move_slot(2, b"pd")), (None, None, None));
+        let mut t = GameTree::with_source(Arc::new("B[pd]W[tt]B[]W[Pd]".to_string()));
+        t.push_node(None, None);
+        for (key, at, len) in [(KEY_B, 2, 2), (KEY_W, 7, 2), (KEY_B, 12, 0), (KEY_W, 15, 2)] {
+            t.push_prop_single(key, GameTree::val(GameTree::src_loc(at), len, None));
+        }
+        t.push_move_child(KEY_W, b'p', b'd');
+        t.push_prop_owned("B", &["qq".into()]);
+        t.finish();
+        assert_eq!(t.slots.len(), 1 + 1 + WIDE + WIDE + 1 + 1);
+        let root: Vec<(&str, &str)> = t.root().props().map(|p| (p.ident(), p.first().unwrap())).collect();
+        assert_eq!(root, [("B", "pd"), ("W", "tt"), ("B", ""), ("W", "Pd")]);
+        assert_eq!(t.root().props().len(), 4);
+        let child: Vec<&str> = t.node(NodeId(1)).props().map(|p| p.first().unwrap()).collect();
+        assert_eq!(child, ["pd", "qq"]);
+        assert_eq!(t.prop_total(), 6);
+        assert!(t.own.is_empty());
+        // Edits move slots of either width.
+        t.set_prop(NodeId(0), "W", ["a long value"]);
+        t.insert_prop(NodeId(0), 1, "C", ["x"]);
+        t.set_prop(NodeId(1), "B", ["dd"]);
+        assert_eq!(t.remove_prop(NodeId(0), "B"), 2);
+        let root: Vec<(&str, &str)> = t.root().props().map(|p| (p.ident(), p.first().unwrap())).collect();
+        assert_eq!(root, [("C", "x"), ("W", "a long value"), ("W", "Pd")]);
+        assert_eq!(
+            t.node(NodeId(1)).props().map(|p| (p.ident(), p.first().unwrap())).collect::<Vec<_>>(),
+            [("W", "pd"), ("B", "dd")]
+        );
+        assert_eq!(t.prop_total(), 5);
+        t.push_move_child(KEY_B, b'a', b'a');
+        let mut looked = Vec::new();
+        t.each_beyond_plain_moves(|_, _| true, |id| looked.push(id.0));
+        assert_eq!(looked, [0, 1]);
+        t.push_prop_owned("C", &["x".into()]);
+        let mut looked = Vec::new();
+        t.each_beyond_plain_moves(|key, v| key == 8 && v == "x", |id| looked.push(id.0));
+        assert_eq!(looked, [0, 1]);
+        looked.clear();
+        t.each_beyond_plain_moves(|_, _| false, |id| looked.push(id.0));
+        assert_eq!(looked, [0, 1, 2]);
     }
 
     #[test]

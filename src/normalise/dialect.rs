@@ -2,7 +2,7 @@
 //! `HD` = handicap, `LT`/`LC` = byo-yomi, `GK`; and results written as Korean, Japanese or
 //! Chinese text (`294수 흑0.5집승`, `黒中押し勝ち`), which appear in other files too.
 
-use super::{Prop, Work, codes};
+use super::{Prop, Work, codes, keys};
 use crate::diag::Severity;
 use crate::model::{GameTree, PropValue, Property};
 
@@ -18,16 +18,24 @@ pub fn is_oro_dialect(tree: &GameTree) -> bool {
         return false;
     }
     let root = tree.root();
-    let signature = root.props().filter(|p| SIGNATURE.contains(&p.ident())).count();
-    signature >= 2 || root.props().any(dialect_value)
+    // The signature's identifiers are not in the property table: only unknown keys can be one.
+    let mut signature = 0;
+    for p in root.props() {
+        match p.key() {
+            keys::KO | keys::TE if dialect_value(p) => return true,
+            _ if !p.known() => signature += usize::from(SIGNATURE.contains(&p.ident())),
+            _ => {}
+        }
+    }
+    signature >= 2
 }
 
 /// `KO` or `TE` in the root with a value FF\[4\] does not give them.
 pub(crate) fn dialect_value(p: Property<'_>) -> bool {
-    let v = p.first().unwrap_or("").trim();
-    match p.ident() {
-        "KO" => !v.is_empty(),
-        "TE" => !v.is_empty() && v != "1" && v != "2",
+    let v = || p.first().unwrap_or("").trim();
+    match p.key() {
+        keys::KO => !v().is_empty(),
+        keys::TE => !matches!(v(), "" | "1" | "2"),
         _ => false,
     }
 }

@@ -28,8 +28,32 @@ fn merge_kind(ident: &str) -> Merge {
     }
 }
 
+/// Whether some identifier occurs twice in `props`: one pass, a bit per one- or two-letter
+/// identifier (others compared by name), instead of comparing every pair.
+fn any_repeat(props: &[Prop]) -> bool {
+    let mut seen = [0u64; (26 * 27usize).div_ceil(64)];
+    for (i, p) in props.iter().enumerate() {
+        match props::slot(p.ident.as_bytes()) {
+            Some(s) => {
+                let bit = 1u64 << (s % 64);
+                if seen[s / 64] & bit != 0 {
+                    return true;
+                }
+                seen[s / 64] |= bit;
+            }
+            None if props[..i].iter().any(|q| q.ident == p.ident) => return true,
+            None => {}
+        }
+    }
+    false
+}
+
 /// Merges every repeated property of the node into its first occurrence.
 pub(crate) fn merge(w: &mut Work<'_>) {
+    // No identifier repeated and no property with several values (most nodes): nothing to do.
+    if w.props.iter().all(|p| p.values.len() < 2) && !any_repeat(&w.props) {
+        return;
+    }
     let mut i = 0;
     while i < w.props.len() {
         let kind = merge_kind(&w.props[i].ident);
@@ -139,6 +163,9 @@ pub(crate) fn coalesce(w: &mut Work<'_>) {
 }
 
 fn coalesce_props(props: &mut Vec<Prop>) {
+    if !any_repeat(props) {
+        return;
+    }
     let mut i = 0;
     while i < props.len() {
         let mut k = i + 1;

@@ -20,6 +20,42 @@ mod variations;
 
 pub use dialect::is_oro_dialect;
 
+/// Table keys ([`crate::model::props::PROPS`] indexes) of the identifiers the repairs look at
+/// (checked against the table in a test).
+pub(crate) mod keys {
+    pub(crate) const B: u16 = 0;
+    pub(crate) const W: u16 = 1;
+    pub(crate) const KO: u16 = 2;
+    pub(crate) const AB: u16 = 4;
+    pub(crate) const AW: u16 = 5;
+    pub(crate) const AE: u16 = 6;
+    pub(crate) const PL: u16 = 7;
+    pub(crate) const C: u16 = 8;
+    pub(crate) const N: u16 = 13;
+    pub(crate) const TE: u16 = 19;
+    pub(crate) const AP: u16 = 29;
+    pub(crate) const CA: u16 = 30;
+    pub(crate) const FF: u16 = 31;
+    pub(crate) const GM: u16 = 32;
+    pub(crate) const ST: u16 = 33;
+    pub(crate) const SZ: u16 = 34;
+    pub(crate) const BR: u16 = 36;
+    pub(crate) const DT: u16 = 39;
+    pub(crate) const RE: u16 = 48;
+    pub(crate) const TM: u16 = 52;
+    pub(crate) const WR: u16 = 54;
+    pub(crate) const HA: u16 = 56;
+    pub(crate) const KM: u16 = 57;
+    pub(crate) const BL: u16 = 58;
+    pub(crate) const WL: u16 = 59;
+    pub(crate) const L: u16 = 67;
+    pub(crate) const M: u16 = 68;
+    pub(crate) const KI: u16 = 69;
+    pub(crate) const ID: u16 = 70;
+    pub(crate) const BS: u16 = 71;
+    pub(crate) const WS: u16 = 72;
+}
+
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::ReadOutput;
 use crate::model::{GameTree, NodeId, PropValue, TreeBuilder};
@@ -220,14 +256,24 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
         }
     };
     // One pass over each game: the nodes some repair touches (nothing allocated for a clean one).
+    let games = &read.collection.games;
     let mut plans: Vec<Option<Plan>> = Vec::new();
-    for (i, game) in read.collection.games.iter().enumerate() {
-        let plan = plan(game, may_continue(game));
-        if plan.is_some() && plans.is_empty() {
-            plans.resize_with(i, || None);
+    if games.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        let may: Vec<bool> = games.iter().map(&mut may_continue).collect();
+        plans = games.par_iter().zip(may).map(|(game, may)| plan(game, may)).collect();
+        if plans.iter().all(Option::is_none) {
+            plans.clear();
         }
-        if plan.is_some() || !plans.is_empty() {
-            plans.push(plan);
+    } else {
+        for (i, game) in games.iter().enumerate() {
+            let plan = plan(game, may_continue(game));
+            if plan.is_some() && plans.is_empty() {
+                plans.resize_with(i, || None);
+            }
+            if plan.is_some() || !plans.is_empty() {
+                plans.push(plan);
+            }
         }
     }
     if plans.is_empty() {
@@ -256,6 +302,10 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     true
 }
 
+/// Collections of this many games are planned on the rayon pool (when it has more than one
+/// thread).
+const PARALLEL_FROM: usize = 512;
+
 /// What the repairs of one game start from: its facts and the nodes some repair touches.
 struct Plan {
     facts: GameFacts,
@@ -269,7 +319,12 @@ fn plan(tree: &GameTree, may_continue: bool) -> Option<Plan> {
         return None;
     }
     let facts = scan::facts_of(tree);
-    let nodes: Vec<NodeId> = tree.nodes().filter(|n| scan::node_needs_work(*n, &facts)).map(|n| n.id()).collect();
+    let mut nodes = Vec::new();
+    tree.each_beyond_plain_moves(scan::plain_beside_move, |id| {
+        if scan::node_needs_work(tree.node(id), &facts) {
+            nodes.push(id);
+        }
+    });
     (!nodes.is_empty() || inline_candidate(tree, may_continue)).then_some(Plan { facts, nodes })
 }
 
@@ -287,8 +342,11 @@ pub fn needs_repair(tree: &GameTree) -> bool {
         return false;
     }
     let facts = scan::facts_of(tree);
-    tree.nodes().any(|n| scan::node_needs_work(n, &facts))
-        || inline_candidate(tree, variations::source_may_continue(tree.source()))
+    let mut any = false;
+    tree.each_beyond_plain_moves(scan::plain_beside_move, |id| {
+        any = any || scan::node_needs_work(tree.node(id), &facts);
+    });
+    any || inline_candidate(tree, variations::source_may_continue(tree.source()))
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that

@@ -2,45 +2,9 @@
 //! on the model's `u16` property keys, one pass over each node's properties, no allocation:
 //! nearly every node of nearly every game needs nothing, and every read asks.
 
-use super::{GameFacts, dialect, old_ff, small};
+use super::{GameFacts, dialect, keys, old_ff, small};
 use crate::model::props::{PROPS, PropKind, ValueType};
 use crate::model::{GameTree, Node, Property};
-
-/// Table keys ([`crate::model::props::PROPS`] indexes) of the identifiers the repairs look at
-/// (checked against the table in a test).
-pub(crate) mod keys {
-    pub(crate) const B: u16 = 0;
-    pub(crate) const W: u16 = 1;
-    pub(crate) const KO: u16 = 2;
-    pub(crate) const AB: u16 = 4;
-    pub(crate) const AW: u16 = 5;
-    pub(crate) const AE: u16 = 6;
-    pub(crate) const PL: u16 = 7;
-    pub(crate) const C: u16 = 8;
-    pub(crate) const N: u16 = 13;
-    pub(crate) const TE: u16 = 19;
-    pub(crate) const AP: u16 = 29;
-    pub(crate) const CA: u16 = 30;
-    pub(crate) const FF: u16 = 31;
-    pub(crate) const GM: u16 = 32;
-    pub(crate) const ST: u16 = 33;
-    pub(crate) const SZ: u16 = 34;
-    pub(crate) const BR: u16 = 36;
-    pub(crate) const DT: u16 = 39;
-    pub(crate) const RE: u16 = 48;
-    pub(crate) const TM: u16 = 52;
-    pub(crate) const WR: u16 = 54;
-    pub(crate) const HA: u16 = 56;
-    pub(crate) const KM: u16 = 57;
-    pub(crate) const BL: u16 = 58;
-    pub(crate) const WL: u16 = 59;
-    pub(crate) const L: u16 = 67;
-    pub(crate) const M: u16 = 68;
-    pub(crate) const KI: u16 = 69;
-    pub(crate) const ID: u16 = 70;
-    pub(crate) const BS: u16 = 71;
-    pub(crate) const WS: u16 = 72;
-}
 
 /// Whether `key` is one of the tree's unknown identifiers (not in the table).
 fn unknown(key: u16) -> bool {
@@ -60,28 +24,25 @@ fn move_keys() -> u128 {
     })
 }
 
-/// What the repairs know about a game, from one pass over its root.
+/// What the repairs know about a game, from its root.
 pub(crate) fn facts_of(tree: &GameTree) -> GameFacts {
     let root = tree.root();
     let mut ff: Option<Option<&str>> = None;
     let (mut fox, mut tc, mut tt) = (false, false, false);
-    let (mut signature, mut dialect_value) = (0, false);
     for p in root.props() {
-        let key = p.key();
-        match key {
+        match p.key() {
             keys::FF if ff.is_none() => ff = Some(p.first()),
             keys::AP => fox |= p.values().any(|v| contains_ignore_case(v.as_str(), b"foxwq")),
-            keys::KO | keys::TE => dialect_value |= dialect::dialect_value(p),
             k if unknown(k) => match p.ident() {
                 "TC" => tc = true,
                 "TT" => tt = true,
-                id => signature += dialect::SIGNATURE.contains(&id) as usize,
+                _ => {}
             },
             _ => {}
         }
     }
     let old_ff = ff.flatten().and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
-    GameFacts { fox: fox || (tc && tt), oro: signature >= 2 || dialect_value, old_ff }
+    GameFacts { fox: fox || (tc && tt), oro: dialect::is_oro_dialect(tree), old_ff }
 }
 
 /// Whether `hay` contains `needle` (ASCII lower case) in any case.
@@ -93,10 +54,12 @@ fn contains_ignore_case(hay: &str, needle: &[u8]) -> bool {
 /// families would find, asked without their per-property work.
 pub(crate) fn node_needs_work(n: Node<'_>, facts: &GameFacts) -> bool {
     let root = n.is_root();
-    if !root && plain_move_node(n) {
+    // A node holding one move and nothing else (most nodes of most games), told from its one
+    // stored property before the general look.
+    if !root && (matches!(n.tree().lone_single_key(n.id()), Some(keys::B | keys::W)) || plain_move_node(n)) {
         return false;
     }
-    if n.prop_count() == 0 {
+    if n.props().next().is_none() {
         return false;
     }
     // One pass: the set of keys (a repeated one is a duplicate), a single-value property with
@@ -186,7 +149,10 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         keys::SZ => root && small::square_composed(first()).is_some(),
         keys::AB | keys::AW | keys::AE => has_move,
         keys::B => present & bit(keys::W) != 0,
-        keys::BR | keys::WR => blank(first()) || small::normalize_rank(first()).is_some_and(|r| r != first()),
+        keys::BR | keys::WR => {
+            let v = first();
+            !plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
+        }
         keys::RE => blank(first()) || dialect::result_from_text(first()).is_some(),
         keys::C | keys::N => blank(first()) && p.len() == 1,
         keys::KM => {
@@ -196,6 +162,15 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         _ => empty_info_text(p) || (!root && PROPS[usize::from(key)].kind == PropKind::Root),
     };
     general || (root && facts.oro && matches!(key, keys::KO | keys::TE) && dialect::dialect_value(p))
+}
+
+/// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
+fn plain_rank(v: &str) -> bool {
+    match *v.as_bytes() {
+        [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
+        [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
+        _ => false,
+    }
 }
 
 /// A game-info text property whose values are all blank (`GN[]`).
@@ -228,6 +203,16 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
         seen |= bit;
     }
     seen & 3 != 3
+}
+
+/// Whether a property `key` with the one value `v` beside a move leaves the node plain (as
+/// [`plain_move_node`] has it): a time left that is a plain number, or a comment with text.
+pub(crate) fn plain_beside_move(key: u16, v: &str) -> bool {
+    match key {
+        keys::BL | keys::WL => plain_number(v),
+        keys::C => !v.trim().is_empty(),
+        _ => false,
+    }
 }
 
 /// Digits with at most one `.` (`300`, `12.5`): a number `f64` parses, no old form.
@@ -288,6 +273,8 @@ mod tests {
         for (ident, key) in named {
             assert_eq!(index_of(ident), Some(key), "{ident}");
         }
+        // `is_oro_dialect` counts only unknown keys as the dialect's signature.
+        assert!(dialect::SIGNATURE.iter().all(|id| index_of(id).is_none()));
         assert!(PROPS.len() <= 128);
     }
 
@@ -459,6 +446,12 @@ mod tests {
                     for n in g.nodes() {
                         proptest::prop_assert_eq!(node_needs_work(n, &facts), by_name(n, &facts), "{:?}", n);
                     }
+                    // The nodes the model's first look skips need nothing.
+                    let mut looked = vec![false; g.len()];
+                    g.each_beyond_plain_moves(plain_beside_move, |id| looked[id.index()] = true);
+                    for n in g.nodes().filter(|n| !looked[n.id().index()]) {
+                        proptest::prop_assert!(!by_name(n, &facts), "{:?}", n);
+                    }
                 }
             }
         }
@@ -481,5 +474,9 @@ mod tests {
         assert!(g.nodes().skip(3).all(|n| node_needs_work(n, &facts)));
         assert!(plain_number("12.5") && plain_number("300") && !plain_number("1.2.3") && !plain_number("."));
         assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
+        for rank in ["1k", "8d", "9p", "15k", "30k", "50k", "51k", "08d", "0k", "8D", "8 d", "100k", "k", "8dan"] {
+            let same = small::normalize_rank(rank).is_some_and(|r| r == rank);
+            assert_eq!(plain_rank(rank), same, "{rank}");
+        }
     }
 }

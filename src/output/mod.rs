@@ -208,7 +208,9 @@ pub fn parent_folder(path: &Path) -> &Path {
 /// This is the one way kifu writes a file: single-file `-o`, batch outputs, `--split`,
 /// `--merge` and `--report` all go through it (or through [`write_output_with`], which it calls).
 pub fn write_output(path: &Path, bytes: &[u8], policy: &OutputPolicy) -> Result<Written, OutputError> {
-    write_output_with(path, policy, &mut |w: &mut (dyn Write + Send)| w.write_all(bytes))
+    // The length is known: an existing file of another length is not read, and one equal to the
+    // bytes is found so before any temporary file is made, `Force` or not.
+    write_sized(path, policy, Some(bytes.len() as u64), &mut |w: &mut (dyn Write + Send)| w.write_all(bytes))
 }
 
 /// Whether `path` names an open file descriptor (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`,
@@ -248,8 +250,14 @@ pub type Fill<'f> = &'f mut dyn FnMut(&mut (dyn Write + Send)) -> io::Result<()>
 /// fails, nothing is renamed into place and the temporary file is removed; its error is returned
 /// as [`OutputError::Write`]. A dry run calls `fill` with a writer that only compares.
 pub fn write_output_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+    write_sized(path, policy, None, fill)
+}
+
+/// [`write_output_with`], with the output's length when it is known beforehand (then `fill`
+/// may be called twice: to compare, then to write).
+fn write_sized(path: &Path, policy: &OutputPolicy, size: Option<u64>, fill: Fill<'_>) -> Result<Written, OutputError> {
     match fs::symlink_metadata(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => create_with(path, policy, fill),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => create_with(path, policy, size, fill),
         Err(e) => Err(OutputError::Create(path.to_path_buf(), e)),
         Ok(m) if m.file_type().is_symlink() => {
             if is_descriptor(path) {
@@ -259,7 +267,7 @@ pub fn write_output_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> 
                 Err(_) => Err(OutputError::DanglingLink(path.to_path_buf())),
                 Ok(t) if t.is_file() => {
                     let target = fs::canonicalize(path).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
-                    existing_with(&target, &t, policy, fill).map_err(|e| match e {
+                    existing_with(&target, &t, policy, size, fill).map_err(|e| match e {
                         OutputError::Exists(t) => OutputError::LinkTargetExists(path.to_path_buf(), t),
                         e => e,
                     })
@@ -270,31 +278,46 @@ pub fn write_output_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> 
             }
         }
         Ok(m) if m.is_dir() => Err(OutputError::IsFolder(path.to_path_buf())),
-        Ok(m) if m.is_file() => existing_with(path, &m, policy, fill),
+        Ok(m) if m.is_file() => existing_with(path, &m, policy, size, fill),
         Ok(m) if is_block_device(&m) => Err(OutputError::BlockDevice(path.to_path_buf())),
         Ok(_) => through_with(path, policy, fill),
     }
 }
 
-/// An existing regular file, compared while the new bytes are produced.
-fn existing_with(path: &Path, meta: &Metadata, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+/// An existing regular file, compared while the new bytes are produced (not read at all when
+/// the output's known `size` differs from its length).
+fn existing_with(
+    path: &Path,
+    meta: &Metadata,
+    policy: &OutputPolicy,
+    size: Option<u64>,
+    fill: Fill<'_>,
+) -> Result<Written, OutputError> {
     let decide = |equal: bool| match policy.existing {
         _ if equal => Ok(Written::Unchanged),
         Existing::Refuse => Err(OutputError::Exists(path.to_path_buf())),
         Existing::Skip => Ok(Written::Kept),
         Existing::Force => Ok(Written::Replaced),
     };
-    if policy.dry_run || policy.existing != Existing::Force {
+    let old = (path, meta.len());
+    let compare_first = size == Some(meta.len());
+    if policy.dry_run || policy.existing != Existing::Force || compare_first {
         // Only a replacement needs the bytes on disk: refusing, keeping or finding them equal
-        // needs a comparison alone, and leaves no temporary file behind.
-        let mut compare = Compare::new(Some(path));
+        // needs a comparison alone, and leaves no temporary file behind. Bytes of a known
+        // length are compared first even when forced: an equal file needs no temporary one.
+        let mut compare = Compare::new(Some(old), size);
         {
-            let mut out = io::BufWriter::with_capacity(1 << 16, &mut compare);
+            let mut out = io::BufWriter::with_capacity(buffer_for(size, 1 << 16), &mut compare);
             fill(&mut out).and_then(|()| out.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
         }
-        return decide(compare.finish());
+        let equal = compare.finish();
+        if policy.dry_run || policy.existing != Existing::Force || equal {
+            return decide(equal);
+        }
     }
-    let staged = stage(path, Some(meta.permissions()), Some(path), fill)?;
+    // Forced: compared while written unless the comparison was made (or the lengths differ).
+    let against = (size.is_none()).then_some(old);
+    let staged = stage(path, Some(meta.permissions()), against, size, fill)?;
     let written = decide(staged.equal)?;
     if written == Written::Replaced {
         staged.persist(path, true)?;
@@ -304,7 +327,7 @@ fn existing_with(path: &Path, meta: &Metadata, policy: &OutputPolicy, fill: Fill
 
 /// A path where nothing exists yet. The folder is looked at only when the temporary file
 /// cannot be created (one failed open instead of a `stat` per file in a batch run).
-fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Written, OutputError> {
+fn create_with(path: &Path, policy: &OutputPolicy, size: Option<u64>, fill: Fill<'_>) -> Result<Written, OutputError> {
     let dir = parent_folder(path);
     let missing = |dir: &Path| if policy.create_dirs { None } else { Some(OutputError::NoFolder(dir.to_path_buf())) };
     if policy.dry_run {
@@ -314,7 +337,7 @@ fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Wri
         fill(&mut io::sink()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
         return Ok(Written::Created);
     }
-    let staged = match stage(path, None, None, fill) {
+    let staged = match stage(path, None, None, size, fill) {
         // The folder is missing, or was missing when the open was tried: another worker may
         // have created it since, so a folder that exists now means "try again", not a failure.
         Err(OutputError::Create(_, e)) if e.kind() == io::ErrorKind::NotFound => {
@@ -324,7 +347,7 @@ fn create_with(path: &Path, policy: &OutputPolicy, fill: Fill<'_>) -> Result<Wri
                 }
                 fs::create_dir_all(dir).map_err(|e| OutputError::Create(dir.to_path_buf(), e))?;
             }
-            stage(path, None, None, fill)?
+            stage(path, None, None, size, fill)?
         }
         r => r?,
     };
@@ -365,19 +388,25 @@ impl Staged {
     }
 }
 
+/// The buffer between `fill` and a file: none for bytes of a known `size` (written in one
+/// piece), else `streamed`.
+fn buffer_for(size: Option<u64>, streamed: usize) -> usize {
+    if size.is_some() { 0 } else { streamed }
+}
+
 /// Creates a registered temporary file beside `path` (with `mode`, the replaced file's, set
-/// explicitly so the umask cannot narrow it) and fills it, comparing with the file at `compare`
-/// as it goes.
+/// explicitly so the umask cannot narrow it) and fills it with the output (of `size` bytes when
+/// known), comparing with the file at `compare` (path, length) as it goes.
 fn stage(
     path: &Path,
     mode: Option<fs::Permissions>,
-    compare: Option<&Path>,
+    compare: Option<(&Path, u64)>,
+    size: Option<u64>,
     fill: Fill<'_>,
 ) -> Result<Staged, OutputError> {
     let dir = parent_folder(path);
-    let prefix = temp_prefix();
     let tmp = tempfile::Builder::new()
-        .prefix(&prefix)
+        .prefix(temp_prefix())
         .suffix(".tmp")
         .make_in(dir, |p| create_registered(p, mode.as_ref()))
         .map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
@@ -386,9 +415,9 @@ fn stage(
         fs::set_permissions(tmp.path(), m.clone()).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
     }
     let mut tmp = tmp;
-    let mut tee = Tee { file: tmp.as_file_mut(), compare: Compare::new(compare) };
+    let mut tee = Tee { file: tmp.as_file_mut(), compare: Compare::new(compare, size) };
     {
-        let mut out = io::BufWriter::with_capacity(1 << 20, &mut tee);
+        let mut out = io::BufWriter::with_capacity(buffer_for(size, 1 << 20), &mut tee);
         fill(&mut out).and_then(|()| out.flush()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
     }
     let equal = tee.compare.finish();
@@ -414,6 +443,17 @@ mod tests {
         let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
         assert_eq!(write_output(&p, b"two", &force).unwrap(), Written::Replaced);
         assert_eq!(fs::read(&p).unwrap(), b"two");
+        // Forced, the same bytes: found equal before any temporary file, the file left as it is;
+        // other bytes of the same length replace it.
+        #[cfg(unix)]
+        let inode = || std::os::unix::fs::MetadataExt::ino(&fs::metadata(&p).unwrap());
+        #[cfg(unix)]
+        let first = inode();
+        assert_eq!(write_output(&p, b"two", &force).unwrap(), Written::Unchanged);
+        #[cfg(unix)]
+        assert_eq!(inode(), first, "not replaced");
+        assert_eq!(write_output(&p, b"TWO", &force).unwrap(), Written::Replaced);
+        assert_eq!(fs::read(&p).unwrap(), b"TWO");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
         assert!(!temps::temps().iter().any(|t| t.starts_with(dir.path())));
     }

@@ -28,9 +28,11 @@ pub fn remove_temp_files() -> usize {
     n
 }
 
-/// The prefix of this process's temporary files: `.kifu-PID-`.
-pub(super) fn temp_prefix() -> String {
-    format!(".kifu-{}-", std::process::id())
+/// The prefix of this process's temporary files: `.kifu-PID-` (made once, not a `getpid` per
+/// file).
+pub(super) fn temp_prefix() -> &'static str {
+    static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PREFIX.get_or_init(|| format!(".kifu-{}-", std::process::id()))
 }
 
 /// Whether a file name is one of kifu's temporary files (`.kifu-….tmp`).

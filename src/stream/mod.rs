@@ -148,7 +148,7 @@ impl<R: Read> Parts<R> {
             };
             self.bom = head.starts_with(b"\xEF\xBB\xBF");
             if self.format == Format::SGF {
-                let first = crate::formats::sgf::first_declared_charset(head);
+                let first = crate::formats::sgf::find_declared_charset(head);
                 self.carried = first.as_deref().and_then(crate::charset::encoding_for_label);
             }
         }

@@ -346,21 +346,22 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
             }
         },
         // A date readers take apart (`2006-9-5`) in the form they all take, as it will be
-        // written again once read back; an unreadable date of an NGF input as it came.
-        (None, Some(raw)) => {
-            let clean = w.single_line("XNGFDT", raw);
-            match parse_date(&clean).and_then(|iso| compact_date(&iso)) {
+        // written again once read back; an unreadable date of an NGF input as it came. A kept
+        // raw date with nothing in it counts as none: an empty line would read back as no date
+        // and be written as NO_DATE the next time (an oracle finding).
+        (None, raw) => match raw.and_then(|_| w.raw_line("XNGFDT")) {
+            Some(clean) => match parse_date(&clean).and_then(|iso| compact_date(&iso)) {
                 Some(compact) if !eight_digits(&clean) => {
                     w.note(format!("date '{clean}' written as {compact}, the form every reader takes"));
                     compact
                 }
                 _ => clean,
+            },
+            None => {
+                w.note(format!("no DT: date line written as {NO_DATE}, NGF's form for no date"));
+                NO_DATE.into()
             }
-        }
-        (None, None) => {
-            w.note(format!("no DT: date line written as {NO_DATE}, NGF's form for no date"));
-            NO_DATE.into()
-        }
+        },
     };
     line(&date);
     let time = match (
@@ -604,6 +605,18 @@ mod tests {
         assert_eq!(write_text(&read.collection).unwrap().0, out);
         for raw in ["XNGFTM[\u{1}]", "XNGFKM[\u{1}]"] {
             let (out, _) = write(&format!("(;GM[1]SZ[19]{raw};B[pd])"));
+            let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
+            assert_eq!(write_text(&read.collection).unwrap().0, out, "{raw}");
+        }
+    }
+
+    /// A kept raw date with nothing in it and no `DT` (an oracle finding: `XNGFDT[` cut off at the
+    /// end of an input) is written as `00000000`, not as an empty line that reads back as no date.
+    #[test]
+    fn an_empty_raw_date_is_written_as_no_date() {
+        for raw in ["XNGFDT[]", "XNGFDT[ ]", "XNGFDT[\u{1}]"] {
+            let (out, _) = write(&format!("(;GM[1]SZ[19]{raw};B[pd])"));
+            assert_eq!(out.lines().nth(8), Some(NO_DATE), "{raw}: {out}");
             let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
             assert_eq!(write_text(&read.collection).unwrap().0, out, "{raw}");
         }

@@ -20,16 +20,22 @@ pub(super) struct RootCharset {
 
 /// The root `CA` of every game tree of `bytes`, in order.
 pub(super) fn root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
-    scan_roots(bytes, false)
+    scan_roots(bytes, |_| false)
 }
 
 /// The root `CA`s of [`root_charsets`] up to and including the first whose label names a
 /// known charset (all of them when none does): the scan stops after that game.
 pub(super) fn leading_root_charsets(bytes: &[u8]) -> Vec<RootCharset> {
-    scan_roots(bytes, true)
+    scan_roots(bytes, |r| crate::charset::encoding_for_label(&r.label).is_some())
 }
 
-fn scan_roots(bytes: &[u8], until_known: bool) -> Vec<RootCharset> {
+/// The first of [`root_charsets`]: the scan stops after that game.
+pub(super) fn first_root_charset(bytes: &[u8]) -> Option<RootCharset> {
+    scan_roots(bytes, |_| true).into_iter().next()
+}
+
+/// The root `CA`s up to and including the first for which `stop` holds.
+fn scan_roots(bytes: &[u8], stop: impl Fn(&RootCharset) -> bool) -> Vec<RootCharset> {
     // A double-byte charset whose trail bytes may be `\` or `]`.
     let dbcs = |label: &str| crate::charset::encoding_for_label(label).filter(|&e| has_ascii_trails(e));
     let mut out: Vec<RootCharset> = Vec::new();
@@ -57,9 +63,9 @@ fn scan_roots(bytes: &[u8], until_known: bool) -> Vec<RootCharset> {
                 .unwrap_or((found, end)),
             None => (found, end),
         };
-        let known = found.as_ref().is_some_and(|r| crate::charset::encoding_for_label(&r.label).is_some());
+        let stop_here = found.as_ref().is_some_and(&stop);
         out.extend(found);
-        if until_known && known {
+        if stop_here {
             break;
         }
         i = end.max(start + 1);
@@ -281,6 +287,19 @@ mod tests {
 
     fn labels(bytes: &[u8]) -> Vec<(usize, String)> {
         root_charsets(bytes).into_iter().map(|r| (r.game, r.label)).collect()
+    }
+
+    #[test]
+    fn the_first_root_charset_is_the_full_scans_first() {
+        let cases: &[&[u8]] = &[b"(;C[x])(;CA[x-unknown])(;CA[GBK])", b"(;PB[x])", b"(;CA [UTF-8])(;CA[GBK])"];
+        for bytes in cases {
+            assert_eq!(first_root_charset(bytes), root_charsets(bytes).into_iter().next());
+        }
+        crate::shared_files::each_shared_sgf(|path, bytes| {
+            let all = root_charsets(&bytes);
+            assert_eq!(first_root_charset(&bytes).as_ref(), all.first(), "{}", path.display());
+            assert!(all.starts_with(&leading_root_charsets(&bytes)), "{}", path.display());
+        });
     }
 
     #[test]

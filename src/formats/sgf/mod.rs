@@ -10,12 +10,6 @@ pub(crate) use read::parse_text;
 #[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
-/// [`find_declared_charset`], scanning only up to the first game whose root declares a known
-/// charset (the streaming reader looks at a large first part of its input).
-pub(crate) fn first_declared_charset(bytes: &[u8]) -> Option<String> {
-    declared::leading_root_charsets(bytes).into_iter().next().map(|r| r.label)
-}
-
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
 /// whole-file reader cuts them), where the first game whose root declares a known charset
 /// starts, and where each game whose root has a `CA` (known or not) starts.

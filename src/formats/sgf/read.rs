@@ -11,9 +11,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Finds the charset an SGF file declares: the `CA` of the first game tree's root node that has
-/// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`).
+/// one, found by the reader's tokenizing rules on the raw bytes (see `declared.rs`); the scan
+/// stops after that game (the streaming reader looks at its input's first 16 MiB with it).
 pub fn find_declared_charset(bytes: &[u8]) -> Option<String> {
-    super::declared::root_charsets(bytes).into_iter().next().map(|r| r.label)
+    super::declared::first_root_charset(bytes).map(|r| r.label)
 }
 
 /// Where a collection must be cut so that each part is decoded with the charset its games
@@ -64,6 +65,10 @@ fn ws(i: &[u8]) -> IResult<&[u8], &[u8]> {
 fn ident(i: &[u8]) -> IResult<&[u8], &[u8]> {
     take_while1(|c: u8| c.is_ascii_alphabetic()).parse(i)
 }
+
+/// At most this many nodes and properties are reserved in the first tree of an input (tens of
+/// KB; see `Reader::game_tree`).
+const SCRATCH_RESERVE: usize = 4096;
 
 /// Games with more properties than this are not copied out of the reader's reused tree: it is
 /// handed over whole (shrunk) and a new one started.
@@ -151,27 +156,11 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
     // The reader borrows the text from a second handle on the same buffer.
     let holder = Arc::clone(&src);
     let text: &str = holder.as_str();
-    let mut r = Reader {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        src,
-        sink,
-        vals: Vec::new(),
-        reported_old: Vec::new(),
-        lone_cr: None,
-        positions,
-        scratch: None,
-        table: props::lookup_table(),
-        key_b: props::index_of("B").unwrap_or_default(),
-        key_w: props::index_of("W").unwrap_or_default(),
-        key_ca: props::index_of("CA").unwrap_or_default(),
-        key_bl: props::index_of("BL").unwrap_or_default(),
-        key_wl: props::index_of("WL").unwrap_or_default(),
-        roots: roots.then(Vec::new),
-        game_open: 0,
-        root_found: false,
-    };
+    if let Some((games, found)) = parse_pieces(text, &src, positions, roots, PIECES_FROM) {
+        let diagnostics = sink.finish(text);
+        return Parsed { collection: Collection::new(games), diagnostics, text: holder, roots: found };
+    }
+    let mut r = Reader::new(text, src, sink, positions, roots);
     let games = r.collection();
     r.report_lone_cr();
     let roots = r.roots.take().unwrap_or_default();
@@ -179,7 +168,84 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
     Parsed { collection: Collection::new(games), diagnostics, text: holder, roots }
 }
 
+/// Texts from this size are read in pieces on the rayon pool when it has more than one thread.
+const PIECES_FROM: usize = 8 << 20;
+
+/// Reads a large text in pieces in parallel, each from a `(;` to the next piece's (the games of
+/// a collection are read independently): the games in order, and each game's root `CA` when
+/// asked for. `None` (read it whole) for a small text, a one-thread pool, or when any piece
+/// reports anything: a piece cut anywhere but between two game trees ends inside one, which
+/// its reader reports, so pieces read without a word are exactly the whole text's games.
+fn parse_pieces(
+    text: &str,
+    src: &Arc<String>,
+    positions: bool,
+    roots: bool,
+    from_size: usize,
+) -> Option<(Vec<GameTree>, Vec<super::declared::RootCharset>)> {
+    use rayon::prelude::*;
+    let threads = rayon::current_num_threads();
+    if text.len() < from_size || threads < 2 {
+        return None;
+    }
+    let n = 4 * threads;
+    let b = text.as_bytes();
+    let mut cuts = vec![0];
+    for k in 1..n {
+        let from = (text.len() / n * k).max(*cuts.last()? + 1);
+        match memchr::memmem::find(&b[from.min(b.len())..], b"(;") {
+            Some(at) => cuts.push(from + at),
+            None => break,
+        }
+    }
+    cuts.dedup();
+    cuts.push(text.len());
+    let pieces: Vec<Option<(Vec<GameTree>, Vec<super::declared::RootCharset>)>> = cuts
+        .par_windows(2)
+        .map(|w| {
+            let mut r = Reader::new(&text[..w[1]], Arc::clone(src), Sink::new(), positions, roots);
+            r.pos = w[0];
+            let games = r.collection();
+            (r.sink.is_empty() && r.lone_cr.is_none()).then(|| (games, r.roots.take().unwrap_or_default()))
+        })
+        .collect();
+    let mut games = Vec::with_capacity(pieces.iter().flatten().map(|p| p.0.len()).sum());
+    let mut found = Vec::new();
+    for piece in pieces {
+        let (g, f) = piece?;
+        games.extend(g);
+        found.extend(f);
+    }
+    Some((games, found))
+}
+
 impl<'s> Reader<'s> {
+    /// A reader of `text` (a whole input, or an input up to the end of a piece), whose values
+    /// refer to `src`.
+    fn new(text: &'s str, src: Arc<String>, sink: Sink, positions: bool, roots: bool) -> Reader<'s> {
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            src,
+            sink,
+            vals: Vec::new(),
+            reported_old: Vec::new(),
+            lone_cr: None,
+            positions,
+            scratch: None,
+            table: props::lookup_table(),
+            key_b: props::index_of("B").unwrap_or_default(),
+            key_w: props::index_of("W").unwrap_or_default(),
+            key_ca: props::index_of("CA").unwrap_or_default(),
+            key_bl: props::index_of("BL").unwrap_or_default(),
+            key_wl: props::index_of("WL").unwrap_or_default(),
+            roots: roots.then(Vec::new),
+            game_open: 0,
+            root_found: false,
+        }
+    }
+
     #[inline]
     fn skip_ws(&mut self) {
         // Fast path: the next byte is usually not blank.
@@ -283,6 +349,11 @@ impl<'s> Reader<'s> {
             Some(t) => t,
             None => {
                 let mut t = GameTree::with_source(Arc::clone(&self.src));
+                // Room for a small file's game at once (a move node is six bytes, `;B[pd]`), so
+                // that its buffers do not grow step by step, each step a copy; larger games
+                // grow from there.
+                let guess = ((self.bytes.len() - self.pos) / 6).min(SCRATCH_RESERVE);
+                t.reserve(guess, guess);
                 if self.positions {
                     t.record_positions();
                 }
@@ -452,23 +523,23 @@ impl<'s> Reader<'s> {
     #[inline(always)]
     fn quick_move(&mut self, tree: &mut GameTree) -> bool {
         let i = self.pos;
-        let Some(key) = self.plain_move_at(i) else { return false };
-        tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 2), 2, None));
+        let Some((key, x, y)) = self.plain_move_at(i) else { return false };
+        tree.push_move(key, x, y);
         tree.set_prop_offset(i);
         self.pos = i + 5;
         true
     }
 
-    /// The key of a move written `B[pd]` / `W[pd]` at `i` with one value (a second value,
+    /// The key and the point of a move written `B[pd]` / `W[pd]` at `i` with one value (a second value,
     /// `B[pd][qq]`, goes the general way).
     #[inline(always)]
-    fn plain_move_at(&self, i: usize) -> Option<u16> {
+    fn plain_move_at(&self, i: usize) -> Option<(u16, u8, u8)> {
         let &[c, b'[', x, y, b']'] = self.bytes.get(i..i + 5)? else { return None };
         let plain = (c == b'B' || c == b'W') && x.is_ascii_lowercase() && y.is_ascii_lowercase();
         if !plain || self.bytes[i + 5..].trim_ascii_start().first() == Some(&b'[') {
             return None;
         }
-        Some(if c == b'B' { self.key_b } else { self.key_w })
+        Some((if c == b'B' { self.key_b } else { self.key_w }, x, y))
     }
 
     /// After a node read by [`Reader::quick_move`], the nodes that follow it in the same
@@ -490,7 +561,7 @@ impl<'s> Reader<'s> {
                     break;
                 }
                 let key = if t == b'B' { self.key_bl } else { self.key_wl };
-                tree.push_prop_single(key, GameTree::val(GameTree::src_loc(i + 3), k as u32, None));
+                tree.push_short(key, GameTree::src_loc(i + 3), k as u16);
                 i += 4 + k;
             }
             let mut j = i;
@@ -500,8 +571,8 @@ impl<'s> Reader<'s> {
             if b.get(j) != Some(&b';') {
                 break;
             }
-            let Some(key) = self.plain_move_at(j + 1) else { break };
-            last = Some(tree.push_move_child(key, GameTree::src_loc(j + 3)));
+            let Some((key, x, y)) = self.plain_move_at(j + 1) else { break };
+            last = Some(tree.push_move_child(key, x, y));
             i = j + 6;
         }
         self.pos = i;
@@ -980,6 +1051,49 @@ mod tests {
             let (fast, d1) = parse_text(text.clone(), Sink::new(), false);
             let (general, d2) = parse_text(text, Sink::new(), true);
             assert!(fast == general && d1 == d2, "{}", path.display());
+        });
+    }
+
+    /// Pieces read in parallel give the whole text's games and roots, or nothing.
+    fn pieces_agree(text: &str) -> bool {
+        let src = Arc::new(text.to_string());
+        let pieces = parse_pieces(text, &src, false, true, 0);
+        let whole = parse_text_with(text.to_string(), Sink::new(), false, true);
+        match pieces {
+            Some((games, roots)) => {
+                assert!(whole.diagnostics.is_empty(), "{text}");
+                assert_eq!(games, whole.collection.games, "{text}");
+                let at = |r: &[super::super::declared::RootCharset]| -> Vec<(usize, usize, String)> {
+                    r.iter().map(|r| (r.game, r.at, r.label.clone())).collect()
+                };
+                assert_eq!(at(&roots), at(&whole.roots), "{text}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn pieces_read_in_parallel_are_the_whole_texts_games() {
+        if rayon::current_num_threads() < 2 {
+            eprintln!("one thread: pieces are not read in parallel");
+            return;
+        }
+        let game = "(;GM[1]CA[UTF-8]SZ[19]\n;B[pd];W[dp]BL[12.5];B[pp]C[a (;B[aa]) b]\n;W[dd])\n";
+        let branchy = "(;GM[1]\n(;B[pd];W[dd])\n(;B[dd]\n(;W[pp])(;W[qq])))\n";
+        let clean = game.replace(" (;B[aa])", "").repeat(40);
+        assert!(pieces_agree(&clean), "a clean collection is read in pieces");
+        for text in [
+            game.repeat(40),
+            branchy.repeat(40),
+            format!("{clean}{}", branchy.repeat(40)),
+            format!("{clean}(;B[pd]"),
+            format!("x{clean}"),
+        ] {
+            pieces_agree(&text);
+        }
+        crate::shared_files::each_shared_sgf(|_, bytes| {
+            pieces_agree(&String::from_utf8_lossy(&bytes));
         });
     }
 
