@@ -5,6 +5,9 @@
 #        KIFU_BENCH_FILE=big.sgf benches/speed.sh
 #        KIFU_BENCH_BIG=1 ...        also a generated 1 GB input (written to /dev/null, then deleted)
 #        KIFU_BENCH_BATCH=1 ...      also benches/batch.sh 1 (batch over ../shared/corpus vs cat)
+#        KIFU_BENCH_OUT=/dev/shm ... conversion outputs written there (in memory), not to the disk:
+#                                    the JSON outputs are 4-5 times the input, and writing them
+#                                    to this machine's disk moves their times by up to 2x
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -x /usr/bin/time ]; then
@@ -15,7 +18,8 @@ cargo build --release --quiet --bins --examples --manifest-path "$here/Cargo.tom
 kifu="$here/target/release/kifu"
 ex="$here/target/release/examples"
 work=$(mktemp -d /tmp/kifu-speed.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+out=$(mktemp -d -p "${KIFU_BENCH_OUT:-/tmp}" kifu-speed-out.XXXXXX)
+trap 'rm -rf "$work" "$out"' EXIT
 file=${KIFU_BENCH_FILE:-}
 if [ -z "$file" ]; then
   file="$work/games.sgf"
@@ -24,6 +28,7 @@ fi
 size=$(stat -c %s "$file")
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "input: $file ($((size / 1000000)) MB)"
+echo "outputs in: $out"
 # run LABEL CMD...: wall seconds, peak RSS (KiB) and CPU seconds (user + system) into $secs /
 # $kib / $cpu; prints one table row. The CPU column stays meaningful on a loaded machine (where
 # other processes stretch wall times), the wall column shows what -j gains.
@@ -49,17 +54,17 @@ table
 run "memchr [ ] scan (floor)" "$ex/bracket_scan" "$file"
 run "read_model (collection API)" "$ex/read_model" "$file"
 model=$secs
-run "convert -f sgf -t sgf -j 2" "$kifu" convert -q "$file" -f sgf -t sgf -j 2 -o "$work/o.sgf"
+run "convert -f sgf -t sgf -j 2" "$kifu" convert -q "$file" -f sgf -t sgf -j 2 -o "$out/o.sgf"
 sgf2=$secs
-run "convert -f sgf -t sgf -j 1" "$kifu" convert -q "$file" -f sgf -t sgf -j 1 -o "$work/o1.sgf"
-rm -f "$work/o1.sgf"
-run "convert -f sgf -t ndjson" "$kifu" convert -q "$file" -t ndjson -o "$work/o.ndjson"
+run "convert -f sgf -t sgf -j 1" "$kifu" convert -q "$file" -f sgf -t sgf -j 1 -o "$out/o1.sgf"
+rm -f "$out/o1.sgf"
+run "convert -f sgf -t ndjson" "$kifu" convert -q "$file" -t ndjson -o "$out/o.ndjson"
 nd=$secs
-run "convert -f sgf -t json" "$kifu" convert -q "$file" -t json -o "$work/o.json"
+run "convert -f sgf -t json" "$kifu" convert -q "$file" -t json -o "$out/o.json"
 js=$secs
-rm -f "$work/o.json"
-run "convert -f ndjson -t sgf" "$kifu" convert -q "$work/o.ndjson" -f ndjson -t sgf -o "$work/back.sgf"
-rm -f "$work/o.sgf" "$work/back.sgf"
+rm -f "$out/o.json"
+run "convert -f ndjson -t sgf" "$kifu" convert -q "$out/o.ndjson" -f ndjson -t sgf -o "$out/back.sgf"
+rm -f "$out/o.sgf" "$out/back.sgf"
 printf 'read_model: %.0f MB/s; SGF->NDJSON / SGF->SGF: %.2f; SGF->JSON / SGF->SGF: %.2f\n' \
   "$(echo "$size / 1000000 / $model" | bc -l)" "$(echo "$nd / $sgf2" | bc -l)" "$(echo "$js / $sgf2" | bc -l)"
 # Many small games in one collection (read whole: under 16 MiB): work quadratic in the number of
@@ -71,13 +76,13 @@ scan=
 table
 run "memchr [ ] scan (floor), 20,000 games" "$ex/bracket_scan" "$small"
 run "read_model, 20,000 games" "$ex/read_model" "$small"
-run "convert -t sgf, 20,000 games" "$kifu" convert -q "$small" -t sgf -o "$work/s.sgf"
-run "convert -t ndjson, 20,000 games" "$kifu" convert -q "$small" -t ndjson -o "$work/s.ndjson"
+run "convert -t sgf, 20,000 games" "$kifu" convert -q "$small" -t sgf -o "$out/s.sgf"
+run "convert -t ndjson, 20,000 games" "$kifu" convert -q "$small" -t ndjson -o "$out/s.ndjson"
 # check exits 1 on errors and 3 on warnings (the generated games replay random moves, some onto
 # occupied points): those count as done.
 run "check, 20,000 games" sh -c '"$0" check -q "$1" >/dev/null; r=$?; [ $r -eq 0 ] || [ $r -eq 1 ] || [ $r -eq 3 ]' \
   "$kifu" "$small"
-rm -f "$small" "$work/s.sgf" "$work/s.ndjson"
+rm -f "$small" "$out/s.sgf" "$out/s.ndjson"
 "$ex/bracket_scan" --sgf-parse 10 "$file" || true
 if [ -n "${KIFU_BENCH_BIG:-}" ]; then
   big="$work/big.sgf"
