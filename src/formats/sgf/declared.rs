@@ -144,6 +144,14 @@ fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Opt
                 continue;
             }
             if c == b'[' {
+                // A move on a point followed by the next node or a parenthesis (most values past
+                // the root) ends at its `]` by either rule: skipped whole.
+                if let [_, a, b, b']', b';' | b'(' | b')', ..] = bytes[i..] {
+                    if a.is_ascii_lowercase() && b.is_ascii_lowercase() {
+                        i += 4;
+                        continue;
+                    }
+                }
                 // Every value is skipped by the text rule here: on well-formed values it ends
                 // where the type's rule does, and it is the cheaper of the two.
                 i = skip_value(bytes, i + 1, true, dbcs);
