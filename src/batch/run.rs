@@ -4,7 +4,7 @@ use super::plan::{Job, Plan, file_key};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use crate::diag::Diagnostic;
-use crate::formats::{Format, ReadOptions, WriteOptions};
+use crate::formats::{Format, WriteOptions};
 use crate::model::{Collection, NodeId};
 use crate::output::{
     Existing, OutputError, OutputPolicy, Written, parent_folder, remove_stale_temp_files, write_output,
@@ -97,16 +97,10 @@ fn moves_named(
         super::name_moves(collection, &mut diags);
         return diags;
     }
-    let again = read_regular(&job.input)
+    read_regular(&job.input)
         .ok()
-        .and_then(|bytes| format.read(bytes, &ReadOptions { positions: true, ..options.read.clone() }).ok());
-    match again {
-        Some(mut read) if read.diagnostics.len() == diags.len() => {
-            super::name_moves(&read.collection, &mut read.diagnostics);
-            read.diagnostics
-        }
-        _ => diags,
-    }
+        .and_then(|bytes| crate::stream::read_again_named(format, bytes, &options.read, diags.len(), super::name_moves))
+        .map_or(diags, |read| read.diagnostics)
 }
 
 /// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,

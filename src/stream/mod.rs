@@ -266,11 +266,8 @@ pub fn read_piece(
             name(&r.collection, &mut r.diagnostics);
         } else {
             let n = read.as_ref().map_or(0, |r| r.diagnostics.len());
-            if let Ok(mut r) = format.read(copy.clone(), &ReadOptions { positions: true, ..opts }) {
-                if r.diagnostics.len() == n {
-                    name(&r.collection, &mut r.diagnostics);
-                    read = Ok(r);
-                }
+            if let Some(r) = read_again_named(format, copy.clone(), &opts, n, name) {
+                read = Ok(r);
             }
         }
     }
@@ -281,6 +278,24 @@ pub fn read_piece(
         read.as_ref().ok().and_then(|r| r.collection.games.first()).map(|g| g.source()).filter(|s| !s.is_empty());
     let span = text.map_or_else(|| TextSpan::of_bytes(&copy), TextSpan::of_text);
     ReadPiece { index: piece.index, read, span }
+}
+
+/// Reads `bytes` again, recording node positions, and names the moves of its diagnostics with
+/// `name`: for a first reading without positions whose `expected` diagnostics had positions.
+/// `None` when the second reading fails or finds another number of diagnostics (then the first
+/// reading's stay as they were).
+pub(crate) fn read_again_named(
+    format: Format,
+    bytes: Vec<u8>,
+    options: &ReadOptions,
+    expected: usize,
+    name: fn(&crate::model::Collection, &mut [Diagnostic]),
+) -> Option<ReadOutput> {
+    let mut again = format.read(bytes, &ReadOptions { positions: true, ..options.clone() }).ok()?;
+    (again.diagnostics.len() == expected).then(|| {
+        name(&again.collection, &mut again.diagnostics);
+        again
+    })
 }
 
 /// A decision made with the carried charset as an override, as the whole-file reader words it:
@@ -330,5 +345,25 @@ impl<R: Read> Iterator for Pieces<R> {
         };
         let read = read_piece(self.parts.format(), piece, &self.options, None);
         Some(Ok(self.placer.place(read)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading without positions gets its moves named from a second one, only when the second
+    /// finds the same diagnostics.
+    #[test]
+    fn read_again_named_names_moves_of_the_same_diagnostics() {
+        let text = b"(;GM[1]SZ[19];B[pd];W[dp]C[a ] b];B[dd])".to_vec();
+        let plain = ReadOptions { no_repair: true, ..ReadOptions::default() };
+        let first = Format::SGF.read(text.clone(), &plain).unwrap();
+        let n = first.diagnostics.len();
+        assert!(n > 0 && first.diagnostics.iter().all(|d| !d.message.starts_with("move ")));
+        let again = read_again_named(Format::SGF, text.clone(), &plain, n, crate::batch::name_moves).unwrap();
+        let bracket = again.diagnostics.iter().find(|d| d.code == "sgf.unescaped-bracket").unwrap();
+        assert!(bracket.message.starts_with("move 2 (W D4, SGF dp): "), "{}", bracket.message);
+        assert!(read_again_named(Format::SGF, text, &plain, n + 1, crate::batch::name_moves).is_none());
     }
 }
