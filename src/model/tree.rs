@@ -32,7 +32,8 @@ const MOVE_SLOT: u16 = 1 << 15;
 const MOVE_W: u16 = 1 << 10;
 /// Slots of a property that is not a move slot.
 const WIDE: usize = 4;
-/// The table keys of `B` and `W` (checked in a test).
+/// The table keys of `B` and `W` (checked in a test; a move slot's colour bit is `key == KEY_W`).
+#[cfg(test)]
 const KEY_B: u16 = 0;
 const KEY_W: u16 = 1;
 /// Every two-letter lower-case point, in move-slot order: the text of a move slot's value.
@@ -75,13 +76,26 @@ fn width(first: u16) -> usize {
 #[inline(always)]
 fn move_slot(key: u16, v: &[u8]) -> Option<u16> {
     let &[x, y] = v else { return None };
-    let colour = match key {
-        KEY_B => 0,
-        KEY_W => MOVE_W,
-        _ => return None,
-    };
-    (x.is_ascii_lowercase() && y.is_ascii_lowercase())
-        .then(|| MOVE_SLOT | colour | (u16::from(x - b'a') * 26 + u16::from(y - b'a')))
+    (key <= KEY_W && x.is_ascii_lowercase() && y.is_ascii_lowercase()).then(|| move_bits(key, x, y))
+}
+
+/// The move slot of `key` (`B` or `W`) on the point of lower-case letters `x` `y`.
+#[inline(always)]
+fn move_bits(key: u16, x: u8, y: u8) -> u16 {
+    let colour = if key == KEY_W { MOVE_W } else { 0 };
+    MOVE_SLOT | colour | (u16::from(x.wrapping_sub(b'a')) * 26 + u16::from(y.wrapping_sub(b'a')))
+}
+
+/// The property whose slots start `slots`, and how many slots it takes; `None` at the end.
+#[inline(always)]
+fn decode(slots: &[u16]) -> Option<(Prop, usize)> {
+    match *slots {
+        [first, ..] if first & MOVE_SLOT != 0 => {
+            Some((Prop { loc: u32::from(first & (MOVE_W - 1)), len: PAIR, key: u16::from(first & MOVE_W != 0) }, 1))
+        }
+        [key, len, lo, hi, ..] => Some((Prop { loc: u32::from(lo) | (u32::from(hi) << 16), len, key }, WIDE)),
+        _ => None,
+    }
 }
 /// `Val::split` value meaning "not composed".
 const NO_SPLIT: u32 = u32::MAX;
@@ -293,13 +307,6 @@ impl GameTree {
         &self.src
     }
 
-    /// The properties of node `id` as stored: key, and the value of a property stored with one
-    /// plain value (read only when asked). The normaliser's quick look at every node.
-    pub(crate) fn quick_props(&self, id: NodeId) -> impl Iterator<Item = QuickProp<'_>> + '_ {
-        let (s, e) = self.prop_range(id);
-        PropIter::new(self, s, e)
-    }
-
     /// Calls `f` with every node but those below the root that hold one move on a point
     /// (`B[pd]`) and at most one more property, with one value, for which `plain(key, value)`
     /// holds: read from the slots alone (the normaliser's first look at a game, where most
@@ -335,13 +342,7 @@ impl GameTree {
     /// The property whose first slot is `i`, decoded.
     #[inline(always)]
     fn prop_at(&self, i: usize) -> Prop {
-        let first = self.slots[i];
-        if first & MOVE_SLOT != 0 {
-            Prop { loc: u32::from(first & (MOVE_W - 1)), len: PAIR, key: u16::from(first & MOVE_W != 0) }
-        } else {
-            let w = &self.slots[i + 1..i + WIDE];
-            Prop { loc: u32::from(w[1]) | (u32::from(w[2]) << 16), len: w[0], key: first }
-        }
+        decode(&self.slots[i..]).expect("a property's first slot").0
     }
 
     /// The text of a property stored with one value (`len` not [`MULTI`]).
@@ -356,6 +357,7 @@ impl GameTree {
     }
 
     /// The slots of `p`.
+    #[inline(always)]
     fn encode(p: Prop) -> ([u16; WIDE], usize) {
         if p.len == PAIR {
             let colour = if p.key == KEY_W { MOVE_W } else { 0 };
@@ -368,14 +370,10 @@ impl GameTree {
     /// Appends `p`'s slots (its node's end is set by the caller).
     #[inline(always)]
     fn push_slots(&mut self, p: Prop) {
+        let (slots, w) = Self::encode(p);
         self.last_pushed = self.slots.len() as u32;
         self.n_props += 1;
-        if p.len == PAIR {
-            let colour = if p.key == KEY_W { MOVE_W } else { 0 };
-            self.slots.push(MOVE_SLOT | colour | p.loc as u16);
-        } else {
-            self.slots.extend_from_slice(&[p.key, p.len, p.loc as u16, (p.loc >> 16) as u16]);
-        }
+        self.slots.extend_from_slice(&slots[..w]);
     }
 
     /// The first slots of the properties in `s..e`.
@@ -406,17 +404,6 @@ impl GameTree {
         if delta != 0 {
             self.node_props.shift_from(node.index() + 1, delta);
         }
-    }
-
-    /// The key of node `id`'s property when it has exactly one, stored with one value (the
-    /// normaliser's quickest look, at a node that plays a move and holds nothing else).
-    pub(crate) fn lone_single_key(&self, id: NodeId) -> Option<u16> {
-        let (s, e) = self.prop_range(id);
-        if s >= e || s + width(self.slots[s]) != e {
-            return None;
-        }
-        let p = self.prop_at(s);
-        (p.len != MULTI).then_some(p.key)
     }
 
     /// Drops the recorded offsets.
@@ -530,10 +517,9 @@ impl GameTree {
     #[inline(always)]
     fn push_move_slot(&mut self, key: u16, x: u8, y: u8) {
         debug_assert!(key <= KEY_W && x.is_ascii_lowercase() && y.is_ascii_lowercase());
-        let colour = if key == KEY_W { MOVE_W } else { 0 };
         self.last_pushed = self.slots.len() as u32;
         self.n_props += 1;
-        self.slots.push(MOVE_SLOT | colour | (u16::from(x.wrapping_sub(b'a')) * 26 + u16::from(y.wrapping_sub(b'a'))));
+        self.slots.push(move_bits(key, x, y));
     }
 
     /// Sort the sibling table after building.
@@ -601,9 +587,7 @@ impl GameTree {
     #[inline(always)]
     pub(crate) fn push_short(&mut self, key: u16, loc: u32, len: u16) {
         debug_assert!(key > KEY_W && len < PAIR && loc & OWN == 0);
-        self.last_pushed = self.slots.len() as u32;
-        self.n_props += 1;
-        self.slots.extend_from_slice(&[key, len, loc as u16, (loc >> 16) as u16]);
+        self.push_slots(Prop { loc, len, key });
         self.node_props.set_last(self.slots.len() as u32);
     }
 
@@ -876,10 +860,6 @@ impl GameTree {
     }
 }
 
-/// A property as [`GameTree::quick_props`] gives it: a [`Property`] (the name says what the
-/// normaliser and the writer use it for).
-pub(crate) type QuickProp<'a> = Property<'a>;
-
 /// The properties of one node, from their slots.
 struct PropIter<'a> {
     tree: &'a GameTree,
@@ -901,13 +881,7 @@ impl<'a> Iterator for PropIter<'a> {
     #[inline]
     fn next(&mut self) -> Option<Property<'a>> {
         let i = self.at;
-        let (raw, n) = match *self.rest {
-            [first, ..] if first & MOVE_SLOT != 0 => {
-                (Prop { loc: u32::from(first & (MOVE_W - 1)), len: PAIR, key: u16::from(first & MOVE_W != 0) }, 1)
-            }
-            [key, len, lo, hi, ..] => (Prop { loc: u32::from(lo) | (u32::from(hi) << 16), len, key }, WIDE),
-            _ => return None,
-        };
+        let (raw, n) = decode(self.rest)?;
         self.rest = &self.rest[n..];
         self.at += n;
         Some(Property { tree: self.tree, index: i as u32, raw })
@@ -1145,12 +1119,6 @@ impl<'a> Property<'a> {
     pub(crate) fn single_plain(&self) -> Option<&'a str> {
         let p = self.raw();
         (p.len != MULTI).then(|| self.tree.single_text(p))
-    }
-
-    /// [`Property::single_plain`] (the name [`QuickProp`] users know it by).
-    #[inline]
-    pub(crate) fn single(&self) -> Option<&'a str> {
-        self.single_plain()
     }
 
     /// Whether the property is stored with one plain value.

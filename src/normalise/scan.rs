@@ -54,9 +54,9 @@ fn contains_ignore_case(hay: &str, needle: &[u8]) -> bool {
 /// families would find, asked without their per-property work.
 pub(crate) fn node_needs_work(n: Node<'_>, facts: &GameFacts) -> bool {
     let root = n.is_root();
-    // A node holding one move and nothing else (most nodes of most games), told from its one
-    // stored property before the general look.
-    if !root && (matches!(n.tree().lone_single_key(n.id()), Some(keys::B | keys::W)) || plain_move_node(n)) {
+    // A node holding a move and nothing a repair touches, before the general look (the plan
+    // skips most such nodes from their slots already: `GameTree::each_beyond_plain_moves`).
+    if !root && plain_move_node(n) {
         return false;
     }
     if n.props().next().is_none() {
@@ -184,11 +184,11 @@ fn empty_info_text(p: Property<'_>) -> bool {
 /// would find, without its per-property work).
 pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
     let mut seen = 0u8;
-    for p in n.tree().quick_props(n.id()) {
+    for p in n.props() {
         if !p.is_single() {
             return false;
         }
-        let v = || p.single().unwrap_or("");
+        let v = || p.single_plain().unwrap_or("");
         let bit = match p.key() {
             keys::B => 1,
             keys::W => 2,
