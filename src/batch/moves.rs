@@ -88,13 +88,6 @@ impl<'c> MoveNames<'c> {
 
     /// Names the move of each diagnostic placed inside one.
     pub fn apply(&self, diags: &mut [Diagnostic]) {
-        let empty = match &self.starts {
-            Starts::InOrder(offsets) => offsets.is_empty(),
-            Starts::Sorted(starts) => starts.is_empty(),
-        };
-        if empty {
-            return;
-        }
         for d in diags.iter_mut() {
             let Some(pos) = d.position else { continue };
             let Some((g, node)) = self.node_at(pos.offset) else { continue };

@@ -168,18 +168,19 @@ fn is_big(len: u64) -> bool {
     len > crate::stream::WHOLE_UP_TO as u64
 }
 
-/// Converts a regular file larger than [`crate::stream::WHOLE_UP_TO`] (its length found by the
-/// caller) piece by piece into one output (see [`crate::stream`]); returns `false` (with
-/// `record` untouched) when the input is not one to stream (small, a format that is not cut, an
-/// output format written whole).
-fn stream_input(job: &Job, output: &Path, options: &BatchOptions, record: &mut Record) -> bool {
+/// Converts `file`, the input opened by the caller and larger than
+/// [`crate::stream::WHOLE_UP_TO`], piece by piece into one output (see [`crate::stream`]);
+/// returns `false` (with `record` untouched) when the input is not one to stream (a format that
+/// is not cut, an output format written whole).
+fn stream_input(
+    job: &Job,
+    mut file: std::fs::File,
+    output: &Path,
+    options: &BatchOptions,
+    record: &mut Record,
+) -> bool {
     use crate::stream::{self, StreamError, StreamOptions};
     if !stream::writes_in_parts(options.to) {
-        return false;
-    }
-    // Opened as every input is (no wait on a FIFO put in its place since the walk).
-    let Ok((mut file, len)) = open_regular(&job.input) else { return false };
-    if !is_big(len) {
         return false;
     }
     let mut head = Vec::new();
@@ -268,12 +269,16 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     }
     // Opened once: its length tells whether it is converted piece by piece, and a small input
     // (nearly all) is read from this open.
-    let opened = open_regular(&job.input);
-    let big = opened.as_ref().is_ok_and(|&(_, len)| is_big(len));
-    if !split && big && stream_input(job, output, options, &mut record) {
-        return record;
-    }
-    let bytes = if big { read_regular(&job.input) } else { opened.and_then(read_opened) };
+    let bytes = match open_regular(&job.input) {
+        Ok((file, len)) if is_big(len) => {
+            if !split && stream_input(job, file, output, options, &mut record) {
+                return record;
+            }
+            // Not streamed (its head may have been read): read whole from the start.
+            read_regular(&job.input)
+        }
+        opened => opened.and_then(read_opened),
+    };
     let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
     let write_options = WriteOptions { source_charset: charset, ..options.write.clone() };
     let parts: Vec<(PathBuf, Collection)> = if split && collection.games.len() > 1 {
