@@ -295,11 +295,7 @@ fn write_prop(node: Node<'_>, p: Property<'_>, options: &WriteOptions, out: &mut
     let vt = p.def().map(|d| d.value);
     let composed = vt.is_some_and(ValueType::is_composed);
     let no_text = vt.is_some_and(ValueType::holds_no_text);
-    if vt.is_some_and(ValueType::is_simple_text) && c & (CR | LF) != 0 {
-        lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
-    } else if matches!(vt, None | Some(ValueType::Text)) && c & CR != 0 {
-        lost.push(node, format!("CR line ends in {ident} are read back as LF"));
-    }
+    report_line_ends(lost, node, ident, vt, c);
     if c & LF != 0 {
         seen |= SCAN;
     }
@@ -363,8 +359,6 @@ fn write_values(node: Node<'_>, p: Property<'_>, options: &WriteOptions, out: &m
         lost.push(node, format!("property {ident} has no values; written as {ident}[], one empty value"));
         return;
     }
-    let simple = vt.is_some_and(ValueType::is_simple_text);
-    let text = matches!(vt, None | Some(ValueType::Text));
     let no_text_bits = if no_text { NO_TEXT } else { 0 };
     for v in p.values() {
         if expand {
@@ -378,10 +372,8 @@ fn write_values(node: Node<'_>, p: Property<'_>, options: &WriteOptions, out: &m
             }
         }
         let s = v.as_str().as_bytes();
-        if simple && memchr::memchr2(b'\r', b'\n', s).is_some() {
-            lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
-        } else if text && memchr::memchr(b'\r', s).is_some() {
-            lost.push(node, format!("CR line ends in {ident} are read back as LF"));
+        if memchr::memchr2(b'\r', b'\n', s).is_some() {
+            report_line_ends(lost, node, ident, vt, classes(s));
         }
         out.push(b'[');
         match v.parts() {
@@ -393,6 +385,17 @@ fn write_values(node: Node<'_>, p: Property<'_>, options: &WriteOptions, out: &m
             None => escape_into(out, s, ESC | if composed { COLON } else { 0 } | no_text_bits),
         }
         out.push(b']');
+    }
+}
+
+/// Reports a value that does not read back with its line ends (`c`: its [`classes`]): any line
+/// break in SimpleText (read back as a space), a CR in Text or in an unknown property (read back
+/// as LF).
+fn report_line_ends(lost: &mut Lost, node: Node<'_>, ident: &str, vt: Option<ValueType>, c: u8) {
+    if vt.is_some_and(ValueType::is_simple_text) && c & (CR | LF) != 0 {
+        lost.push(node, format!("a line break in {ident} is read back as a space (SGF SimpleText)"));
+    } else if matches!(vt, None | Some(ValueType::Text)) && c & CR != 0 {
+        lost.push(node, format!("CR line ends in {ident} are read back as LF"));
     }
 }
 
