@@ -141,6 +141,12 @@ pub enum WriteError {
     Io(std::sync::Arc<std::io::Error>),
 }
 
+/// The text of bytes a writer wrote: writers write UTF-8 only (what they copy comes from text,
+/// the rest is ASCII), so the conversion never fails.
+pub(crate) fn written_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// Encodes a writer's text in the requested charset: characters the charset cannot hold are
 /// errors naming each one, or with [`WriteOptions::lossy`] `?` and a warning each. `diagnostics`
 /// (the writer's own, e.g. lossy items) come first in the result.

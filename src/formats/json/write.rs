@@ -135,7 +135,7 @@ fn number(out: &mut Vec<u8>, x: f64) {
 /// nodes one per line.
 #[cfg(feature = "serde")]
 pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
-    utf8(document_bytes(collection, charset))
+    crate::formats::written_text(document_bytes(collection, charset))
 }
 
 /// [`write_document`] as UTF-8 bytes.
@@ -144,12 +144,6 @@ pub(crate) fn document_bytes(collection: &Collection, charset: Option<CharsetDec
     document_games(&mut s, collection, charset, true);
     s.extend_from_slice(document_tail(!collection.games.is_empty()).as_bytes());
     s
-}
-
-/// The text of bytes the writer wrote: it writes UTF-8 only (what it copies comes from text),
-/// so the conversion never fails.
-fn utf8(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The start of a document, up to the `[` of `games`.
@@ -167,7 +161,7 @@ pub(crate) fn document_head() -> String {
     o.nl(1);
     o.key("games");
     o.s.push(b'[');
-    utf8(o.s)
+    crate::formats::written_text(o.s)
 }
 
 /// Appends the games of `collection` as elements of a document's `games` array (`first`: no
@@ -194,7 +188,7 @@ pub(crate) fn document_tail(any: bool) -> &'static str {
 /// "variations":…}`.
 #[cfg(feature = "serde")]
 pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
-    utf8(lines_bytes(collection, charset))
+    crate::formats::written_text(lines_bytes(collection, charset))
 }
 
 /// [`write_lines`] as UTF-8 bytes.
@@ -564,7 +558,7 @@ mod tests {
     fn strings_escape_quotes_backslashes_and_controls() {
         let mut s = Vec::new();
         string(&mut s, "a\"b\\c\nd\u{1}é");
-        assert_eq!(utf8(s), r#""a\"b\\c\nd\u0001é""#);
+        assert_eq!(crate::formats::written_text(s), r#""a\"b\\c\nd\u0001é""#);
     }
 
     #[test]
@@ -579,6 +573,6 @@ mod tests {
         let mut s = Vec::new();
         node(&mut s, &t, NodeId::ROOT);
         node(&mut s, &t, NodeId(1));
-        assert_eq!(utf8(s), r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
+        assert_eq!(crate::formats::written_text(s), r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
     }
 }

@@ -264,8 +264,7 @@ pub(crate) fn write_into(
         // with one buffer, not two).
         return Ok(WriteOutput { bytes, diagnostics: lost });
     }
-    // The writer writes UTF-8 only (what it copies comes from text), so this never fails.
-    let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let text = super::written_text(bytes);
     super::encode_output(&text, options, lost)
 }
 

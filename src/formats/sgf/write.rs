@@ -34,8 +34,7 @@ pub fn normalize_header(tree: &mut GameTree, charset: &str) {
 /// Writes a collection as SGF text (charset name in `CA` from the options).
 pub fn write_text(collection: &Collection, options: &WriteOptions) -> String {
     let (bytes, _) = write_bytes_reporting(collection, options, Vec::new());
-    // Every byte written came from a `&str` or is ASCII, so this never fails.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    crate::formats::written_text(bytes)
 }
 
 /// [`write_text`] as UTF-8 bytes, with a `sgf.lossy-value` warning for each value SGF cannot
