@@ -338,15 +338,7 @@ fn inline_candidate(tree: &GameTree, may_continue: bool) -> bool {
 
 /// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
 pub fn needs_repair(tree: &GameTree) -> bool {
-    if tree.is_empty() {
-        return false;
-    }
-    let facts = scan::facts_of(tree);
-    let mut any = false;
-    tree.each_beyond_plain_moves(scan::plain_beside_move, |id| {
-        any = any || scan::node_needs_work(tree.node(id), &facts);
-    });
-    any || inline_candidate(tree, variations::source_may_continue(tree.source()))
+    plan(tree, variations::source_may_continue(tree.source())).is_some()
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that
