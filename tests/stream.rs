@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{big_collection, kifu_binary};
+
 use kifu::stream::{self, Parts, Pieces, StreamOptions};
 use kifu::{Format, ReadOptions, WriteOptions};
 use std::path::{Path, PathBuf};
@@ -133,73 +135,6 @@ fn pieces_read_and_write_like_the_whole_file_on_the_shared_files() {
     let (n, failures) = check_all(&files, &[Format::SGF, Format::from_name("json").unwrap()]);
     eprintln!("compared {n} shared files ({} known differences, see KNOWN)", KNOWN.len());
     assert!(failures.is_empty(), "{} of {n} differ:\n{}", failures.len(), failures.join("\n"));
-}
-
-/// The release binary when it is at least as new as the debug one under test (fast enough for
-/// 200 MB), else the debug binary.
-fn kifu_binary() -> (PathBuf, bool) {
-    let debug = PathBuf::from(env!("CARGO_BIN_EXE_kifu"));
-    let release = debug.parent().and_then(|p| p.parent()).map(|t| t.join("release/kifu"));
-    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    match release.filter(|r| modified(r).is_some_and(|t| Some(t) >= modified(&debug))) {
-        Some(r) => (r, true),
-        None => (debug, false),
-    }
-}
-
-/// A collection of `size` bytes or more: one game with comments and variations, repeated.
-fn big_collection(path: &Path, size: usize) -> Vec<u8> {
-    let game = b"(;GM[1]FF[4]CA[UTF-8]SZ[19]PB[Black]PW[White]KM[6.5]RE[B+R]\n;B[pd]C[a comment \\] with ( and )];W[dp];B[pq]\n(;W[dd];B[qk])(;W[qq];B[qo]))\n";
-    let game = game.to_vec();
-    let file = std::fs::File::create(path).unwrap();
-    let mut w = std::io::BufWriter::new(file);
-    let mut n = 0;
-    while n < size {
-        std::io::Write::write_all(&mut w, &game).unwrap();
-        n += game.len();
-    }
-    std::io::Write::flush(&mut w).unwrap();
-    game
-}
-
-/// Runs `cmd` through `sh` and returns its output and the peak resident memory, in KiB, of this
-/// process's finished children (`RUSAGE_CHILDREN`: the largest of them so far, an upper bound on
-/// this child's peak).
-fn peak_kib_of(cmd: &str) -> (std::process::Output, u64) {
-    let out = std::process::Command::new("sh").arg("-c").arg(cmd).output().unwrap();
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
-    (out, usage.ru_maxrss as u64)
-}
-
-#[cfg(target_os = "linux")]
-#[test]
-fn a_large_collection_converts_in_bounded_memory_with_the_same_bytes() {
-    let (kifu, release) = kifu_binary();
-    // The debug binary is ~20x slower: a smaller input that still streams (> 16 MiB).
-    let size = if release { 200 << 20 } else { 17 << 20 };
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("big.sgf");
-    let game = big_collection(&input, size);
-    let output = dir.path().join("out.sgf");
-    let cmd = format!("{} convert -q {} -o {}", kifu.display(), input.display(), output.display());
-    let (out, peak) = peak_kib_of(&cmd);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    eprintln!("{} bytes in {}: peak {peak} KiB", size, if release { "release" } else { "debug" });
-    assert!(peak < 96 * 1024, "peak {peak} KiB for a {size}-byte input");
-    // Same bytes as the collection API gives for the same games.
-    let one = Format::SGF.read(game.clone(), &ReadOptions::default()).unwrap();
-    let one = Format::SGF.write(&one.collection, &WriteOptions::default()).unwrap().bytes;
-    let written = std::fs::read(&output).unwrap();
-    let games = size.div_ceil(game.len());
-    let mut expected = one.clone();
-    for _ in 1..games {
-        expected.push(b'\n');
-        expected.extend_from_slice(&one);
-    }
-    assert_eq!(written.len(), expected.len());
-    assert!(written == expected, "streamed output differs from the games written one by one");
 }
 
 #[test]

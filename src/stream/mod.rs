@@ -159,6 +159,14 @@ impl<R: Read> Parts<R> {
         if self.format != Format::SGF {
             return Some(Ok(self.piece(chunk.bytes, None, false)));
         }
+        // Most collections repeat one declaration: when every `CA[` of the chunk names the
+        // charset already in effect, nothing changes and the roots need no scan (the piece is
+        // read with the carried charset, as the games before declared it).
+        if let (Some(c), Some(&(_, last))) = (self.carried, self.changes.last()) {
+            if c == last && crate::formats::sgf::every_label_names(&chunk.bytes, c) {
+                return Some(Ok(self.piece(chunk.bytes, Some(c), false)));
+            }
+        }
         let (parts, first_game, declaring) = crate::formats::sgf::charset_layout(&chunk.bytes);
         let labels: Vec<(usize, &'static Encoding)> = parts
             .iter()

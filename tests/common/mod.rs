@@ -40,3 +40,30 @@ pub fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The release binary when it is at least as new as the debug one under test (fast enough for
+/// 200 MB), else the debug binary.
+pub fn kifu_binary() -> (PathBuf, bool) {
+    let debug = PathBuf::from(env!("CARGO_BIN_EXE_kifu"));
+    let release = debug.parent().and_then(|p| p.parent()).map(|t| t.join("release/kifu"));
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match release.filter(|r| modified(r).is_some_and(|t| Some(t) >= modified(&debug))) {
+        Some(r) => (r, true),
+        None => (debug, false),
+    }
+}
+
+/// A collection of `size` bytes or more: one game with comments and variations, repeated.
+pub fn big_collection(path: &Path, size: usize) -> Vec<u8> {
+    let game = b"(;GM[1]FF[4]CA[UTF-8]SZ[19]PB[Black]PW[White]KM[6.5]RE[B+R]\n;B[pd]C[a comment \\] with ( and )];W[dp];B[pq]\n(;W[dd];B[qk])(;W[qq];B[qo]))\n";
+    let game = game.to_vec();
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = std::io::BufWriter::new(file);
+    let mut n = 0;
+    while n < size {
+        std::io::Write::write_all(&mut w, &game).unwrap();
+        n += game.len();
+    }
+    std::io::Write::flush(&mut w).unwrap();
+    game
+}
