@@ -47,4 +47,3 @@ fn a_large_collection_converts_in_bounded_memory_with_the_same_bytes() {
     assert_eq!(written.len(), expected.len());
     assert!(written == expected, "streamed output differs from the games written one by one");
 }
-

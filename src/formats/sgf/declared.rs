@@ -77,18 +77,29 @@ fn scan_roots(bytes: &[u8], stop: impl Fn(&RootCharset) -> bool) -> Vec<RootChar
 /// known charset names `enc`: when so, no game of the file can declare another charset, however
 /// its values are cut (the check behind reading a collection without scanning it twice).
 pub(super) fn literal_labels_name(bytes: &[u8], enc: &'static Encoding) -> bool {
+    labels_name(bytes, enc, false)
+}
+
+/// Whether every `CA[` of `bytes` names `enc`: as [`literal_labels_name`], and besides, no label
+/// is unknown or without its `]` within 64 bytes (so the roots' labels are surely all `enc`).
+pub(super) fn every_label_names(bytes: &[u8], enc: &'static Encoding) -> bool {
+    labels_name(bytes, enc, true)
+}
+
+/// The `CA[` labels of `bytes` name `enc`; `strict`: unknown and unclosed labels count against.
+fn labels_name(bytes: &[u8], enc: &'static Encoding, strict: bool) -> bool {
     // Games of one collection mostly repeat one label: the last one that passed is not looked
     // up again.
     let mut passed: &[u8] = &[];
     memchr::memmem::find_iter(bytes, b"CA[").all(|at| {
         let rest = &bytes[at + 3..];
-        let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) else { return true };
+        let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) else { return !strict };
         let raw = &rest[..close];
         if raw == passed {
             return true;
         }
         let label = String::from_utf8_lossy(raw);
-        let ok = crate::charset::encoding_for_label(label.trim()).is_none_or(|e| e == enc);
+        let ok = crate::charset::encoding_for_label(label.trim()).map_or(!strict, |e| e == enc);
         if ok {
             passed = raw;
         }
@@ -325,6 +336,21 @@ mod tests {
         // A game tree inside a later comment is text, not a game.
         let text = b"(;CA[UTF-8]PB[a];C[x (;CA[GBK]) y];B[aa])(;CA[Big5])";
         assert_eq!(labels(text), [(0, "UTF-8".into()), (41, "Big5".into())]);
+    }
+
+    #[test]
+    fn every_label_names_refuses_what_the_literal_check_lets_pass() {
+        let utf8 = encoding_rs::UTF_8;
+        let repeated = b"(;CA[UTF-8]PB[a])(;CA[ utf-8 ]C[x CA[UTF-8] y])";
+        assert!(every_label_names(repeated, utf8) && literal_labels_name(repeated, utf8));
+        assert!(every_label_names(b"(;PB[no declaration])", utf8));
+        // An unknown label, or one not closed within 64 bytes, may hide a root declaration.
+        let unknown = b"(;CA[x-unknown]PB[a])";
+        assert!(!every_label_names(unknown, utf8) && literal_labels_name(unknown, utf8));
+        let far = format!("(;CA[{}GBK]PB[a])", " ".repeat(70));
+        assert!(!every_label_names(far.as_bytes(), utf8) && literal_labels_name(far.as_bytes(), utf8));
+        let other = b"(;CA[UTF-8])(;CA[GBK])";
+        assert!(!every_label_names(other, utf8) && !literal_labels_name(other, utf8));
     }
 
     #[test]

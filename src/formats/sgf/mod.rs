@@ -20,26 +20,11 @@ pub(crate) fn charset_layout(bytes: &[u8]) -> (Vec<(usize, String)>, Option<usiz
     (read::declarations_of(roots).0, first, declaring)
 }
 
-/// Whether every `CA[` of `bytes` names `enc`: its label (up to a `]` within 64 bytes) is a known
-/// charset, and that charset is `enc`. When so, no game of `bytes` can declare anything else
-/// however its values are cut, and a streamed piece whose charset carried from the games before
-/// is `enc` needs no scan of its roots. Stricter than the whole-file check (`literal_labels_name`):
-/// an unknown or over-long label makes it false.
+/// Whether every `CA[` of `bytes` names `enc` (a known label, closed within 64 bytes): then no
+/// game of `bytes` can declare anything else however its values are cut, and a streamed piece
+/// whose carried charset is `enc` needs no scan of its roots.
 pub(crate) fn every_label_names(bytes: &[u8], enc: &'static encoding_rs::Encoding) -> bool {
-    let mut passed: &[u8] = &[];
-    memchr::memmem::find_iter(bytes, b"CA[").all(|at| {
-        let rest = &bytes[at + 3..];
-        let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) else { return false };
-        let raw = &rest[..close];
-        if raw == passed {
-            return true;
-        }
-        let ok = std::str::from_utf8(raw).ok().and_then(|l| crate::charset::encoding_for_label(l.trim())) == Some(enc);
-        if ok {
-            passed = raw;
-        }
-        ok
-    })
+    declared::every_label_names(bytes, enc)
 }
 
 use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
