@@ -24,3 +24,25 @@ fn nodes_and_properties_know_where_they_start() {
     let plain = Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions::default()).unwrap();
     assert_eq!(plain.collection.games[0].node_offset(NodeId::ROOT), None);
 }
+
+/// A run of plain moves (read in one fast loop) records the same places as any other node:
+/// each node at its `;`, each property at its identifier, the time left after a move included.
+#[test]
+fn runs_of_moves_record_every_place() {
+    let text = "(;SZ[9];B[aa]BL[10];W[bb]WL[9.5]\n ;B[cc];W[dd]C[x];B[ee])";
+    let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
+    let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).unwrap();
+    let tree = &read.collection.games[0];
+    assert_eq!(tree.len(), 6);
+    let mut props = 0;
+    for node in tree.nodes() {
+        let at = tree.node_offset(node.id()).unwrap();
+        assert_eq!(&text[at..at + 1], ";", "node {}", node.id().index());
+        for p in node.props() {
+            let at = p.offset().unwrap();
+            assert!(text[at..].starts_with(&format!("{}[", p.ident())), "{} at {at}", p.ident());
+            props += 1;
+        }
+    }
+    assert_eq!(props, 9);
+}

@@ -402,7 +402,7 @@ impl<'s> Reader<'s> {
                         after_variation = false;
                     }
                     open_node = Some(id);
-                    if self.quick_move(&mut tree) && !self.positions {
+                    if self.quick_move(&mut tree) {
                         if let Some(last) = self.move_run(&mut tree) {
                             open_node = Some(last);
                             if let Some(top) = frames.last_mut() {
@@ -546,7 +546,7 @@ impl<'s> Reader<'s> {
     /// sequence and are moves of the same form (`;B[pd]`, blanks before the `;`), each the first
     /// child of the one before, and a time left written right after each move (`BL[1795.4]`):
     /// read in one loop, as the general path would read them. Returns the last node added, if
-    /// any. Not used when positions are recorded.
+    /// any. Their positions are recorded as the general path records them, when asked for.
     fn move_run(&mut self, tree: &mut GameTree) -> Option<u32> {
         let b = self.bytes;
         let blank = |c: u8| c.is_ascii_whitespace() || c < 0x20;
@@ -562,6 +562,7 @@ impl<'s> Reader<'s> {
                 }
                 let key = if t == b'B' { self.key_bl } else { self.key_wl };
                 tree.push_short(key, GameTree::src_loc(i + 3), k as u16);
+                tree.set_prop_offset(i);
                 i += 4 + k;
             }
             let mut j = i;
@@ -573,6 +574,8 @@ impl<'s> Reader<'s> {
             }
             let Some((key, x, y)) = self.plain_move_at(j + 1) else { break };
             last = Some(tree.push_move_child(key, x, y));
+            tree.set_node_offset(j);
+            tree.set_prop_offset(j + 1);
             i = j + 6;
         }
         self.pos = i;
