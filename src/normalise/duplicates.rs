@@ -30,7 +30,7 @@ fn merge_kind(ident: &str) -> Merge {
 
 /// Whether some identifier occurs twice in `props`: one pass, a bit per one- or two-letter
 /// identifier (others compared by name), instead of comparing every pair.
-fn any_repeat(props: &[Prop]) -> bool {
+fn any_repeat(props: &[Prop<'_>]) -> bool {
     let mut seen = [0u64; (26 * 27usize).div_ceil(64)];
     for (i, p) in props.iter().enumerate() {
         match props::slot(p.ident.as_bytes()) {
@@ -70,9 +70,9 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                 several_values(w, i, kind == Merge::Text || is_simple_text(&ident));
             } else if kind == Merge::Points && w.props[i].values.len() > 1 {
                 let origin = w.props[i].origin;
-                let values = std::mem::take(&mut w.props[i].values);
+                let values = w.props[i].values.take();
                 let (kept, dropped) = dedupe_points(values);
-                w.props[i].values = kept;
+                w.props[i].values = kept.into();
                 if dropped > 0 {
                     let msg = format!("{ident} lists {dropped} point(s) twice; each kept once");
                     w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
@@ -82,7 +82,7 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             continue;
         }
         let times = repeats.len() + 1;
-        let mut extra: Vec<Prop> = Vec::with_capacity(repeats.len());
+        let mut extra: Vec<Prop<'_>> = Vec::with_capacity(repeats.len());
         for &k in repeats.iter().rev() {
             extra.push(w.props.remove(k));
         }
@@ -90,33 +90,32 @@ pub(crate) fn merge(w: &mut Work<'_>) {
         let origin = w.props[i].origin;
         match kind {
             Merge::Points | Merge::List => {
-                let mut values = std::mem::take(&mut w.props[i].values);
+                let mut values = w.props[i].values.take();
                 values.extend(extra.into_iter().flat_map(|p| p.values));
                 let (kept, dropped) = if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
-                w.props[i].values = kept;
+                w.props[i].values = kept.into();
                 let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
                 let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
             Merge::Text => {
-                let mut texts: Vec<String> =
-                    std::mem::take(&mut w.props[i].values).into_iter().map(|v| v.text).collect();
+                let mut texts: Vec<String> = w.props[i].values.take().into_iter().map(|v| v.text).collect();
                 for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
                     if !texts.contains(&t) {
                         texts.push(t);
                     }
                 }
                 texts.retain(|t| !t.is_empty());
-                w.props[i].values = vec![PropValue::new(texts.join("\n\n"))];
+                w.props[i].values = vec![PropValue::new(texts.join("\n\n"))].into();
                 let msg = format!("{ident} given {times} times in one node; the texts joined with a blank line");
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
             Merge::Single => {
                 // Every value of every occurrence, in order: the first stays, the distinct others
                 // (a first occurrence may itself hold several) are the conflict.
-                let mut all = std::mem::take(&mut w.props[i].values).into_iter();
+                let mut all = w.props[i].values.take().into_iter();
                 let first = all.next().unwrap_or_else(|| PropValue::new(""));
-                w.props[i].values = vec![first.clone()];
+                w.props[i].values = vec![first.clone()].into();
                 let mut distinct: Vec<PropValue> = Vec::new();
                 for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
                     let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
@@ -127,7 +126,7 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                 if distinct.is_empty() {
                     let msg = format!("{ident} given {times} times with the same value; kept once");
                     w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
-                } else if matches!(ident.as_str(), "FF" | "CA") {
+                } else if matches!(&*ident, "FF" | "CA") {
                     let shown: Vec<&str> = distinct.iter().map(|v| v.text.as_str()).collect();
                     let msg = format!(
                         "{ident} given {times} times ({} and {}); the first kept, the writer writes its own",
@@ -162,7 +161,7 @@ pub(crate) fn coalesce(w: &mut Work<'_>) {
     }
 }
 
-fn coalesce_props(props: &mut Vec<Prop>) {
+fn coalesce_props(props: &mut Vec<Prop<'_>>) {
     if !any_repeat(props) {
         return;
     }
@@ -172,9 +171,10 @@ fn coalesce_props(props: &mut Vec<Prop>) {
         while k < props.len() {
             if props[k].ident == props[i].ident {
                 let more = props.remove(k).values;
+                let values = props[i].values.to_mut();
                 for v in more {
-                    if !props[i].values.contains(&v) {
-                        props[i].values.push(v);
+                    if !values.contains(&v) {
+                        values.push(v);
                     }
                 }
             } else {
@@ -205,11 +205,11 @@ fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
     let ident = w.props[i].ident.clone();
     let origin = w.props[i].origin;
     let n = w.props[i].values.len();
-    let (kept, _) = dedupe_values(std::mem::take(&mut w.props[i].values));
+    let (kept, _) = dedupe_values(w.props[i].values.take());
     if text {
         let sep = if is_simple_text(&ident) { " " } else { "\n\n" };
         let joined: Vec<String> = kept.into_iter().map(|v| v.text).filter(|t| !t.is_empty()).collect();
-        w.props[i].values = vec![PropValue::new(joined.join(sep))];
+        w.props[i].values = vec![PropValue::new(joined.join(sep))].into();
         let how = if sep == " " { "a space" } else { "a blank line" };
         let msg = format!("{ident} takes one value but has {n}; joined with {how}");
         w.report(origin, Severity::Info, codes::VALUES_JOINED, msg);
@@ -217,7 +217,7 @@ fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
         let mut kept = kept.into_iter();
         let first = kept.next().unwrap_or_else(|| PropValue::new(""));
         let rest: Vec<PropValue> = kept.collect();
-        w.props[i].values = vec![first.clone()];
+        w.props[i].values = vec![first.clone()].into();
         if rest.is_empty() {
             let msg = format!("{ident} has the value [{}] {n} times; kept once", first.text);
             w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);

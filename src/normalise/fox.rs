@@ -26,7 +26,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                 match scaled_komi(k) {
                     Some(points) => {
                         let text = crate::model::info::format_real(points);
-                        w.props[i].values = vec![PropValue::new(text.clone())];
+                        w.props[i].values = vec![PropValue::new(text.clone())].into();
                         let how = if (points - k / 100.0).abs() > f64::EPSILON {
                             " (×100, in stones under Chinese counting: doubled to points)"
                         } else {
@@ -49,7 +49,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
             } else if k == 0.0 && facts.fox && w.find("HA").is_none() && w.find(&super::private("HA")).is_none() {
                 // The komi is unknown, and KM[0] would claim it was 0: the value goes to a private
                 // property, and nothing is invented.
-                w.props[i].ident = super::private("KM");
+                w.props[i].ident = super::private("KM").into();
                 w.report(
                     origin,
                     Severity::Warning,
