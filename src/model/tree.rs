@@ -820,7 +820,9 @@ impl GameTree {
     /// Replaces all the properties of `node` by `props` (in order) in one splice; the new
     /// properties have no recorded offset.
     pub(crate) fn replace_props<'p>(&mut self, node: NodeId, props: impl IntoIterator<Item = NewProp<'p>>) {
-        let mut new: Vec<u16> = Vec::new();
+        let (start, end) = self.prop_range(node);
+        // Room for the node's slots and a few more properties.
+        let mut new: Vec<u16> = Vec::with_capacity(end - start + 4 * WIDE);
         let mut added = 0;
         for p in props {
             let stored = match p {
@@ -834,7 +836,6 @@ impl GameTree {
             new.extend_from_slice(&slots[..w]);
             added += 1;
         }
-        let (start, end) = self.prop_range(node);
         let removed = self.heads(start, end).count();
         self.n_props = self.n_props + added - removed;
         self.splice_slots(node, start..end, &new, &vec![NO_OFFSET; new.len()]);

@@ -28,37 +28,53 @@ fn merge_kind(ident: &str) -> Merge {
     }
 }
 
-/// Whether some identifier occurs twice in `props`: one pass, a bit per one- or two-letter
-/// identifier (others compared by name), instead of comparing every pair.
-fn any_repeat(props: &[Prop<'_>]) -> bool {
-    let mut seen = [0u64; (26 * 27usize).div_ceil(64)];
+/// Words of a bit set with a bit per one- or two-letter identifier ([`props::slot`]).
+const SLOT_WORDS: usize = (26 * 27usize).div_ceil(64);
+
+/// The one- and two-letter identifiers given more than once in `props` (a bit per slot), and
+/// whether a longer one is: one pass instead of comparing every pair.
+fn repeats(props: &[Prop<'_>]) -> ([u64; SLOT_WORDS], bool) {
+    let mut seen = [0u64; SLOT_WORDS];
+    let mut twice = [0u64; SLOT_WORDS];
+    let mut long = false;
     for (i, p) in props.iter().enumerate() {
         match props::slot(p.ident.as_bytes()) {
             Some(s) => {
                 let bit = 1u64 << (s % 64);
-                if seen[s / 64] & bit != 0 {
-                    return true;
-                }
+                twice[s / 64] |= seen[s / 64] & bit;
                 seen[s / 64] |= bit;
             }
-            None if props[..i].iter().any(|q| q.ident == p.ident) => return true,
-            None => {}
+            None => long |= props[..i].iter().any(|q| q.ident == p.ident),
         }
     }
-    false
+    (twice, long)
+}
+
+/// Whether some identifier occurs twice in `props`.
+fn any_repeat(props: &[Prop<'_>]) -> bool {
+    let (twice, long) = repeats(props);
+    long || twice.iter().any(|&w| w != 0)
 }
 
 /// Merges every repeated property of the node into its first occurrence.
 pub(crate) fn merge(w: &mut Work<'_>) {
     // No identifier repeated and no property with several values (most nodes): nothing to do.
-    if w.props.iter().all(|p| p.values.len() < 2) && !any_repeat(&w.props) {
+    let (twice, long) = repeats(&w.props);
+    if w.props.iter().all(|p| p.values.len() < 2) && !long && twice.iter().all(|&w| w == 0) {
         return;
     }
+    // Whether property `i` is repeated later: a one- or two-letter identifier is met first where
+    // it repeats (the later ones are merged into it there), and no repair here adds one.
+    let repeated_later = |props: &[Prop<'_>], i: usize| match props::slot(props[i].ident.as_bytes()) {
+        Some(s) => twice[s / 64] & (1 << (s % 64)) != 0,
+        None => props[i + 1..].iter().any(|p| p.ident == props[i].ident),
+    };
     let mut i = 0;
     while i < w.props.len() {
-        let kind = merge_kind(&w.props[i].ident);
-        let repeated = w.props[i + 1..].iter().any(|p| p.ident == w.props[i].ident);
-        if !repeated && (kind == Merge::List || w.props[i].values.len() < 2) {
+        let repeated = repeated_later(&w.props, i);
+        let several = w.props[i].values.len() > 1;
+        let kind = if repeated || several { merge_kind(&w.props[i].ident) } else { Merge::List };
+        if !repeated && (kind == Merge::List || !several) {
             // Nothing to merge (the common case): nothing copied.
             i += 1;
             continue;
@@ -91,7 +107,10 @@ pub(crate) fn merge(w: &mut Work<'_>) {
         match kind {
             Merge::Points | Merge::List => {
                 let mut values = w.props[i].values.take();
-                values.extend(extra.into_iter().flat_map(|p| p.values));
+                values.reserve(extra.iter().map(|p| p.values.len()).sum());
+                for p in extra {
+                    values.extend(p.values);
+                }
                 let (kept, dropped) = if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
                 w.props[i].values = kept.into();
                 let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };

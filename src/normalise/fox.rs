@@ -32,12 +32,8 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                         } else {
                             " (komi ×100, as Fox and Tencent write it)"
                         };
-                        w.report(
-                            origin,
-                            Severity::Warning,
-                            codes::KOMI_SCALED,
-                            format!("KM[{raw}] read as KM[{text}]{how}"),
-                        );
+                        let msg = ["KM[", &raw, "] read as KM[", &text, "]", how].concat();
+                        w.report(origin, Severity::Warning, codes::KOMI_SCALED, msg);
                     }
                     None => w.note(
                         origin,
@@ -66,11 +62,12 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
         if let (Some(tc), Some(tt)) = (w.value("TC").map(str::to_string), w.value("TT").map(str::to_string)) {
             let (tc, tt) = (tc.trim().to_string(), tt.trim().to_string());
             if tc.parse::<u32>().is_ok_and(|n| n > 0) && tt.parse::<f64>().is_ok() {
-                let ot = format!("{tc}x{tt} byo-yomi");
+                let ot = [tc.as_str(), "x", &tt, " byo-yomi"].concat();
                 let at = w.find("TT").unwrap_or(w.props.len().saturating_sub(1));
                 let origin = w.props[at].origin;
                 w.props.insert(at + 1, Prop::new("OT", vec![PropValue::new(ot.clone())]));
-                let msg = format!("Fox byo-yomi TC[{tc}] TT[{tt}] also written as OT[{ot}] (TC and TT kept)");
+                let msg = ["Fox byo-yomi TC[", &tc, "] TT[", &tt, "] also written as OT[", &ot, "] (TC and TT kept)"]
+                    .concat();
                 w.report(origin, Severity::Info, codes::OVERTIME, msg);
             }
         }

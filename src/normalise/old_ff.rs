@@ -240,7 +240,7 @@ fn handicap(w: &mut Work<'_>, i: usize) -> bool {
     match number.map(|x| x as u32) {
         Some(0) => {
             w.props.remove(i);
-            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("HA[{raw}] (no handicap) removed"));
+            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, ["HA[", &raw, "] (no handicap) removed"].concat());
             true
         }
         Some(1) => {

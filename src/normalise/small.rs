@@ -68,11 +68,12 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
         }
     }
     let origin = front.last().and_then(|p| p.origin);
-    let names: Vec<String> = front.iter().map(|p| p.ident.to_string()).collect();
+    let names = if front.len() == 2 { "FF and CA" } else { front.first().map_or("", |p| &*p.ident) };
+    // Messages of the common repairs are joined without `format!` (they come on most reads).
+    let msg = [names, " moved to the front of the root (readers decide the charset from it)"].concat();
     for (k, p) in front.into_iter().enumerate() {
         w.props.insert(k, p);
     }
-    let msg = format!("{} moved to the front of the root (readers decide the charset from it)", names.join(" and "));
     w.report(origin, Severity::Info, codes::HEADER_ORDER, msg);
 }
 
@@ -170,7 +171,8 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             "BR" | "WR" if !raw.trim().is_empty() => {
                 if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
                     w.props[i].values = vec![PropValue::new(rank.clone())].into();
-                    w.report(origin, Severity::Info, codes::RANK, format!("{ident}[{raw}] written {ident}[{rank}]"));
+                    let msg = [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat();
+                    w.report(origin, Severity::Info, codes::RANK, msg);
                 }
             }
             "RE" if !raw.trim().is_empty() => {
@@ -183,7 +185,8 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             "C" | "N" if raw.trim().is_empty() && w.props[i].values.len() == 1 => {
                 w.props.remove(i);
-                w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}[{raw}] is empty; removed"));
+                let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
+                w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
                 continue;
             }
             id if !w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root) => {
@@ -221,7 +224,13 @@ fn empty_info_text(p: &super::Prop) -> bool {
 
 /// Removes the blank game-info text at `i` (read as `ident`), reported.
 fn remove_empty(w: &mut Work<'_>, i: usize, ident: &str, origin: Option<usize>) {
-    let shown: String = w.props[i].values.texts().map(|v| format!("[{v}]")).collect();
+    let mut msg = ident.to_string();
+    for v in w.props[i].values.texts() {
+        msg.push('[');
+        msg.push_str(v);
+        msg.push(']');
+    }
+    msg.push_str(" is empty; removed");
     w.props.remove(i);
-    w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}{shown} is empty; removed"));
+    w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
 }
