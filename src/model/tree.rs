@@ -817,25 +817,34 @@ impl GameTree {
         Prop { loc: at, len: MULTI, key }
     }
 
-    /// Replaces all the properties of `node` by `props` (identifier and values, in order) in one
-    /// splice; the new properties have no recorded offset.
-    pub(crate) fn replace_props<'p>(
-        &mut self,
-        node: NodeId,
-        props: impl IntoIterator<Item = (&'p str, &'p [PropValue])>,
-    ) {
-        let mut new: Vec<u16> = Vec::new();
+    /// Replaces all the properties of `node` by `props` (in order) in one splice; the new
+    /// properties have no recorded offset.
+    pub(crate) fn replace_props<'p>(&mut self, node: NodeId, props: impl IntoIterator<Item = NewProp<'p>>) {
+        let (start, end) = self.prop_range(node);
+        // Room for the node's slots and a few more properties.
+        let mut new: Vec<u16> = Vec::with_capacity(end - start + 4 * WIDE);
         let mut added = 0;
-        for (ident, values) in props {
-            let key = self.key_for(ident);
-            let (slots, w) = Self::encode(self.make_prop(key, values));
+        for p in props {
+            let stored = match p {
+                NewProp::Stored(s) => s.0,
+                NewProp::Owned(ident, values) => {
+                    let key = self.key_for(ident);
+                    self.make_prop(key, values)
+                }
+            };
+            let (slots, w) = Self::encode(stored);
             new.extend_from_slice(&slots[..w]);
             added += 1;
         }
-        let (start, end) = self.prop_range(node);
         let removed = self.heads(start, end).count();
         self.n_props = self.n_props + added - removed;
         self.splice_slots(node, start..end, &new, &vec![NO_OFFSET; new.len()]);
+    }
+
+    /// The property of this tree whose stored form is `s` (without a node or recorded offset:
+    /// for its identifier and values).
+    pub(crate) fn stored_property(&self, s: Stored) -> Property<'_> {
+        Property { tree: self, index: u32::MAX, raw: s.0 }
     }
 
     /// Remove every `ident` property of `node`; returns how many were removed.
@@ -858,6 +867,20 @@ impl GameTree {
     fn prop_range(&self, node: NodeId) -> (usize, usize) {
         (self.node_props.get(node.index()) as usize, self.node_props.get(node.index() + 1) as usize)
     }
+}
+
+/// A property's stored form, detached from its node: its values stay where the tree keeps them
+/// (the source text and the tree's own buffers only grow), so [`GameTree::replace_props`] can
+/// put it back without copying them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stored(Prop);
+
+/// A property handed to [`GameTree::replace_props`].
+pub(crate) enum NewProp<'p> {
+    /// One of the tree's properties, as stored.
+    Stored(Stored),
+    /// A new property: identifier and values.
+    Owned(&'p str, &'p [PropValue]),
 }
 
 /// The properties of one node, from their slots.
@@ -1040,6 +1063,11 @@ impl<'a> Property<'a> {
     #[inline]
     pub fn ident(&self) -> &'a str {
         self.tree.ident_of(self.raw().key)
+    }
+
+    /// The property's stored form, detached from its node (see [`Stored`]).
+    pub(crate) fn stored(&self) -> Stored {
+        Stored(self.raw)
     }
 
     /// The compact key: the table index of a known identifier; unknown identifiers have keys

@@ -51,7 +51,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
         let ident = w.props[i].ident.clone();
         let origin = w.props[i].origin;
         let raw = w.props[i].first().to_string();
-        let msg = match ident.as_str() {
+        let msg = match &*ident {
             "TE" if !raw.trim().is_empty() && raw.trim() != "1" && raw.trim() != "2" => {
                 match ["EV", "GN"].into_iter().find(|t| w.find(t).is_none()) {
                     Some(to) => {
@@ -74,12 +74,15 @@ pub(crate) fn repair(w: &mut Work<'_>) {
                     let km = crate::model::info::format_real(k);
                     let numeric = raw.trim().parse::<f64>().is_ok();
                     if numeric {
-                        w.props[i] = Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())], origin };
+                        w.props[i] =
+                            Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())].into(), origin };
                         format!("KO[{raw}] is the dialect's komi: written as KM[{km}]")
                     } else {
-                        w.props[i].ident = super::private("KO");
-                        w.props
-                            .insert(i, Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())], origin });
+                        w.props[i].ident = super::private("KO").into();
+                        w.props.insert(
+                            i,
+                            Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())].into(), origin },
+                        );
                         i += 1;
                         format!("KO[{raw}] is the dialect's komi: written as KM[{km}], the text kept in XSGFKO")
                     }
@@ -88,7 +91,8 @@ pub(crate) fn repair(w: &mut Work<'_>) {
             },
             "HD" => match raw.trim().parse::<u32>() {
                 Ok(n) if n >= 2 && w.find("HA").is_none() => {
-                    w.props[i] = Prop { ident: "HA".into(), values: vec![PropValue::new(n.to_string())], origin };
+                    w.props[i] =
+                        Prop { ident: "HA".into(), values: vec![PropValue::new(n.to_string())].into(), origin };
                     format!("HD[{raw}] is the dialect's handicap: written as HA[{n}]")
                 }
                 Ok(0) => {
@@ -104,7 +108,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
                 _ => keep(w, i, "HD", "handicap"),
             },
             "LT" | "LC" | "GK" => {
-                let what = match ident.as_str() {
+                let what = match &*ident {
                     "LT" => "byo-yomi time",
                     "LC" => "byo-yomi periods",
                     _ => "meaning unknown",
@@ -126,7 +130,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
 fn keep(w: &mut Work<'_>, i: usize, ident: &str, what: &str) -> String {
     let new = super::private(ident);
     let raw = w.props[i].first().to_string();
-    w.props[i].ident = new.clone();
+    w.props[i].ident = new.clone().into();
     format!("{ident}[{raw}] ({what} in the Nihon Ki-in / Oro dialect) kept as {new}")
 }
 

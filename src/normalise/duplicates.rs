@@ -28,37 +28,53 @@ fn merge_kind(ident: &str) -> Merge {
     }
 }
 
-/// Whether some identifier occurs twice in `props`: one pass, a bit per one- or two-letter
-/// identifier (others compared by name), instead of comparing every pair.
-fn any_repeat(props: &[Prop]) -> bool {
-    let mut seen = [0u64; (26 * 27usize).div_ceil(64)];
+/// Words of a bit set with a bit per one- or two-letter identifier ([`props::slot`]).
+const SLOT_WORDS: usize = (26 * 27usize).div_ceil(64);
+
+/// The one- and two-letter identifiers given more than once in `props` (a bit per slot), and
+/// whether a longer one is: one pass instead of comparing every pair.
+fn repeats(props: &[Prop<'_>]) -> ([u64; SLOT_WORDS], bool) {
+    let mut seen = [0u64; SLOT_WORDS];
+    let mut twice = [0u64; SLOT_WORDS];
+    let mut long = false;
     for (i, p) in props.iter().enumerate() {
         match props::slot(p.ident.as_bytes()) {
             Some(s) => {
                 let bit = 1u64 << (s % 64);
-                if seen[s / 64] & bit != 0 {
-                    return true;
-                }
+                twice[s / 64] |= seen[s / 64] & bit;
                 seen[s / 64] |= bit;
             }
-            None if props[..i].iter().any(|q| q.ident == p.ident) => return true,
-            None => {}
+            None => long |= props[..i].iter().any(|q| q.ident == p.ident),
         }
     }
-    false
+    (twice, long)
+}
+
+/// Whether some identifier occurs twice in `props`.
+fn any_repeat(props: &[Prop<'_>]) -> bool {
+    let (twice, long) = repeats(props);
+    long || twice.iter().any(|&w| w != 0)
 }
 
 /// Merges every repeated property of the node into its first occurrence.
 pub(crate) fn merge(w: &mut Work<'_>) {
     // No identifier repeated and no property with several values (most nodes): nothing to do.
-    if w.props.iter().all(|p| p.values.len() < 2) && !any_repeat(&w.props) {
+    let (twice, long) = repeats(&w.props);
+    if w.props.iter().all(|p| p.values.len() < 2) && !long && twice.iter().all(|&w| w == 0) {
         return;
     }
+    // Whether property `i` is repeated later: a one- or two-letter identifier is met first where
+    // it repeats (the later ones are merged into it there), and no repair here adds one.
+    let repeated_later = |props: &[Prop<'_>], i: usize| match props::slot(props[i].ident.as_bytes()) {
+        Some(s) => twice[s / 64] & (1 << (s % 64)) != 0,
+        None => props[i + 1..].iter().any(|p| p.ident == props[i].ident),
+    };
     let mut i = 0;
     while i < w.props.len() {
-        let kind = merge_kind(&w.props[i].ident);
-        let repeated = w.props[i + 1..].iter().any(|p| p.ident == w.props[i].ident);
-        if !repeated && (kind == Merge::List || w.props[i].values.len() < 2) {
+        let repeated = repeated_later(&w.props, i);
+        let several = w.props[i].values.len() > 1;
+        let kind = if repeated || several { merge_kind(&w.props[i].ident) } else { Merge::List };
+        if !repeated && (kind == Merge::List || !several) {
             // Nothing to merge (the common case): nothing copied.
             i += 1;
             continue;
@@ -70,9 +86,9 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                 several_values(w, i, kind == Merge::Text || is_simple_text(&ident));
             } else if kind == Merge::Points && w.props[i].values.len() > 1 {
                 let origin = w.props[i].origin;
-                let values = std::mem::take(&mut w.props[i].values);
+                let values = w.props[i].values.take();
                 let (kept, dropped) = dedupe_points(values);
-                w.props[i].values = kept;
+                w.props[i].values = kept.into();
                 if dropped > 0 {
                     let msg = format!("{ident} lists {dropped} point(s) twice; each kept once");
                     w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
@@ -82,7 +98,7 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             continue;
         }
         let times = repeats.len() + 1;
-        let mut extra: Vec<Prop> = Vec::with_capacity(repeats.len());
+        let mut extra: Vec<Prop<'_>> = Vec::with_capacity(repeats.len());
         for &k in repeats.iter().rev() {
             extra.push(w.props.remove(k));
         }
@@ -90,33 +106,35 @@ pub(crate) fn merge(w: &mut Work<'_>) {
         let origin = w.props[i].origin;
         match kind {
             Merge::Points | Merge::List => {
-                let mut values = std::mem::take(&mut w.props[i].values);
-                values.extend(extra.into_iter().flat_map(|p| p.values));
+                let mut values = w.props[i].values.take();
+                values.reserve(extra.iter().map(|p| p.values.len()).sum());
+                for p in extra {
+                    values.extend(p.values);
+                }
                 let (kept, dropped) = if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
-                w.props[i].values = kept;
+                w.props[i].values = kept.into();
                 let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
                 let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
             Merge::Text => {
-                let mut texts: Vec<String> =
-                    std::mem::take(&mut w.props[i].values).into_iter().map(|v| v.text).collect();
+                let mut texts: Vec<String> = w.props[i].values.take().into_iter().map(|v| v.text).collect();
                 for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
                     if !texts.contains(&t) {
                         texts.push(t);
                     }
                 }
                 texts.retain(|t| !t.is_empty());
-                w.props[i].values = vec![PropValue::new(texts.join("\n\n"))];
+                w.props[i].values = vec![PropValue::new(texts.join("\n\n"))].into();
                 let msg = format!("{ident} given {times} times in one node; the texts joined with a blank line");
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
             Merge::Single => {
                 // Every value of every occurrence, in order: the first stays, the distinct others
                 // (a first occurrence may itself hold several) are the conflict.
-                let mut all = std::mem::take(&mut w.props[i].values).into_iter();
+                let mut all = w.props[i].values.take().into_iter();
                 let first = all.next().unwrap_or_else(|| PropValue::new(""));
-                w.props[i].values = vec![first.clone()];
+                w.props[i].values = vec![first.clone()].into();
                 let mut distinct: Vec<PropValue> = Vec::new();
                 for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
                     let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
@@ -127,7 +145,7 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                 if distinct.is_empty() {
                     let msg = format!("{ident} given {times} times with the same value; kept once");
                     w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
-                } else if matches!(ident.as_str(), "FF" | "CA") {
+                } else if matches!(&*ident, "FF" | "CA") {
                     let shown: Vec<&str> = distinct.iter().map(|v| v.text.as_str()).collect();
                     let msg = format!(
                         "{ident} given {times} times ({} and {}); the first kept, the writer writes its own",
@@ -162,7 +180,7 @@ pub(crate) fn coalesce(w: &mut Work<'_>) {
     }
 }
 
-fn coalesce_props(props: &mut Vec<Prop>) {
+fn coalesce_props(props: &mut Vec<Prop<'_>>) {
     if !any_repeat(props) {
         return;
     }
@@ -172,9 +190,10 @@ fn coalesce_props(props: &mut Vec<Prop>) {
         while k < props.len() {
             if props[k].ident == props[i].ident {
                 let more = props.remove(k).values;
+                let values = props[i].values.to_mut();
                 for v in more {
-                    if !props[i].values.contains(&v) {
-                        props[i].values.push(v);
+                    if !values.contains(&v) {
+                        values.push(v);
                     }
                 }
             } else {
@@ -205,11 +224,11 @@ fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
     let ident = w.props[i].ident.clone();
     let origin = w.props[i].origin;
     let n = w.props[i].values.len();
-    let (kept, _) = dedupe_values(std::mem::take(&mut w.props[i].values));
+    let (kept, _) = dedupe_values(w.props[i].values.take());
     if text {
         let sep = if is_simple_text(&ident) { " " } else { "\n\n" };
         let joined: Vec<String> = kept.into_iter().map(|v| v.text).filter(|t| !t.is_empty()).collect();
-        w.props[i].values = vec![PropValue::new(joined.join(sep))];
+        w.props[i].values = vec![PropValue::new(joined.join(sep))].into();
         let how = if sep == " " { "a space" } else { "a blank line" };
         let msg = format!("{ident} takes one value but has {n}; joined with {how}");
         w.report(origin, Severity::Info, codes::VALUES_JOINED, msg);
@@ -217,7 +236,7 @@ fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
         let mut kept = kept.into_iter();
         let first = kept.next().unwrap_or_else(|| PropValue::new(""));
         let rest: Vec<PropValue> = kept.collect();
-        w.props[i].values = vec![first.clone()];
+        w.props[i].values = vec![first.clone()].into();
         if rest.is_empty() {
             let msg = format!("{ident} has the value [{}] {n} times; kept once", first.text);
             w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);

@@ -26,18 +26,14 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                 match scaled_komi(k) {
                     Some(points) => {
                         let text = crate::model::info::format_real(points);
-                        w.props[i].values = vec![PropValue::new(text.clone())];
+                        w.props[i].values = vec![PropValue::new(text.clone())].into();
                         let how = if (points - k / 100.0).abs() > f64::EPSILON {
                             " (×100, in stones under Chinese counting: doubled to points)"
                         } else {
                             " (komi ×100, as Fox and Tencent write it)"
                         };
-                        w.report(
-                            origin,
-                            Severity::Warning,
-                            codes::KOMI_SCALED,
-                            format!("KM[{raw}] read as KM[{text}]{how}"),
-                        );
+                        let msg = ["KM[", &raw, "] read as KM[", &text, "]", how].concat();
+                        w.report(origin, Severity::Warning, codes::KOMI_SCALED, msg);
                     }
                     None => w.note(
                         origin,
@@ -49,7 +45,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
             } else if k == 0.0 && facts.fox && w.find("HA").is_none() && w.find(&super::private("HA")).is_none() {
                 // The komi is unknown, and KM[0] would claim it was 0: the value goes to a private
                 // property, and nothing is invented.
-                w.props[i].ident = super::private("KM");
+                w.props[i].ident = super::private("KM").into();
                 w.report(
                     origin,
                     Severity::Warning,
@@ -66,11 +62,12 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
         if let (Some(tc), Some(tt)) = (w.value("TC").map(str::to_string), w.value("TT").map(str::to_string)) {
             let (tc, tt) = (tc.trim().to_string(), tt.trim().to_string());
             if tc.parse::<u32>().is_ok_and(|n| n > 0) && tt.parse::<f64>().is_ok() {
-                let ot = format!("{tc}x{tt} byo-yomi");
+                let ot = [tc.as_str(), "x", &tt, " byo-yomi"].concat();
                 let at = w.find("TT").unwrap_or(w.props.len().saturating_sub(1));
                 let origin = w.props[at].origin;
                 w.props.insert(at + 1, Prop::new("OT", vec![PropValue::new(ot.clone())]));
-                let msg = format!("Fox byo-yomi TC[{tc}] TT[{tt}] also written as OT[{ot}] (TC and TT kept)");
+                let msg = ["Fox byo-yomi TC[", &tc, "] TT[", &tt, "] also written as OT[", &ot, "] (TC and TT kept)"]
+                    .concat();
                 w.report(origin, Severity::Info, codes::OVERTIME, msg);
             }
         }

@@ -58,7 +58,9 @@ pub(crate) mod keys {
 
 use crate::diag::{Diagnostic, Severity};
 use crate::formats::ReadOutput;
-use crate::model::{GameTree, NodeId, PropValue, TreeBuilder};
+use std::borrow::Cow;
+
+use crate::model::{GameTree, NewProp, NodeId, PropValue, Property, Stored, TreeBuilder};
 
 /// Diagnostic codes of the normaliser (documented in `formats/normalise.md`).
 pub mod codes {
@@ -149,22 +151,145 @@ pub(crate) fn private(ident: &str) -> String {
     format!("{PRIVATE_PREFIX}{ident}")
 }
 
-/// One property while a node is worked on.
+/// One property while a node is worked on: as the tree holds it until a repair changes it.
 #[derive(Clone, Debug)]
-pub(crate) struct Prop {
-    pub ident: String,
-    pub values: Vec<PropValue>,
+pub(crate) struct Prop<'t> {
+    /// The identifier (borrowed from the tree for a property as read).
+    pub ident: Cow<'t, str>,
+    pub values: Values<'t>,
     /// The property's index in the node as read (for its position), `None` for one added here.
     pub origin: Option<usize>,
 }
 
-impl Prop {
-    pub(crate) fn new(ident: &str, values: Vec<PropValue>) -> Prop {
-        Prop { ident: ident.to_string(), values, origin: None }
+impl<'t> Prop<'t> {
+    pub(crate) fn new(ident: impl Into<Cow<'t, str>>, values: Vec<PropValue>) -> Prop<'t> {
+        Prop { ident: ident.into(), values: values.into(), origin: None }
+    }
+
+    /// Property `p` of a node, read at index `origin`: nothing copied.
+    fn read(origin: usize, p: Property<'t>) -> Prop<'t> {
+        Prop { ident: Cow::Borrowed(p.ident()), values: Values::Read(p), origin: Some(origin) }
     }
 
     pub(crate) fn first(&self) -> &str {
-        self.values.first().map_or("", |v| v.text.as_str())
+        self.values.first().unwrap_or("")
+    }
+
+    /// The property for writing back: as stored when neither its identifier nor its values
+    /// changed.
+    fn detach(self) -> Repaired {
+        match self.values {
+            Values::Read(p) if p.ident() == self.ident => Repaired::Kept(p.stored()),
+            values => Repaired::New(self.ident.into_owned(), values.into_vec()),
+        }
+    }
+}
+
+/// The values of a [`Prop`]: the tree's own until a repair changes them, then owned.
+#[derive(Clone, Debug)]
+pub(crate) enum Values<'t> {
+    /// As read (borrowed from the tree).
+    Read(Property<'t>),
+    /// Changed or new.
+    Owned(Vec<PropValue>),
+}
+
+impl Default for Values<'_> {
+    fn default() -> Self {
+        Values::Owned(Vec::new())
+    }
+}
+
+impl From<Vec<PropValue>> for Values<'_> {
+    fn from(v: Vec<PropValue>) -> Self {
+        Values::Owned(v)
+    }
+}
+
+impl IntoIterator for Values<'_> {
+    type Item = PropValue;
+    type IntoIter = std::vec::IntoIter<PropValue>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
+impl Values<'_> {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Values::Read(p) => p.len(),
+            Values::Owned(v) => v.len(),
+        }
+    }
+
+    pub(crate) fn first(&self) -> Option<&str> {
+        match self {
+            Values::Read(p) => p.first(),
+            Values::Owned(v) => v.first().map(|v| v.text.as_str()),
+        }
+    }
+
+    /// The values' texts, in order.
+    pub(crate) fn texts(&self) -> impl Iterator<Item = &str> {
+        let (read, owned) = match self {
+            Values::Read(p) => (Some(p.values().map(|v| v.as_str())), None),
+            Values::Owned(v) => (None, Some(v.iter().map(|v| v.text.as_str()))),
+        };
+        read.into_iter().flatten().chain(owned.into_iter().flatten())
+    }
+
+    /// Whether some value is composed (`a:b`).
+    fn any_composed(&self) -> bool {
+        match self {
+            Values::Read(p) => p.values().any(|v| v.parts().is_some()),
+            Values::Owned(v) => v.iter().any(|v| v.split.is_some()),
+        }
+    }
+
+    /// The values, owned (copied from the tree the first time), to change.
+    pub(crate) fn to_mut(&mut self) -> &mut Vec<PropValue> {
+        if let Values::Read(p) = self {
+            *self = Values::Owned(p.values().map(|v| v.to_owned_value()).collect());
+        }
+        match self {
+            Values::Owned(v) => v,
+            Values::Read(_) => unreachable!("made owned above"),
+        }
+    }
+
+    /// The values taken out (owned), leaving none.
+    pub(crate) fn take(&mut self) -> Vec<PropValue> {
+        std::mem::take(self).into_vec()
+    }
+
+    /// An owned copy.
+    pub(crate) fn to_vec(&self) -> Vec<PropValue> {
+        self.clone().into_vec()
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<PropValue> {
+        match self {
+            Values::Read(p) => p.values().map(|v| v.to_owned_value()).collect(),
+            Values::Owned(v) => v,
+        }
+    }
+}
+
+/// A repaired node's property, detached from the tree (written back once the repairs are done).
+enum Repaired {
+    /// Unchanged: its stored form.
+    Kept(Stored),
+    /// Changed or new: identifier and values.
+    New(String, Vec<PropValue>),
+}
+
+impl Repaired {
+    /// The property for [`GameTree::replace_props`].
+    fn as_new(&self) -> NewProp<'_> {
+        match self {
+            Repaired::Kept(s) => NewProp::Stored(*s),
+            Repaired::New(ident, values) => NewProp::Owned(ident, values),
+        }
     }
 }
 
@@ -191,9 +316,9 @@ pub(crate) struct GameFacts {
 pub(crate) struct Work<'f> {
     pub node: NodeId,
     pub is_root: bool,
-    pub props: Vec<Prop>,
+    pub props: Vec<Prop<'f>>,
     /// Nodes to insert below this one (a node split in two); the node's children move to the last.
-    pub after: Vec<Vec<Prop>>,
+    pub after: Vec<Vec<Prop<'f>>>,
     pub changed: bool,
     findings: &'f mut Vec<Finding>,
 }
@@ -224,10 +349,10 @@ impl Work<'_> {
     pub(crate) fn keep_private(&mut self, ident: &str, values: Vec<PropValue>, after: usize) {
         let id = private(ident);
         match self.find(&id) {
-            Some(i) => self.props[i].values.extend(values),
+            Some(i) => self.props[i].values.to_mut().extend(values),
             None => {
                 let at = (after + 1).min(self.props.len());
-                self.props.insert(at, Prop::new(&id, values));
+                self.props.insert(at, Prop::new(id, values));
             }
         }
     }
@@ -362,18 +487,10 @@ fn reparse_with_positions(read: &mut ReadOutput) -> bool {
 fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
     let Plan { facts, nodes } = plan;
     let mut findings = Vec::new();
-    let mut rewrites: Vec<(NodeId, Vec<Vec<Prop>>)> = Vec::new();
+    let mut rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)> = Vec::new();
     for id in nodes {
         let n = tree.node(id);
-        let props: Vec<Prop> = n
-            .props()
-            .enumerate()
-            .map(|(i, p)| Prop {
-                ident: p.ident().to_string(),
-                values: p.values().map(|v| v.to_owned_value()).collect(),
-                origin: Some(i),
-            })
-            .collect();
+        let props: Vec<Prop<'_>> = n.props().enumerate().map(|(i, p)| Prop::read(i, p)).collect();
         let mut w = Work {
             node: n.id(),
             is_root: n.is_root(),
@@ -385,9 +502,8 @@ fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::Positi
         repair_node(&mut w, &facts, tree);
         if w.changed {
             let Work { node, props, after, .. } = w;
-            let mut chain = vec![props];
-            chain.extend(after);
-            rewrites.push((node, chain));
+            let chain = std::iter::once(props).chain(after);
+            rewrites.push((node, chain.map(|props| props.into_iter().map(Prop::detach).collect()).collect()));
         }
     }
     let order = variations::plan(tree, &mut findings);
@@ -412,8 +528,8 @@ fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::Positi
 const IN_PLACE: usize = 8;
 
 /// Replaces the properties of `node` by `props`.
-fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Prop>) {
-    tree.replace_props(node, props.iter().map(|p| (p.ident.as_str(), p.values.as_slice())));
+fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Repaired>) {
+    tree.replace_props(node, props.iter().map(Repaired::as_new));
 }
 
 /// Runs the repair families on one node, in an order where each sees the previous one's work.
@@ -432,8 +548,8 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
     duplicates::coalesce(w);
     // A private property is read back as plain text: composed values become `a:b` text.
     for p in w.props.iter_mut().chain(w.after.iter_mut().flatten()) {
-        if p.ident.starts_with(PRIVATE_PREFIX) {
-            p.values.iter_mut().for_each(|v| v.split = None);
+        if p.ident.starts_with(PRIVATE_PREFIX) && p.values.any_composed() {
+            p.values.to_mut().iter_mut().for_each(|v| v.split = None);
         }
     }
 }
@@ -528,8 +644,8 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
 
 /// Builds the repaired tree: nodes in `rewrites` get their new properties; the children listed
 /// in `order` come in that order (the others keep theirs).
-fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Prop>>)>, order: &[(NodeId, Vec<NodeId>)]) -> GameTree {
-    let mut rewrites: std::collections::HashMap<NodeId, Vec<Vec<Prop>>> = rewrites.into_iter().collect();
+fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)>, order: &[(NodeId, Vec<NodeId>)]) -> GameTree {
+    let mut rewrites: std::collections::HashMap<NodeId, Vec<Vec<Repaired>>> = rewrites.into_iter().collect();
     let reordered: std::collections::HashMap<NodeId, &Vec<NodeId>> = order.iter().map(|(p, c)| (*p, c)).collect();
     let mut b = TreeBuilder::new();
     // Builder ids of the tree's nodes; a parent is always placed before its children.
@@ -544,7 +660,13 @@ fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Prop>>)>, order: &[(N
                         at = b.add_child(at);
                     }
                     for p in props {
-                        b.add_prop(at, &p.ident, p.values);
+                        match p {
+                            Repaired::Kept(s) => {
+                                let p = tree.stored_property(s);
+                                b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
+                            }
+                            Repaired::New(ident, values) => b.add_prop(at, &ident, values),
+                        }
                     }
                 }
             }

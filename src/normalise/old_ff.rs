@@ -41,7 +41,7 @@ fn is_iso_shape(v: &str) -> bool {
 pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
     let mut i = 0;
     while i < w.props.len() {
-        let (id, first) = (w.props[i].ident.as_str(), w.props[i].first());
+        let (id, first) = (&*w.props[i].ident, w.props[i].first());
         let odd = odd_value(id, first);
         // Most properties are none of this family's.
         if !(odd || matches!(id, "L" | "M" | "KI") || dropped(id, facts)) {
@@ -50,7 +50,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
         }
         let ident = w.props[i].ident.clone();
         let origin = w.props[i].origin;
-        let removed = match ident.as_str() {
+        let removed = match &*ident {
             "L" => labels(w, i),
             "M" => rename(w, i, "MA", "marks (FF[3] M) written as MA crosses"),
             "KI" => {
@@ -60,7 +60,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
             id if dropped(id, facts) => {
                 let new = super::private(id);
                 let msg = format!("{id} is an FF[1]-FF[3] property FF[4] has no equivalent for; kept as {new}");
-                w.props[i].ident = new;
+                w.props[i].ident = new.into();
                 w.report(origin, Severity::Info, codes::OLD_PROPERTY_KEPT, msg);
                 false
             }
@@ -85,13 +85,13 @@ fn rename(w: &mut Work<'_>, i: usize, to: &str, what: &str) -> bool {
     let from = w.props[i].ident.clone();
     let removed = match w.find(to) {
         Some(k) => {
-            let values = std::mem::take(&mut w.props[i].values);
-            w.props[k].values.extend(values);
+            let values = w.props[i].values.take();
+            w.props[k].values.to_mut().extend(values);
             w.props.remove(i);
             true
         }
         None => {
-            w.props[i].ident = to.to_string();
+            w.props[i].ident = to.to_string().into();
             false
         }
     };
@@ -102,8 +102,8 @@ fn rename(w: &mut Work<'_>, i: usize, to: &str, what: &str) -> bool {
 /// FF\[3\] `L[aa][bb]` labels its points `a`, `b`, … in order: `LB[aa:a][bb:b]`.
 fn labels(w: &mut Work<'_>, i: usize) -> bool {
     let values: Vec<PropValue> =
-        w.props[i].values.iter().enumerate().map(|(k, v)| PropValue::composed(&v.text, &label_text(k))).collect();
-    w.props[i].values = values;
+        w.props[i].values.texts().enumerate().map(|(k, v)| PropValue::composed(v, &label_text(k))).collect();
+    w.props[i].values = values.into();
     rename(w, i, "LB", "labels (FF[3] L) written as LB with the letters a, b, c, … in order")
 }
 
@@ -119,7 +119,7 @@ fn integer_komi(w: &mut Work<'_>, i: usize) {
     let raw = w.props[i].first().to_string();
     let Ok(ki) = raw.trim().parse::<i64>() else {
         let new = super::private("KI");
-        w.props[i].ident = new.clone();
+        w.props[i].ident = new.clone().into();
         let msg = format!("KI[{raw}] is not an integer komi; kept as {new}");
         w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
         return;
@@ -127,11 +127,11 @@ fn integer_komi(w: &mut Work<'_>, i: usize) {
     let km = crate::model::info::format_real(ki as f64 / 2.0);
     if w.find("KM").is_some() {
         let new = super::private("KI");
-        w.props[i].ident = new.clone();
+        w.props[i].ident = new.clone().into();
         let msg = format!("KI[{raw}] (FF[3] integer komi ×2) beside a KM; kept as {new}");
         w.report(origin, Severity::Info, codes::OLD_PROPERTY_KEPT, msg);
     } else {
-        w.props[i] = Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())], origin };
+        w.props[i] = Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())].into(), origin };
         let msg = format!("KI[{raw}] (FF[3] integer komi ×2) written as KM[{km}]");
         w.report(origin, Severity::Info, codes::OLD_PROPERTY, msg);
     }
@@ -209,13 +209,13 @@ fn time(w: &mut Work<'_>, i: usize) -> bool {
         .filter(|(_, tail)| tail.is_empty() || (ident == "TM" && (tail.starts_with('(') || tail.starts_with('+'))));
     let Some((secs, tail)) = parsed else {
         let new = super::private(&ident);
-        w.props[i].ident = new.clone();
+        w.props[i].ident = new.clone().into();
         let msg = format!("{ident}[{raw}] is not a time in seconds and has no FF[4] form; kept as {new}");
         w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
         return false;
     };
     let secs_text = crate::model::info::format_real(secs);
-    w.props[i].values = vec![PropValue::new(secs_text.clone())];
+    w.props[i].values = vec![PropValue::new(secs_text.clone())].into();
     let overtime = tail.trim_start_matches('+').trim().trim_start_matches('(').trim_end_matches(')').trim();
     let mut msg = format!("{ident}[{raw}] written {ident}[{secs_text}]");
     if !overtime.is_empty() {
@@ -240,25 +240,25 @@ fn handicap(w: &mut Work<'_>, i: usize) -> bool {
     match number.map(|x| x as u32) {
         Some(0) => {
             w.props.remove(i);
-            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("HA[{raw}] (no handicap) removed"));
+            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, ["HA[", &raw, "] (no handicap) removed"].concat());
             true
         }
         Some(1) => {
             let new = super::private("HA");
-            w.props[i].ident = new.clone();
+            w.props[i].ident = new.clone().into();
             let msg =
                 format!("HA[{raw}] is not an FF[4] handicap (2 or more; Fox writes 1 for no komi); kept as {new}");
             w.report(origin, Severity::Info, codes::VALUE_KEPT, msg);
             false
         }
         Some(n) => {
-            w.props[i].values = vec![PropValue::new(n.to_string())];
+            w.props[i].values = vec![PropValue::new(n.to_string())].into();
             w.report(origin, Severity::Info, codes::OLD_VALUE, format!("HA[{raw}] written HA[{n}]"));
             false
         }
         None => {
             let new = super::private("HA");
-            w.props[i].ident = new.clone();
+            w.props[i].ident = new.clone().into();
             let msg = format!("HA[{raw}] is not a number of stones; kept as {new}");
             w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
             false
@@ -277,7 +277,7 @@ fn player(w: &mut Work<'_>, i: usize) -> bool {
         "" => None,
         _ => {
             let new = super::private("PL");
-            w.props[i].ident = new.clone();
+            w.props[i].ident = new.clone().into();
             let msg = format!("PL[{raw}] is not a colour; kept as {new}");
             w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
             return false;
@@ -285,7 +285,7 @@ fn player(w: &mut Work<'_>, i: usize) -> bool {
     };
     match colour {
         Some(c) => {
-            w.props[i].values = vec![PropValue::new(c)];
+            w.props[i].values = vec![PropValue::new(c)].into();
             w.report(origin, Severity::Info, codes::OLD_VALUE, format!("PL[{raw}] written PL[{c}]"));
             false
         }
@@ -352,7 +352,7 @@ fn date(w: &mut Work<'_>, i: usize) {
     let origin = w.props[i].origin;
     let raw = w.props[i].first().to_string();
     let Some((iso, dropped)) = date_to_iso(&raw) else { return };
-    w.props[i].values = vec![PropValue::new(iso.clone())];
+    w.props[i].values = vec![PropValue::new(iso.clone())].into();
     let mut msg = format!("DT[{raw}] written DT[{iso}]");
     if dropped {
         w.keep_private("DT", vec![PropValue::new(raw.clone())], i);

@@ -44,16 +44,21 @@ const HEADER: &[&str] = &["FF", "CA", "GM", "SZ", "ST"];
 /// Whether `FF` or `CA` comes after a property with text in the root (readers that decide the
 /// charset from the first `CA` need it before any text; the writer puts a missing `CA` after
 /// `FF`).
-fn header_late(idents: &[&str]) -> bool {
-    let first_text = idents.iter().position(|i| !HEADER.contains(i)).unwrap_or(idents.len());
-    idents.iter().enumerate().any(|(k, i)| matches!(*i, "FF" | "CA") && k > first_text)
+fn header_late<'a>(idents: impl Iterator<Item = &'a str>) -> bool {
+    let mut text_before = false;
+    for i in idents {
+        if matches!(i, "FF" | "CA") && text_before {
+            return true;
+        }
+        text_before |= !HEADER.contains(&i);
+    }
+    false
 }
 
 /// Moves `FF` and `CA` to the front of the root when one comes after text (SGFC stops with
 /// fatal error 73 on a `CA` that follows text it had to decode).
 pub(crate) fn header_first(w: &mut Work<'_>) {
-    let idents: Vec<&str> = w.props.iter().map(|p| p.ident.as_str()).collect();
-    if !header_late(&idents) {
+    if !header_late(w.props.iter().map(|p| &*p.ident)) {
         return;
     }
     let mut front = Vec::new();
@@ -63,11 +68,12 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
         }
     }
     let origin = front.last().and_then(|p| p.origin);
-    let names: Vec<String> = front.iter().map(|p| p.ident.clone()).collect();
+    let names = if front.len() == 2 { "FF and CA" } else { front.first().map_or("", |p| &*p.ident) };
+    // Messages of the common repairs are joined without `format!` (they come on most reads).
+    let msg = [names, " moved to the front of the root (readers decide the charset from it)"].concat();
     for (k, p) in front.into_iter().enumerate() {
         w.props.insert(k, p);
     }
-    let msg = format!("{} moved to the front of the root (readers decide the charset from it)", names.join(" and "));
     w.report(origin, Severity::Info, codes::HEADER_ORDER, msg);
 }
 
@@ -79,7 +85,7 @@ pub(crate) fn split(w: &mut Work<'_>) {
     let is_move = |p: &super::Prop| crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move);
     // In the root, everything but the move stays (game information, header).
     let root = w.is_root;
-    let is_setup = |p: &super::Prop| matches!(p.ident.as_str(), "AB" | "AW" | "AE" | "PL");
+    let is_setup = |p: &super::Prop| matches!(&*p.ident, "AB" | "AW" | "AE" | "PL");
     // As SGFC does: setup, game information, root properties and N stay; the rest moves.
     let stays = |p: &super::Prop| {
         root || is_setup(p)
@@ -91,7 +97,7 @@ pub(crate) fn split(w: &mut Work<'_>) {
     if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
         let origin = w.props.iter().find(|p| is_setup(p)).and_then(|p| p.origin);
         let (setup, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut w.props).into_iter().partition(stays);
-        let names: Vec<String> = setup.iter().filter(|p| is_setup(p)).map(|p| p.ident.clone()).collect();
+        let names: Vec<String> = setup.iter().filter(|p| is_setup(p)).map(|p| p.ident.to_string()).collect();
         w.props = setup;
         w.after.push(rest);
         let msg =
@@ -112,7 +118,7 @@ pub(crate) fn split(w: &mut Work<'_>) {
         let moved = node.remove(k);
         let timing = if second == "W" { ["WL", "OW"] } else { ["BL", "OB"] };
         let mut next = vec![moved];
-        while let Some(t) = node.iter().position(|p| timing.contains(&p.ident.as_str())) {
+        while let Some(t) = node.iter().position(|p| timing.contains(&&*p.ident)) {
             next.push(node.remove(t));
         }
         if w.props.is_empty() {
@@ -133,7 +139,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
     while i < w.props.len() {
         let origin = w.props[i].origin;
         // Most properties are none of the forms below: only the blank-text check applies.
-        let id = w.props[i].ident.as_str();
+        let id = &*w.props[i].ident;
         let looked_at = matches!(id, "SZ" | "PL" | "BR" | "WR" | "RE" | "C" | "N")
             || (!w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root));
         if !looked_at {
@@ -147,15 +153,15 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
         }
         let ident = w.props[i].ident.clone();
         let raw = w.props[i].first().to_string();
-        match ident.as_str() {
+        match &*ident {
             "SZ" if w.is_root => {
                 if let Some(side) = square_composed(&raw).map(str::to_string) {
-                    w.props[i].values = vec![PropValue::new(side.clone())];
+                    w.props[i].values = vec![PropValue::new(side.clone())].into();
                     let msg = format!("SZ[{raw}]: a square board is written SZ[{side}]");
                     w.report(origin, Severity::Info, codes::OLD_VALUE, msg);
                 }
             }
-            "PL" if w.props.iter().any(|p| matches!(p.ident.as_str(), "B" | "W")) => {
+            "PL" if w.props.iter().any(|p| matches!(&*p.ident, "B" | "W")) => {
                 w.props.remove(i);
                 let msg =
                     format!("PL[{raw}] in a move node removed (the move says who plays; FF[4] keeps PL to setup)");
@@ -164,13 +170,14 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             "BR" | "WR" if !raw.trim().is_empty() => {
                 if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
-                    w.props[i].values = vec![PropValue::new(rank.clone())];
-                    w.report(origin, Severity::Info, codes::RANK, format!("{ident}[{raw}] written {ident}[{rank}]"));
+                    w.props[i].values = vec![PropValue::new(rank.clone())].into();
+                    let msg = [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat();
+                    w.report(origin, Severity::Info, codes::RANK, msg);
                 }
             }
             "RE" if !raw.trim().is_empty() => {
                 if let Some(re) = super::dialect::result_from_text(&raw) {
-                    w.props[i].values = vec![PropValue::new(re.clone())];
+                    w.props[i].values = vec![PropValue::new(re.clone())].into();
                     w.keep_private("RE", vec![PropValue::new(raw.clone())], i);
                     let msg = format!("RE[{raw}] written RE[{re}]; the text kept in {}", super::private("RE"));
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
@@ -178,20 +185,21 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             "C" | "N" if raw.trim().is_empty() && w.props[i].values.len() == 1 => {
                 w.props.remove(i);
-                w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}[{raw}] is empty; removed"));
+                let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
+                w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
                 continue;
             }
             id if !w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root) => {
                 let in_root: Option<Vec<PropValue>> =
                     tree.root().get(id).map(|p| p.values().map(|v| v.to_owned_value()).collect());
-                if in_root.as_ref() == Some(&w.props[i].values) {
+                if in_root == Some(w.props[i].values.to_vec()) {
                     w.props.remove(i);
                     let msg = format!("{ident}[{raw}] outside the root means nothing (the root has the same); removed");
                     w.report(origin, Severity::Info, codes::ROOT_PROPERTY, msg);
                     continue;
                 }
                 let new = super::private(id);
-                w.props[i].ident = new.clone();
+                w.props[i].ident = new.clone().into();
                 let msg = format!(
                     "{ident}[{raw}] is a root property outside the root, where it means nothing; kept as {new}"
                 );
@@ -211,12 +219,18 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
 fn empty_info_text(p: &super::Prop) -> bool {
     crate::model::props::lookup(&p.ident)
         .is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
-        && p.values.iter().all(|v| v.text.trim().is_empty())
+        && p.values.texts().all(|v| v.trim().is_empty())
 }
 
 /// Removes the blank game-info text at `i` (read as `ident`), reported.
 fn remove_empty(w: &mut Work<'_>, i: usize, ident: &str, origin: Option<usize>) {
-    let shown: String = w.props[i].values.iter().map(|v| format!("[{}]", v.text)).collect();
+    let mut msg = ident.to_string();
+    for v in w.props[i].values.texts() {
+        msg.push('[');
+        msg.push_str(v);
+        msg.push(']');
+    }
+    msg.push_str(" is empty; removed");
     w.props.remove(i);
-    w.report(origin, Severity::Info, codes::EMPTY_REMOVED, format!("{ident}{shown} is empty; removed"));
+    w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
 }
