@@ -509,11 +509,17 @@ impl GameTree {
     }
 
     /// Append a node as the first child of the last node, holding the move `key` (`B` or `W`)
-    /// on the point `x` `y` (lower-case letters): a move, while reading.
+    /// on the point `x` `y` (lower-case letters), written at `at` (its `;`, the move right after
+    /// it; recorded when positions are): a move, while reading.
     #[inline(always)]
-    pub(crate) fn push_move_child(&mut self, key: u16, x: u8, y: u8) -> u32 {
+    pub(crate) fn push_move_node(&mut self, key: u16, x: u8, y: u8, at: usize) -> u32 {
         self.push_move_slot(key, x, y);
-        self.push_first_child()
+        let id = self.push_first_child();
+        if let Some(p) = &mut self.positions {
+            Positions::record(&mut p.nodes, id as usize, at);
+            Positions::record(&mut p.props, self.last_pushed as usize, at + 1);
+        }
+        id
     }
 
     /// Append the move `key` (`B` or `W`) on the point `x` `y` (lower-case letters) to the last
@@ -1361,7 +1367,7 @@ mod tests {
         for (key, at, len) in [(KEY_B, 2, 2), (KEY_W, 7, 2), (KEY_B, 12, 0), (KEY_W, 15, 2)] {
             t.push_prop_single(key, GameTree::val(GameTree::src_loc(at), len, None));
         }
-        t.push_move_child(KEY_W, b'p', b'd');
+        t.push_move_node(KEY_W, b'p', b'd', 0);
         t.push_prop_owned("B", &["qq".into()]);
         t.finish();
         assert_eq!(t.slots.len(), 1 + 1 + WIDE + WIDE + 1 + 1);
@@ -1384,7 +1390,7 @@ mod tests {
             [("W", "pd"), ("B", "dd")]
         );
         assert_eq!(t.prop_total(), 5);
-        t.push_move_child(KEY_B, b'a', b'a');
+        t.push_move_node(KEY_B, b'a', b'a', 0);
         let mut looked = Vec::new();
         t.each_beyond_plain_moves(|_, _| true, |id| looked.push(id.0));
         assert_eq!(looked, [0, 1]);

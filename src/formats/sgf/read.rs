@@ -582,7 +582,8 @@ impl<'s> Reader<'s> {
     /// node added, if any.
     fn move_run(&mut self, tree: &mut GameTree) -> Option<u32> {
         let b = self.bytes;
-        let blank = |c: u8| c.is_ascii_whitespace() || c < 0x20;
+        // ASCII whitespace and control characters.
+        let blank = |c: u8| c <= b' ';
         let mut i = self.pos;
         let mut last = None;
         loop {
@@ -606,9 +607,7 @@ impl<'s> Reader<'s> {
                 break;
             }
             let Some((key, x, y)) = self.plain_move_at(j + 1) else { break };
-            last = Some(tree.push_move_child(key, x, y));
-            tree.set_node_offset(j);
-            tree.set_prop_offset(j + 1);
+            last = Some(tree.push_move_node(key, x, y, j));
             i = j + 6;
         }
         self.pos = i;
@@ -780,8 +779,22 @@ impl<'s> Reader<'s> {
                 return GameTree::val(GameTree::src_loc(start), k as u32, None);
             }
         }
-        // Short simple text (names, dates, results): no escape, no line end, a `]` that ends it.
-        if vt == Some(ValueType::SimpleText) {
+        // Short composed values (points of a list, `aa:cc`, `19:19`, `AP[name:1.0]`): no escape,
+        // no line end, nothing that could start a node or a value; split at their first `:`.
+        if vt.is_some_and(ValueType::is_composed) {
+            let short = &b[start..(start + 16).min(b.len())];
+            let stop = |c: &u8| matches!(c, b']' | b'\\' | b';' | b'(' | b')' | b'[' | b'\r' | b'\n');
+            if let Some(k) = short.iter().position(stop) {
+                if short[k] == b']' {
+                    self.pos = start + k + 1;
+                    let split = short[..k].iter().position(|&c| c == b':');
+                    return GameTree::val(GameTree::src_loc(start), k as u32, split);
+                }
+            }
+        }
+        // Short text (names, dates, results, short comments, unknown properties' values): no
+        // escape, no line end, a `]` that ends it.
+        if matches!(vt, None | Some(ValueType::SimpleText | ValueType::Text)) {
             let short = &b[start..(start + 32).min(b.len())];
             if let Some(k) = short.iter().position(|&c| matches!(c, b']' | b'\\' | b'\r' | b'\n')) {
                 if short[k] == b']' && self.can_follow_value(start + k + 1) {
