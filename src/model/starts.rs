@@ -40,7 +40,7 @@ impl Starts {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, x: u32) {
         match self {
             Starts::Narrow(v) if x <= u16::MAX as u32 => v.push(x as u16),
@@ -96,6 +96,14 @@ impl Starts {
         match self {
             Starts::Narrow(v) => v.reserve_exact(n),
             Starts::Wide(v) => v.reserve_exact(n),
+        }
+    }
+
+    /// How many entries fit without growing.
+    pub(crate) fn capacity(&self) -> usize {
+        match self {
+            Starts::Narrow(v) => v.capacity(),
+            Starts::Wide(v) => v.capacity(),
         }
     }
 

@@ -187,6 +187,22 @@ struct Positions {
 /// Offset recorded for a node or property that has no place in the source.
 const NO_OFFSET: u32 = u32::MAX;
 
+impl Positions {
+    /// Sets entry `at` of `offsets` (nodes or slots) to `offset` and drops any after it; the
+    /// entries before it not set yet hold [`NO_OFFSET`] (the other slots of a property, most
+    /// often: one is set by the reader, the next `at` is then [`WIDE`] after it).
+    #[inline(always)]
+    fn record(offsets: &mut Vec<u32>, at: usize, offset: usize) {
+        let len = offsets.len();
+        if len + WIDE - 1 == at {
+            offsets.extend_from_slice(&[NO_OFFSET; WIDE - 1]);
+        } else if len != at {
+            offsets.resize(at, NO_OFFSET);
+        }
+        offsets.push(offset as u32);
+    }
+}
+
 /// A value handed to the tree: text, and for a composed value the byte index of the `:` that
 /// separates its two parts.
 ///
@@ -272,32 +288,26 @@ impl GameTree {
 
     /// Start recording source offsets for nodes and properties pushed from now on.
     pub(crate) fn record_positions(&mut self) {
-        // As much room as the tree reserved for its properties (nodes: about half as many).
-        let props = self.slots.capacity();
+        // As much room as the tree reserved for its nodes and property slots.
+        let (nodes, props) = (self.node_props.capacity(), self.slots.capacity());
         self.positions =
-            Some(Box::new(Positions { nodes: Vec::with_capacity(props / 2), props: Vec::with_capacity(props) }));
+            Some(Box::new(Positions { nodes: Vec::with_capacity(nodes), props: Vec::with_capacity(props) }));
     }
 
     /// Record the source offset of the node just pushed.
+    #[inline(always)]
     pub(crate) fn set_node_offset(&mut self, offset: usize) {
         if let Some(p) = &mut self.positions {
-            let before = self.node_props.len() - 2;
-            if p.nodes.len() != before {
-                p.nodes.resize(before, NO_OFFSET);
-            }
-            p.nodes.push(offset as u32);
+            Positions::record(&mut p.nodes, self.node_props.len() - 2, offset);
         }
     }
 
     /// Record the source offset of the property just pushed.
+    #[inline(always)]
     pub(crate) fn set_prop_offset(&mut self, offset: usize) {
         if let Some(p) = &mut self.positions {
             // Offsets are kept by a property's first slot.
-            let before = self.last_pushed as usize;
-            if p.props.len() != before {
-                p.props.resize(before, NO_OFFSET);
-            }
-            p.props.push(offset as u32);
+            Positions::record(&mut p.props, self.last_pushed as usize, offset);
         }
     }
 
@@ -424,7 +434,7 @@ impl GameTree {
         self.positions.as_ref().map(|p| p.nodes.as_slice())
     }
 
-    /// Reserve room for `nodes` more nodes and `props` more properties.
+    /// Reserve room for `nodes` more nodes and `props` more property slots.
     pub(crate) fn reserve(&mut self, nodes: usize, props: usize) {
         self.node_props.reserve_exact(nodes);
         self.slots.reserve_exact(props);
@@ -499,11 +509,17 @@ impl GameTree {
     }
 
     /// Append a node as the first child of the last node, holding the move `key` (`B` or `W`)
-    /// on the point `x` `y` (lower-case letters): a move, while reading.
+    /// on the point `x` `y` (lower-case letters), written at `at` (its `;`, the move right after
+    /// it; recorded when positions are): a move, while reading.
     #[inline(always)]
-    pub(crate) fn push_move_child(&mut self, key: u16, x: u8, y: u8) -> u32 {
+    pub(crate) fn push_move_node(&mut self, key: u16, x: u8, y: u8, at: usize) -> u32 {
         self.push_move_slot(key, x, y);
-        self.push_first_child()
+        let id = self.push_first_child();
+        if let Some(p) = &mut self.positions {
+            Positions::record(&mut p.nodes, id as usize, at);
+            Positions::record(&mut p.props, self.last_pushed as usize, at + 1);
+        }
+        id
     }
 
     /// Append the move `key` (`B` or `W`) on the point `x` `y` (lower-case letters) to the last
@@ -1379,7 +1395,7 @@ mod tests {
         for (key, at, len) in [(KEY_B, 2, 2), (KEY_W, 7, 2), (KEY_B, 12, 0), (KEY_W, 15, 2)] {
             t.push_prop_single(key, GameTree::val(GameTree::src_loc(at), len, None));
         }
-        t.push_move_child(KEY_W, b'p', b'd');
+        t.push_move_node(KEY_W, b'p', b'd', 0);
         t.push_prop_owned("B", &["qq".into()]);
         t.finish();
         assert_eq!(t.slots.len(), 1 + 1 + WIDE + WIDE + 1 + 1);
@@ -1402,7 +1418,7 @@ mod tests {
             [("W", "pd"), ("B", "dd")]
         );
         assert_eq!(t.prop_total(), 5);
-        t.push_move_child(KEY_B, b'a', b'a');
+        t.push_move_node(KEY_B, b'a', b'a', 0);
         let mut looked = Vec::new();
         t.each_beyond_plain_moves(|_, _| true, |id| looked.push(id.0));
         assert_eq!(looked, [0, 1]);

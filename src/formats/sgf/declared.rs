@@ -36,15 +36,20 @@ pub(super) fn first_root_charset(bytes: &[u8]) -> Option<RootCharset> {
 
 /// The root `CA`s up to and including the first for which `stop` holds.
 fn scan_roots(bytes: &[u8], stop: impl Fn(&RootCharset) -> bool) -> Vec<RootCharset> {
+    if may_name_ca(bytes) { scan_games(bytes, stop) } else { Vec::new() }
+}
+
+/// [`scan_roots`], tokenizing the games whatever the bytes hold.
+fn scan_games(bytes: &[u8], stop: impl Fn(&RootCharset) -> bool) -> Vec<RootCharset> {
     // A double-byte charset whose trail bytes may be `\` or `]`.
     let dbcs = |label: &str| crate::charset::encoding_for_label(label).filter(|&e| has_ascii_trails(e));
     let mut out: Vec<RootCharset> = Vec::new();
     let mut i = 0;
     while let Some(k) = memchr::memchr(b'(', &bytes[i..]) {
         let start = i + k;
-        let (found, end) = scan_game(bytes, start, None);
+        let (found, end) = scan_game(bytes, start, None, &stop);
         let again = |enc| {
-            Some(scan_game(bytes, start, Some(enc)))
+            Some(scan_game(bytes, start, Some(enc), &stop))
                 .filter(|(r, _)| r.as_ref().and_then(|r| dbcs(&r.label)) == Some(enc))
         };
         let (found, end) = match found.as_ref().and_then(|r| dbcs(&r.label)) {
@@ -71,6 +76,26 @@ fn scan_roots(bytes: &[u8], stop: impl Fn(&RootCharset) -> bool) -> Vec<RootChar
         i = end.max(start + 1);
     }
     out
+}
+
+/// Whether `bytes` hold an identifier that reads as `CA` (`CA`, `ca`, or upper-case `C` and `A`
+/// with lower-case letters around them, FF\[1\]–FF\[3\] style) followed by blanks and `[`: when
+/// not, no game declares a charset and nothing needs tokenizing.
+fn may_name_ca(bytes: &[u8]) -> bool {
+    let lower = |rest: &[u8]| rest.iter().take_while(|c| c.is_ascii_lowercase()).count();
+    memchr::memchr2_iter(b'C', b'c', bytes).any(|at| {
+        let rest = &bytes[at + 1..];
+        // The `A` (or `a` right after `c`) and the lower-case letters before it.
+        let a = if bytes[at] == b'C' { lower(rest) } else { 0 };
+        let want = if bytes[at] == b'C' { b'A' } else { b'a' };
+        if rest.get(a) != Some(&want) {
+            return false;
+        }
+        let rest = &rest[a + 1..];
+        let rest = &rest[lower(rest)..];
+        let blanks = rest.iter().take_while(|&&c| c.is_ascii_whitespace() || c < 0x20).count();
+        rest.get(blanks) == Some(&b'[')
+    })
 }
 
 /// Whether every `CA[` of `bytes` whose label (up to the first `]`, within 64 bytes) names a
@@ -129,8 +154,14 @@ fn char_len(enc: &'static Encoding, lead: u8, next: Option<u8>) -> usize {
 
 /// Tokenizes the game tree whose `(` is at `game` as the reader does; returns its root `CA`
 /// and the offset after its closing `)` (or the end). `dbcs` is the double-byte charset whose
-/// characters are skipped whole inside values.
-fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Option<RootCharset>, usize) {
+/// characters are skipped whole inside values. A root `CA` for which `done` holds ends the scan
+/// there: its caller looks no further (the offset returned is then that of the value's end).
+fn scan_game(
+    bytes: &[u8],
+    game: usize,
+    dbcs: Option<&'static Encoding>,
+    done: &impl Fn(&RootCharset) -> bool,
+) -> (Option<RootCharset>, usize) {
     let mut found = None;
     let mut depth = 1usize;
     // Nodes seen in the game tree; the root is node 1.
@@ -215,7 +246,11 @@ fn scan_game(bytes: &[u8], game: usize, dbcs: Option<&'static Encoding>) -> (Opt
                         if let Ok(label) = std::str::from_utf8(value) {
                             let label = label.trim();
                             if !label.is_empty() && label.len() <= 64 {
-                                found = Some(RootCharset { game, at: start, label: label.to_string() });
+                                let root = RootCharset { game, at: start, label: label.to_string() };
+                                if done(&root) {
+                                    return (Some(root), end);
+                                }
+                                found = Some(root);
                             }
                         }
                     }
@@ -318,6 +353,29 @@ mod tests {
             let all = root_charsets(&bytes);
             assert_eq!(first_root_charset(&bytes).as_ref(), all.first(), "{}", path.display());
             assert!(all.starts_with(&leading_root_charsets(&bytes)), "{}", path.display());
+        });
+    }
+
+    #[test]
+    fn bytes_without_a_ca_identifier_need_no_scan() {
+        let cases: &[&[u8]] = &[
+            b"(;CA[UTF-8])",
+            b"(;CA \n [UTF-8])",
+            b"(;ca[UTF-8])",
+            b"(;CharsetA[UTF-8])",
+            b"(;xCyyAz\t[GBK])",
+            b"(;C[CA])",
+            b"(;C[a]AC[b])",
+        ];
+        for bytes in cases {
+            let found = !scan_games(bytes, |_| false).is_empty();
+            assert!(!found || may_name_ca(bytes), "{:?}", String::from_utf8_lossy(bytes));
+        }
+        assert!(!may_name_ca(b"(;C[x]PC[ca]B[ca];W[Ca])"));
+        crate::shared_files::each_shared_sgf(|path, bytes| {
+            if !may_name_ca(&bytes) {
+                assert!(scan_games(&bytes, |_| false).is_empty(), "{}", path.display());
+            }
         });
     }
 
