@@ -883,6 +883,20 @@ impl GameTree {
     fn prop_range(&self, node: NodeId) -> (usize, usize) {
         (self.node_props.get(node.index()) as usize, self.node_props.get(node.index() + 1) as usize)
     }
+
+    /// The move of a node that holds nothing else, as SGF writes it: `B` or `W` and the point's
+    /// two letters (a writer's fast path; `None` for any other node).
+    #[inline(always)]
+    pub(crate) fn lone_move(&self, node: NodeId) -> Option<[u8; 3]> {
+        let (s, e) = self.prop_range(node);
+        let slot = *self.slots.get(s)?;
+        if e != s + 1 || slot & MOVE_SLOT == 0 {
+            return None;
+        }
+        let point = slot & (MOVE_W - 1);
+        let colour = if slot & MOVE_W != 0 { b'W' } else { b'B' };
+        Some([colour, b'a' + (point / 26) as u8, b'a' + (point % 26) as u8])
+    }
 }
 
 /// A property's stored form, detached from its node: its values stay where the tree keeps them
@@ -1292,6 +1306,16 @@ impl fmt::Debug for GameTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_moves_are_told_from_their_one_slot() {
+        let read = crate::read(&b"(;B[aa];W[sr];B[pd]C[x];W[zz];B[tt]BL[30];W[])"[..]).unwrap();
+        let game = &read.collection.games[0];
+        let moves: Vec<Option<[u8; 3]>> = game.nodes().map(|n| game.lone_move(n.id())).collect();
+        // The root's move, then a move alone, a move beside a comment, the last letters of the
+        // alphabet, a move beside a time left, a pass written empty.
+        assert_eq!(moves, [Some(*b"Baa"), Some(*b"Wsr"), None, Some(*b"Wzz"), None, None]);
+    }
 
     fn sample() -> GameTree {
         // root -> a -> b ; a -> c ; root -> d

@@ -134,6 +134,15 @@ impl Writer<'_> {
             self.out.push(b'(');
             self.col += 1;
         }
+        // A node holding one move and nothing else (most nodes): six bytes, nothing to look up.
+        if let Some([colour, x, y]) = tree.lone_move(id).filter(|_| id != NodeId::ROOT) {
+            if !opens_variation && (after_root || self.col + 6 > WIDTH) {
+                self.newline();
+            }
+            self.out.extend_from_slice(&[b';', colour, b'[', x, y, b']']);
+            self.col += 6;
+            return;
+        }
         let at = self.out.len();
         let seen = if node.is_root() {
             write_root(node, self.options, self.charset, &mut self.out, &mut self.lost);
