@@ -43,7 +43,12 @@ pub fn read_bytes(
 ) -> Result<ReadOutput, ReadError> {
     let options = ReadOptions { encoding, ..ReadOptions::default() };
     let format = input_format(format, path, &bytes);
-    kifu::read_bytes(bytes, format, &options)
+    // Python sees no source offsets: the ones the repairs were placed by are dropped (a fifth of
+    // a small file's memory).
+    kifu::read_bytes(bytes, format, &options).map(|mut out| {
+        out.collection.games.iter_mut().for_each(kifu::GameTree::forget_positions);
+        out
+    })
 }
 
 /// Reads the file at `path` ([`read_bytes`]); the outer error is the file system's.

@@ -416,8 +416,20 @@ impl GameTree {
         }
     }
 
-    /// Drops the recorded offsets.
-    pub(crate) fn forget_positions(&mut self) {
+    /// Drops the source offsets recorded while reading ([`GameTree::node_offset`] and
+    /// [`Property::offset`] then give `None`), freeing their memory: a reader records them for
+    /// a small input it repairs, to place the repairs, whether asked for or not.
+    ///
+    /// ```
+    /// use kifu::model::NodeId;
+    /// let opts = kifu::ReadOptions { positions: true, ..Default::default() };
+    /// let mut read = kifu::Format::SGF.read(b"(;GM[1];B[pd])".to_vec(), &opts).unwrap();
+    /// let game = &mut read.collection.games[0];
+    /// assert_eq!(game.node_offset(NodeId::ROOT), Some(1));
+    /// game.forget_positions();
+    /// assert_eq!(game.node_offset(NodeId::ROOT), None);
+    /// ```
+    pub fn forget_positions(&mut self) {
         self.positions = None;
     }
 
