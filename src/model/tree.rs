@@ -905,9 +905,9 @@ impl GameTree {
         if e != s + 1 || slot & MOVE_SLOT == 0 {
             return None;
         }
-        let point = slot & (MOVE_W - 1);
-        let colour = if slot & MOVE_W != 0 { b'W' } else { b'B' };
-        Some([colour, b'a' + (point / 26) as u8, b'a' + (point % 26) as u8])
+        let at = 2 * usize::from(slot & (MOVE_W - 1));
+        let &[x, y] = &PAIRS.as_bytes()[at..at + 2] else { return None };
+        Some([if slot & MOVE_W != 0 { b'W' } else { b'B' }, x, y])
     }
 }
 

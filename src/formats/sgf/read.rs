@@ -768,42 +768,42 @@ impl<'s> Reader<'s> {
         let start = self.pos;
         let b = self.bytes;
         // Fast path for short plain values (moves, points, numbers): scan a few bytes by hand.
-        let short = &b[start..(start + 8).min(b.len())];
-        if let Some(k) = short.iter().position(|&c| c == b']' || c == b'\\') {
-            let plain = vt.is_some_and(|t| !t.is_composed() && !t.is_simple_text() && t != ValueType::Text);
-            if short[k] == b']'
-                && plain
-                && (k <= 2 || !short[..k].iter().any(|c| matches!(c, b';' | b'(' | b')' | b'[')))
-            {
-                self.pos = start + k + 1;
-                return GameTree::val(GameTree::src_loc(start), k as u32, None);
-            }
+        let plain = vt.is_some_and(|t| !t.is_composed() && !t.is_simple_text() && t != ValueType::Text);
+        if let Some(k) = self.short_value(start, 8, |c| c == b'\\').filter(|&k| {
+            plain && (k <= 2 || !b[start..start + k].iter().any(|c| matches!(c, b';' | b'(' | b')' | b'[')))
+        }) {
+            self.pos = start + k + 1;
+            return GameTree::val(GameTree::src_loc(start), k as u32, None);
         }
         // Short composed values (points of a list, `aa:cc`, `19:19`, `AP[name:1.0]`): no escape,
         // no line end, nothing that could start a node or a value; split at their first `:`.
         if vt.is_some_and(ValueType::is_composed) {
-            let short = &b[start..(start + 16).min(b.len())];
-            let stop = |c: &u8| matches!(c, b']' | b'\\' | b';' | b'(' | b')' | b'[' | b'\r' | b'\n');
-            if let Some(k) = short.iter().position(stop) {
-                if short[k] == b']' {
-                    self.pos = start + k + 1;
-                    let split = short[..k].iter().position(|&c| c == b':');
-                    return GameTree::val(GameTree::src_loc(start), k as u32, split);
-                }
+            let stop = |c| matches!(c, b'\\' | b';' | b'(' | b')' | b'[' | b'\r' | b'\n');
+            if let Some(k) = self.short_value(start, 16, stop) {
+                self.pos = start + k + 1;
+                let split = b[start..start + k].iter().position(|&c| c == b':');
+                return GameTree::val(GameTree::src_loc(start), k as u32, split);
             }
         }
         // Short text (names, dates, results, short comments, unknown properties' values): no
         // escape, no line end, a `]` that ends it.
         if matches!(vt, None | Some(ValueType::SimpleText | ValueType::Text)) {
-            let short = &b[start..(start + 32).min(b.len())];
-            if let Some(k) = short.iter().position(|&c| matches!(c, b']' | b'\\' | b'\r' | b'\n')) {
-                if short[k] == b']' && self.can_follow_value(start + k + 1) {
-                    self.pos = start + k + 1;
-                    return GameTree::val(GameTree::src_loc(start), k as u32, None);
-                }
+            let stop = |c| matches!(c, b'\\' | b'\r' | b'\n');
+            if let Some(k) = self.short_value(start, 32, stop).filter(|&k| self.can_follow_value(start + k + 1)) {
+                self.pos = start + k + 1;
+                return GameTree::val(GameTree::src_loc(start), k as u32, None);
             }
         }
         self.value_slow(tree, vt, start)
+    }
+
+    /// The length of the value starting at `start` when a `]` within its first `window` bytes
+    /// ends it, with no byte before it for which `stop` holds (the short values' fast paths).
+    #[inline(always)]
+    fn short_value(&self, start: usize, window: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
+        let short = &self.bytes[start..(start + window).min(self.bytes.len())];
+        let k = short.iter().position(|&c| c == b']' || stop(c))?;
+        (short[k] == b']').then_some(k)
     }
 
     fn value_slow(&mut self, tree: &mut GameTree, vt: Option<ValueType>, start: usize) -> crate::model::tree::Val {
