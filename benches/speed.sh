@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Streaming conversion speed and peak memory against the floor (issue 15's Targets), in one run:
 # a memchr bracket scan of the same file (examples/bracket_scan) is 1x.
-# Usage: benches/speed.sh            (generates a 100 MB collection with examples/generate)
+# Usage: benches/speed.sh            (the real collection issue 15 names: the games of
+#                                    ../shared/corpus/ai_yenw, concatenated in path order and
+#                                    repeated to 105 MB; without ../shared, a generated 100 MB one)
+#        KIFU_BENCH_GENERATED=1 ...  the generated collection (examples/generate) instead
 #        KIFU_BENCH_FILE=big.sgf benches/speed.sh
 #        KIFU_BENCH_BIG=1 ...        also a generated 1 GB input (written to /dev/null, then deleted)
 #        KIFU_BENCH_BATCH=1 ...      also benches/batch.sh 1 (batch over ../shared/corpus vs cat)
@@ -21,7 +24,15 @@ work=$(mktemp -d /tmp/kifu-speed.XXXXXX)
 out=$(mktemp -d -p "${KIFU_BENCH_OUT:-/tmp}" kifu-speed-out.XXXXXX)
 trap 'rm -rf "$work" "$out"' EXIT
 file=${KIFU_BENCH_FILE:-}
-if [ -z "$file" ]; then
+yenw="$here/../shared/corpus/ai_yenw"
+if [ -z "$file" ] && [ -z "${KIFU_BENCH_GENERATED:-}" ] && [ -d "$yenw" ]; then
+  # Real games, as they come from the servers and AI matches (Fox komi x100, kanji ranks, late
+  # FF/CA, ...: most need repairs): each file followed by a line end, in byte order of the paths.
+  file="$work/ai_yenw.sgf"
+  find "$yenw" -type f -iname '*.sgf' -print0 | LC_ALL=C sort -z | LC_ALL=C xargs -0 awk 1 >"$work/once.sgf"
+  while [ "$(stat -c %s "$file" 2>/dev/null || echo 0)" -lt 100000000 ]; do cat "$work/once.sgf" >>"$file"; done
+  rm -f "$work/once.sgf"
+elif [ -z "$file" ]; then
   file="$work/games.sgf"
   "$ex/generate" 100 "$file"
 fi

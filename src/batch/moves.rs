@@ -46,38 +46,53 @@ pub struct MoveNames<'c> {
 
 /// Where nodes start in the input.
 enum Starts<'c> {
-    /// One game whose nodes (every one with an offset) start in node order, as the reader
-    /// records them: its offsets as they are, nothing copied or sorted.
-    InOrder(&'c [u32]),
+    /// Games whose roots start in game order, each with every node's offset in node order (as
+    /// the reader records a collection read from one text): the games' first offsets and their
+    /// offsets as they are, nothing copied per node or sorted.
+    InOrder(Vec<(usize, &'c [u32])>),
     /// (node offset, game, node), sorted by offset.
     Sorted(Vec<(usize, usize, NodeId)>),
+}
+
+/// The node offsets of `game` when every node has one and they ascend in node order.
+fn offsets_in_order(game: &GameTree) -> Option<&[u32]> {
+    // `u32::MAX` (no offset) is the largest value: a sorted list ends with none of them.
+    let offsets = game.node_offsets().filter(|o| o.is_sorted() && o.last() != Some(&u32::MAX))?;
+    (offsets.len() == game.len() && !offsets.is_empty()).then_some(offsets)
+}
+
+/// Every node of `collection` that has an offset, as (offset, game, node) sorted by offset.
+fn sorted_starts(collection: &Collection) -> Vec<(usize, usize, NodeId)> {
+    let mut starts: Vec<(usize, usize, NodeId)> = Vec::new();
+    for (g, game) in collection.games.iter().enumerate() {
+        starts.extend(game.nodes().filter_map(|n| game.node_offset(n.id()).map(|o| (o, g, n.id()))));
+    }
+    starts.sort_unstable_by_key(|&(o, g, _)| (o, g));
+    starts
 }
 
 impl<'c> MoveNames<'c> {
     /// Indexes the nodes of `collection` by their offset in the input.
     pub fn new(collection: &'c Collection) -> Self {
-        if let [game] = collection.games.as_slice() {
-            // `u32::MAX` (no offset) is the largest value: a sorted list ends with none of them.
-            if let Some(offsets) = game.node_offsets().filter(|o| o.is_sorted() && o.last() != Some(&u32::MAX)) {
-                if offsets.len() == game.len() {
-                    return MoveNames { collection, starts: Starts::InOrder(offsets) };
-                }
-            }
+        let games: Option<Vec<(usize, &[u32])>> =
+            collection.games.iter().map(|g| offsets_in_order(g).map(|o| (o[0] as usize, o))).collect();
+        // Games that follow one another in the text (each starting after the last node of the
+        // one before) are searched game first, then node.
+        let apart = |w: &[(usize, &[u32])]| w[0].1.last().is_some_and(|&last| (last as usize) < w[1].0);
+        if let Some(games) = games.filter(|g| g.windows(2).all(apart)) {
+            return MoveNames { collection, starts: Starts::InOrder(games) };
         }
-        let mut starts: Vec<(usize, usize, NodeId)> = Vec::new();
-        for (g, game) in collection.games.iter().enumerate() {
-            starts.extend(game.nodes().filter_map(|n| game.node_offset(n.id()).map(|o| (o, g, n.id()))));
-        }
-        starts.sort_unstable_by_key(|&(o, g, _)| (o, g));
-        MoveNames { collection, starts: Starts::Sorted(starts) }
+        MoveNames { collection, starts: Starts::Sorted(sorted_starts(collection)) }
     }
 
     /// The game and node that the input's byte `offset` lies in.
     fn node_at(&self, offset: usize) -> Option<(usize, NodeId)> {
         match &self.starts {
-            Starts::InOrder(offsets) => {
+            Starts::InOrder(games) => {
+                let g = games.partition_point(|&(first, _)| first <= offset).checked_sub(1)?;
+                let offsets = games[g].1;
                 let at = offsets.partition_point(|&o| o as usize <= offset);
-                at.checked_sub(1).map(|i| (0, NodeId::from_index(i)))
+                at.checked_sub(1).map(|i| (g, NodeId::from_index(i)))
             }
             Starts::Sorted(starts) => {
                 let at = starts.partition_point(|&(o, _, _)| o <= offset);
@@ -129,5 +144,28 @@ mod tests {
         let mut same = plain.diagnostics.clone();
         name_moves(&plain.collection, &mut same);
         assert_eq!(same, plain.diagnostics);
+    }
+
+    #[test]
+    fn games_in_text_order_are_searched_game_first_with_the_same_names() {
+        // Diagnostics in the first, a middle and the last game, in a variation, and in the text
+        // between two games.
+        let text = "(;GM[1];B[aa];W[bb]C[a ] b])\n(;GM[1];B[cc](;W[dd]C[x]X[)(;W[ee]C[p ] q]))junk\n(;GM[1]\
+                    ;B[ff];W[gg]C[z ] z];B[)";
+        let read = Format::SGF.read(text.as_bytes().to_vec(), &ReadOptions { positions: true, ..Default::default() });
+        let read = read.unwrap();
+        assert_eq!(read.collection.games.len(), 3);
+        assert!(read.diagnostics.iter().filter(|d| d.position.is_some()).count() >= 3, "{:?}", read.diagnostics);
+        let fast = MoveNames::new(&read.collection);
+        assert!(matches!(fast.starts, Starts::InOrder(_)));
+        let slow = MoveNames { collection: &read.collection, starts: Starts::Sorted(sorted_starts(&read.collection)) };
+        let (mut a, mut b) = (read.diagnostics.clone(), read.diagnostics.clone());
+        fast.apply(&mut a);
+        slow.apply(&mut b);
+        assert_eq!(a, b);
+        assert!(a.iter().filter(|d| d.message.starts_with("move ")).count() >= 3, "{a:?}");
+        for offset in 0..text.len() + 2 {
+            assert_eq!(fast.node_at(offset), slow.node_at(offset), "offset {offset}");
+        }
     }
 }

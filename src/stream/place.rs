@@ -126,8 +126,10 @@ impl Placer {
 
 /// The number of diagnostics a summary `K more like this not shown (N in all)` held back.
 fn held_back(message: &str) -> Option<usize> {
-    let (k, rest) = message.split_once(" more like this not shown (")?;
-    rest.strip_suffix(" in all)")?;
+    // The end first: a cheap test that most messages fail.
+    let rest = message.strip_suffix(" in all)")?;
+    let (k, n) = rest.split_once(" more like this not shown (")?;
+    n.parse::<usize>().ok()?;
     k.parse().ok()
 }
 
@@ -169,6 +171,8 @@ mod tests {
         assert_eq!(renumber("line 3: malformed", 10), "line 13: malformed");
         assert_eq!(held_back("5 more like this not shown (105 in all)"), Some(5));
         assert_eq!(held_back("a value"), None);
+        assert_eq!(held_back("5 more like this not shown (x in all)"), None);
+        assert_eq!(held_back("KM[5 more like this not shown (105 in all)] kept"), None);
         assert_eq!(shift_opened_at("a tree opened at 1:3 (1)", 10, 4).unwrap(), "a tree opened at 11:7 (1)");
     }
 }
