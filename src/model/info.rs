@@ -152,6 +152,25 @@ pub fn format_real(x: f64) -> String {
 /// not a recognisable rank.
 pub fn normalize_rank(raw: &str) -> Option<String> {
     let s = raw.trim();
+    if is_written_rank(s) {
+        return Some(s.to_string());
+    }
+    rank_from(s)
+}
+
+/// Whether `s` is a rank already in the written form (`9d`, `15k`, `1p*`; the case of most
+/// ranks), which [`normalize_rank`] gives back as it is.
+fn is_written_rank(s: &str) -> bool {
+    let [d0 @ b'1'..=b'9', rest @ ..] = s.as_bytes() else { return false };
+    let (n, unit) = match rest {
+        [d1 @ b'0'..=b'9', unit @ ..] => (10 * (d0 - b'0') + (d1 - b'0'), unit),
+        unit => (d0 - b'0', unit),
+    };
+    n <= 50 && matches!(unit, [b'd' | b'k' | b'p'] | [b'd' | b'k' | b'p', b'*' | b'?'])
+}
+
+/// [`normalize_rank`] of a trimmed text, form by form.
+fn rank_from(s: &str) -> Option<String> {
     // `P9`, `P9段` (WBaduk, Fox): a professional rank with the P first.
     if let Some(rest) = s.strip_prefix(['P', 'p']).filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
         let digits = rest.trim_end_matches(|c: char| !c.is_ascii_digit());
@@ -343,5 +362,23 @@ mod tests {
         }
         assert_eq!(normalize_rank("pro"), None);
         assert_eq!(normalize_rank(""), None);
+    }
+
+    #[test]
+    fn ranks_in_the_written_form_are_given_back_as_the_forms_read_them() {
+        let mut written = 0;
+        for n in ["0", "1", "5", "9", "09", "10", "15", "49", "50", "51", "99", "100"] {
+            for unit in ["d", "k", "p", "D", "K", "P", "dp", "x", "", " d"] {
+                for mark in ["", "*", "?", "**", " *"] {
+                    let s = format!("{n}{unit}{mark}");
+                    if is_written_rank(&s) {
+                        written += 1;
+                        assert_eq!(rank_from(&s).as_deref(), Some(s.as_str()), "{s}");
+                    }
+                }
+            }
+        }
+        // 1, 5, 9, 10, 15, 49 and 50 with d, k or p, and no mark, `*` or `?`.
+        assert_eq!(written, 7 * 3 * 3);
     }
 }

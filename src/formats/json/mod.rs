@@ -128,7 +128,8 @@ pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
 pub(crate) fn write_notes(collection: &Collection, options: &WriteOptions) -> Vec<Diagnostic> {
     let mut out = utf8_note(options);
     for (g, game) in collection.games.iter().enumerate() {
-        for node in game.nodes() {
+        // A node holding one move and nothing else (most nodes) has no empty property.
+        for node in game.nodes().filter(|n| game.lone_move(n.id()).is_none()) {
             for p in node.props().filter(|p| p.is_empty()) {
                 let game = if collection.games.len() > 1 { format!(" (game {})", g + 1) } else { String::new() };
                 out.push(Diagnostic::warning(

@@ -5,7 +5,7 @@ use std::io::Write as _;
 
 use super::{MARKER, VERSION};
 use crate::charset::CharsetDecision;
-use crate::model::{Collection, GameTree, Move, NodeId, info::normalize_rank};
+use crate::model::{BoardSize, Collection, GameTree, Move, NodeId, info::normalize_rank};
 
 /// Indentation stops growing past this depth, so deep variation trees stay linear in size.
 const MAX_INDENT: usize = 16;
@@ -272,6 +272,27 @@ fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option
 
 /// The root sequence and every variation below it, depth-first with an explicit stack.
 fn tree(o: &mut Out, game: &GameTree, depth: usize) {
+    if !game.has_variations() {
+        // One sequence (most games): the nodes in storage order, and no variations.
+        o.nl(depth + 1);
+        o.key("nodes");
+        o.s.push(b'[');
+        for i in 0..game.len() {
+            if i > 0 {
+                o.s.push(b',');
+            }
+            o.nl(depth + 2);
+            node(&mut o.s, game, NodeId::from_index(i));
+        }
+        o.nl(depth + 1);
+        o.s.extend_from_slice(b"],");
+        o.nl(depth + 1);
+        o.key("variations");
+        o.s.extend_from_slice(b"[]");
+        o.nl(depth);
+        o.s.push(b'}');
+        return;
+    }
     // Per open `variations` array: the next child to write, whether one was written, depth.
     let mut stack: Vec<(Option<NodeId>, bool, usize)> = Vec::new();
     let first = sequence(o, game, NodeId::ROOT, depth);
@@ -305,11 +326,39 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
 
 /// One node: `{"B":["pd"]}`, or, when an identifier repeats in the node, the pair form
 /// `[["B",["pd"]],["B",["dd"]]]`.
+#[inline(always)]
 fn node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
+    // A node holding one move and nothing else (most nodes): `{"B":["pd"]}` in one copy.
+    match game.lone_move(id).filter(|_| id != NodeId::ROOT) {
+        Some([colour, x, y]) => {
+            out.extend_from_slice(&[b'{', b'"', colour, b'"', b':', b'[', b'"', x, y, b'"', b']', b'}'])
+        }
+        None => any_node(out, game, id),
+    }
+}
+
+/// [`node`] for any node.
+fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
     let n = game.node(id);
     // Keys are equal exactly when identifiers are.
-    let repeated =
-        n.prop_count() > 1 && n.props().enumerate().any(|(i, a)| n.props().take(i).any(|b| b.key() == a.key()));
+    let repeated = n.prop_count() > 1 && {
+        let mut keys = [0u16; 32];
+        let mut count = 0;
+        let mut repeated = false;
+        for p in n.props() {
+            let k = p.key();
+            if count < keys.len() {
+                repeated |= keys[..count].contains(&k);
+                keys[count] = k;
+                count += 1;
+            } else {
+                // Past 32 properties: against every one before, from the node.
+                repeated |= n.props().take(count).any(|b| b.key() == k);
+                count += 1;
+            }
+        }
+        repeated
+    };
     out.push(if repeated { b'[' } else { b'{' });
     for (i, p) in n.props().enumerate() {
         if !repeated {
@@ -494,52 +543,34 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
     // The entries are written first (and counted), then the count and the entries.
     let (doc, out) = (out, &mut Vec::with_capacity(32 * game.len()));
     let mut moves = 0usize;
-    for n in game.main_line() {
+    let mut each = |n: crate::model::Node<'_>| {
+        // A node holding one move and nothing else: its colour and letters from its one slot.
+        if let Some([colour, x, y]) = game.lone_move(n.id()) {
+            // Lower-case letters: what `Move::from_sgf` makes of them, without the text.
+            let mv = if [x, y] == *b"tt" && size.width <= 19 && size.height <= 19 {
+                Move::Pass
+            } else {
+                Move::Play(crate::model::Point::new(x - b'a', y - b'a'))
+            };
+            entry(out, &mut moves, colour == b'B', Some(mv), &[x, y], size);
+            return;
+        }
         for p in n.props() {
             let Some(black) = color(&p) else { continue };
-            let mut entry = |value: &str| {
-                if moves > 0 {
-                    out.push(b',');
-                }
-                moves += 1;
-                out.extend_from_slice(if black { b"{\"color\":\"B\"," } else { b"{\"color\":\"W\"," });
-                match Move::from_sgf(value, size) {
-                    Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 100 && pt.y < 100 => {
-                        // `"x":15,"y":3}` assembled on the stack, one fixed-size copy.
-                        let mut buf = *b"\"x\":00,\"y\":00}";
-                        let mut n = 4;
-                        for (c, tail) in [(pt.x, b",\"y\":".as_slice()), (pt.y, b"}".as_slice())] {
-                            if c >= 10 {
-                                buf[n] = b'0' + c / 10;
-                                n += 1;
-                            }
-                            buf[n] = b'0' + c % 10;
-                            n += 1;
-                            buf[n..n + tail.len()].copy_from_slice(tail);
-                            n += tail.len();
-                        }
-                        put_prefix(out, &buf, n);
-                    }
-                    Some(Move::Play(pt)) if pt.is_on(size) => {
-                        out.extend_from_slice(b"\"x\":");
-                        coordinate(out, pt.x);
-                        out.extend_from_slice(b",\"y\":");
-                        coordinate(out, pt.y);
-                        out.push(b'}');
-                    }
-                    Some(Move::Pass) => out.extend_from_slice(b"\"pass\":true}"),
-                    _ => {
-                        out.extend_from_slice(b"\"invalid\":");
-                        string(out, value);
-                        out.push(b'}');
-                    }
-                }
-            };
             match p.single_plain() {
-                Some(value) => entry(value),
-                None => p.values().for_each(|v| entry(v.as_str())),
+                Some(v) => entry(out, &mut moves, black, Move::from_sgf(v, size), v.as_bytes(), size),
+                None => p.values().for_each(|v| {
+                    let v = v.as_str();
+                    entry(out, &mut moves, black, Move::from_sgf(v, size), v.as_bytes(), size);
+                }),
             }
         }
+    };
+    // Without variations the main line is every node, in storage order.
+    if game.has_variations() {
+        game.main_line().for_each(&mut each);
+    } else {
+        game.nodes().for_each(&mut each);
     }
     doc.extend_from_slice(b",\"moves\":");
     int(doc, moves);
@@ -548,11 +579,86 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
     doc.extend_from_slice(b"]}");
 }
 
+/// Writes `c` (below 100) at `buf[at..]` in one or two digits; returns where they end.
+#[inline(always)]
+fn two_digits(buf: &mut [u8; 32], at: usize, c: u8) -> usize {
+    if c >= 10 {
+        buf[at] = b'0' + c / 10;
+        buf[at + 1] = b'0' + c % 10;
+        at + 2
+    } else {
+        buf[at] = b'0' + c;
+        at + 1
+    }
+}
+
+/// One entry of `main_line` (`,` before all but the first; `moves` counts them): the colour, then
+/// the point, a pass, or the value as it is when it is no move on this board (`mv`: what
+/// `Move::from_sgf` makes of `value`).
+fn entry(out: &mut Vec<u8>, moves: &mut usize, black: bool, mv: Option<Move>, value: &[u8], size: BoardSize) {
+    if *moves > 0 {
+        out.push(b',');
+    }
+    *moves += 1;
+    match mv {
+        Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 100 && pt.y < 100 => {
+            // `{"color":"B","x":15,"y":3}` assembled on the stack from copies of fixed sizes.
+            let mut buf = [0u8; 32];
+            buf[..17].copy_from_slice(if black { b"{\"color\":\"B\",\"x\":" } else { b"{\"color\":\"W\",\"x\":" });
+            let n = two_digits(&mut buf, 17, pt.x);
+            buf[n..n + 5].copy_from_slice(b",\"y\":");
+            let n = two_digits(&mut buf, n + 5, pt.y);
+            buf[n] = b'}';
+            put_prefix(out, &buf, n + 1);
+            return;
+        }
+        _ => out.extend_from_slice(if black { b"{\"color\":\"B\"," } else { b"{\"color\":\"W\"," }),
+    }
+    match mv {
+        Some(Move::Play(pt)) if pt.is_on(size) => {
+            out.extend_from_slice(b"\"x\":");
+            coordinate(out, pt.x);
+            out.extend_from_slice(b",\"y\":");
+            coordinate(out, pt.y);
+            out.push(b'}');
+        }
+        Some(Move::Pass) => out.extend_from_slice(b"\"pass\":true}"),
+        _ => {
+            out.extend_from_slice(b"\"invalid\":");
+            // `value` is the text of a value (or a lone move's two letters): valid UTF-8.
+            string(out, &String::from_utf8_lossy(value));
+            out.push(b'}');
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::TreeBuilder;
     use pretty_assertions::assert_eq;
+
+    #[test]
+    fn lone_moves_are_written_as_every_other_node_is() {
+        // Moves alone in their node (written from their one slot), beside other properties, a
+        // pass as `tt` and as `[]`, a move in the root.
+        let read = crate::read(&b"(;SZ[19]B[aa];B[pd];W[tt];B[dd]C[x];W[];B[sa]BL[30])"[..]).unwrap();
+        let text = String::from_utf8(lines_bytes(&read.collection, None)).unwrap();
+        let nodes = r#""nodes":[{"SZ":["19"],"B":["aa"]},{"B":["pd"]},{"W":["tt"]},{"B":["dd"],"C":["x"]},{"W":[""]},{"B":["sa"],"BL":["30"]}]"#;
+        assert!(text.contains(nodes), "{text}");
+        let line = concat!(
+            r#""moves":6,"main_line":[{"color":"B","x":0,"y":0},{"color":"B","x":15,"y":3},"#,
+            r#"{"color":"W","pass":true},{"color":"B","x":3,"y":3},{"color":"W","pass":true},"#,
+            r#"{"color":"B","x":18,"y":0}]"#
+        );
+        assert!(text.contains(line), "{text}");
+        // `tt` is a point on a board larger than 19; a point off a small board is invalid.
+        let read = crate::read(&b"(;SZ[21];B[tt];W[ab])(;SZ[9];B[pd];W[ii])"[..]).unwrap();
+        let text = String::from_utf8(lines_bytes(&read.collection, None)).unwrap();
+        let big = r#""main_line":[{"color":"B","x":19,"y":19},{"color":"W","x":0,"y":1}]"#;
+        let small = r#""main_line":[{"color":"B","invalid":"pd"},{"color":"W","x":8,"y":8}]"#;
+        assert!(text.contains(big) && text.contains(small), "{text}");
+    }
 
     #[test]
     fn strings_escape_quotes_backslashes_and_controls() {
@@ -574,5 +680,22 @@ mod tests {
         node(&mut s, &t, NodeId::ROOT);
         node(&mut s, &t, NodeId(1));
         assert_eq!(crate::formats::written_text(s), r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
+        // Forty identifiers, all different, then the first again: the repeat is found past the
+        // thirty-two the writer keeps at hand.
+        for repeat in [false, true] {
+            let mut b = TreeBuilder::new();
+            let r = b.root();
+            for i in 0..40 {
+                b.add_prop(r, &format!("X{}{}", (b'A' + i / 26) as char, (b'A' + i % 26) as char), ["v"]);
+            }
+            if repeat {
+                b.add_prop(r, "XAA", ["w"]);
+            }
+            let t = b.build();
+            let mut s = Vec::new();
+            node(&mut s, &t, NodeId::ROOT);
+            let s = crate::formats::written_text(s);
+            assert_eq!(s.starts_with("[["), repeat, "{s}");
+        }
     }
 }
