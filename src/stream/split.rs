@@ -1,11 +1,11 @@
 //! Splitting an input byte stream into chunks of whole games, with bounded buffering.
 //!
 //! SGF is cut only between two top-level game trees: a scanner follows `(`, `)`, value brackets
-//! `[` `]` and `\` escapes (with `memchr`), and cuts right before a `(` that opens a game tree
-//! after one closed (the text between two games stays with the game before, so the reader
-//! reports it as text after a game tree, as it does for the whole file). NDJSON is cut at line
-//! ends. A chunk holds whole games up to about [`CHUNK_TARGET`] bytes; a single game larger than
-//! that is one chunk of its own size.
+//! `[` `]` and `\` escapes (inside a game tree 64 bytes at a time, see `tree`), and cuts right
+//! before a `(` that opens a game tree after one closed (the text between two games stays with
+//! the game before, so the reader reports it as text after a game tree, as it does for the whole
+//! file). NDJSON is cut at line ends. A chunk holds whole games up to about [`CHUNK_TARGET`]
+//! bytes; a single game larger than that is one chunk of its own size.
 
 use std::io::{self, Read};
 
@@ -575,6 +575,31 @@ mod tests {
         prop::collection::vec(byte, BLOCK).prop_map(|v| v.try_into().unwrap())
     }
 
+    /// Each byte that changes the scan, escapes and the game's close on either side of a block's
+    /// end and of the buffer's: the block scan stops where the byte-by-byte scan does.
+    #[test]
+    fn block_and_buffer_ends_are_followed_as_byte_by_byte() {
+        let snippets: [&[u8]; 8] = [b"\\]x]", b"\\\\]", b"\\[(]", b"](;B[aa])", b"]))", b"](", b"]C[)\\", b"][]["];
+        for snippet in snippets {
+            for k in 0..2 * BLOCK + 8 {
+                let mut text = b"(;C[".to_vec();
+                text.resize(text.len() + k, b'x');
+                text.extend_from_slice(snippet);
+                text.extend_from_slice(&b"x];B[aa](;W[bb]))\n".repeat(9));
+                for len in (k..text.len()).step_by(3).chain([text.len()]) {
+                    let b = &text[..len];
+                    for (at, in_value) in [(1, false), (4, true), (k, true), (k + 2, true), (k + 3, false)] {
+                        let start = Scan { depth: 1, in_value, ..Scan::default() };
+                        let (mut want, mut got) = (start, start);
+                        let end = tree_bytewise(b, at.min(len), &mut want);
+                        assert_eq!(tree(b, at.min(len), &mut got), end, "{k} {len} {at}");
+                        assert_eq!(got, want, "{k} {len} {at}");
+                    }
+                }
+            }
+        }
+    }
+
     /// A reader that gives the sizes of `sizes` in turn.
     struct Reads<'a>(&'a [u8], Vec<usize>, usize);
 
@@ -636,6 +661,12 @@ mod tests {
                 c.map(|c| c.map(|c| (c.index, c.offset, c.bytes)).unwrap()).collect()
             };
             let want = chunks(true, text.len(), READ_BLOCK);
+            prop_assert_eq!(want.iter().map(|c| &c.2[..]).collect::<Vec<_>>().concat(), text.clone());
+            let mut offset = 0;
+            for (k, c) in want.iter().enumerate() {
+                prop_assert_eq!((c.0, c.1), (k, offset));
+                offset += c.2.len() as u64;
+            }
             prop_assert_eq!(&chunks(true, head, read_block), &want);
             let got = chunks(false, head, read_block);
             prop_assert_eq!(&got, &want);
