@@ -1,11 +1,11 @@
 //! Splitting an input byte stream into chunks of whole games, with bounded buffering.
 //!
 //! SGF is cut only between two top-level game trees: a scanner follows `(`, `)`, value brackets
-//! `[` `]` and `\` escapes (with `memchr`), and cuts right before a `(` that opens a game tree
-//! after one closed (the text between two games stays with the game before, so the reader
-//! reports it as text after a game tree, as it does for the whole file). NDJSON is cut at line
-//! ends. A chunk holds whole games up to about [`CHUNK_TARGET`] bytes; a single game larger than
-//! that is one chunk of its own size.
+//! `[` `]` and `\` escapes (inside a game tree 64 bytes at a time, see `tree`), and cuts right
+//! before a `(` that opens a game tree after one closed (the text between two games stays with
+//! the game before, so the reader reports it as text after a game tree, as it does for the whole
+//! file). NDJSON is cut at line ends. A chunk holds whole games up to about [`CHUNK_TARGET`]
+//! bytes; a single game larger than that is one chunk of its own size.
 
 use std::io::{self, Read};
 
@@ -36,6 +36,7 @@ pub struct Chunk {
 }
 
 /// The bytes that change the scanner's state inside a game tree: `[`, `]`, `\\`, `(`, `)`.
+#[cfg(test)]
 static TREE_BYTES: [u8; 256] = {
     let mut t = [0u8; 256];
     t[b'[' as usize] = 1;
@@ -47,7 +48,7 @@ static TREE_BYTES: [u8; 256] = {
 };
 
 /// The SGF scanner's state between reads.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Scan {
     /// Open game-tree levels.
     depth: u32,
@@ -75,6 +76,11 @@ pub struct Chunks<R> {
     target: usize,
     /// Where the next chunk starts in `buf` (the bytes before were given out).
     start: usize,
+    /// How much is read at a time ([`READ_BLOCK`]; tests read less).
+    read_block: usize,
+    /// Scans game trees byte by byte (the oracle of the tests).
+    #[cfg(test)]
+    bytewise: bool,
 }
 
 impl<R: Read> Chunks<R> {
@@ -92,12 +98,23 @@ impl<R: Read> Chunks<R> {
             index: 0,
             target: CHUNK_TARGET,
             start: 0,
+            read_block: READ_BLOCK,
+            #[cfg(test)]
+            bytewise: false,
         }
     }
 
     /// Cuts chunks of about `target` bytes instead of [`CHUNK_TARGET`] (tests cut small inputs).
     pub fn with_target(mut self, target: usize) -> Self {
         self.target = target.max(1);
+        self
+    }
+
+    /// Reads `n` bytes at a time instead of [`READ_BLOCK`], so that the ends of reads fall
+    /// anywhere in a small input.
+    #[cfg(test)]
+    fn with_read_block(mut self, n: usize) -> Self {
+        self.read_block = n.max(1);
         self
     }
 
@@ -114,11 +131,14 @@ impl<R: Read> Chunks<R> {
                 }
                 self.scanned = self.buf.len();
             }
-            Cut::Sgf => self.scan_sgf(),
+            #[cfg(test)]
+            Cut::Sgf if self.bytewise => self.scan_sgf(tree_bytewise),
+            Cut::Sgf => self.scan_sgf(tree),
         }
     }
 
-    fn scan_sgf(&mut self) {
+    /// The SGF scan, with `tree` following the bytes inside a game tree.
+    fn scan_sgf(&mut self, tree: fn(&[u8], usize, &mut Scan) -> usize) {
         let b = &self.buf;
         let mut i = self.scanned;
         let s = &mut self.scan;
@@ -165,39 +185,7 @@ impl<R: Read> Chunks<R> {
                 i = at + 1;
                 continue;
             }
-            // Inside a game tree: bytes that matter are found through a table, one state change
-            // at a time (values are mostly short: moves, numbers).
-            let (mut depth, mut in_value) = (s.depth, s.in_value);
-            loop {
-                while i < b.len() && TREE_BYTES[usize::from(b[i])] == 0 {
-                    i += 1;
-                }
-                let Some(&c) = b.get(i) else { break };
-                i += 1;
-                if in_value {
-                    match c {
-                        b']' => in_value = false,
-                        // The escaped byte is skipped (at the next read when it is not here yet).
-                        b'\\' if i < b.len() => i += 1,
-                        b'\\' => s.escaped = true,
-                        _ => {}
-                    }
-                    continue;
-                }
-                match c {
-                    b'[' => in_value = true,
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            s.closed = true;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            (s.depth, s.in_value) = (depth, in_value);
+            i = tree(b, i, s);
         }
         self.scanned = i;
     }
@@ -236,8 +224,8 @@ impl<R: Read> Chunks<R> {
     /// time, as a pipe does; the buffer's spare room is not zeroed for each).
     fn fill(&mut self) -> io::Result<()> {
         let before = self.buf.len();
-        self.buf.reserve(READ_BLOCK);
-        (&mut self.reader).take(READ_BLOCK as u64).read_to_end(&mut self.buf)?;
+        self.buf.reserve(self.read_block);
+        (&mut self.reader).take(self.read_block as u64).read_to_end(&mut self.buf)?;
         if self.buf.len() == before {
             self.eof = true;
         }
@@ -258,6 +246,209 @@ fn game_start(b: &[u8], from: usize, eof: bool) -> Option<Option<usize>> {
         }
     }
     if eof { Some(None) } else { None }
+}
+
+/// How many bytes the scanner inside a game tree classifies at a time.
+const BLOCK: usize = 64;
+
+/// Where the bytes that matter inside a game tree are in a block (bit `k` for byte `k`): `[`,
+/// `]`, `\\`, and `(` or `)` (told apart at the byte, as they are few).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Masks {
+    open: u64,
+    close: u64,
+    escape: u64,
+    paren: u64,
+}
+
+/// The masks of a block, 16 bytes at a time (SSE2 is part of every x86_64).
+#[cfg(target_arch = "x86_64")]
+fn classify(block: &[u8; BLOCK]) -> Masks {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+    let mut m = Masks::default();
+    // SAFETY: SSE2 is enabled on every x86_64 target; each load reads 16 of the block's 64 bytes.
+    unsafe {
+        let open = _mm_set1_epi8(b'[' as i8);
+        let close = _mm_set1_epi8(b']' as i8);
+        let escape = _mm_set1_epi8(b'\\' as i8);
+        // `(` | 1 and `)` | 1 are both `)`, and no other byte is.
+        let paren = _mm_set1_epi8(b')' as i8);
+        let one = _mm_set1_epi8(1);
+        for k in 0..BLOCK / 16 {
+            let v = _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>());
+            let bits = |eq: __m128i| u64::from(_mm_movemask_epi8(eq) as u16) << (16 * k);
+            m.open |= bits(_mm_cmpeq_epi8(v, open));
+            m.close |= bits(_mm_cmpeq_epi8(v, close));
+            m.escape |= bits(_mm_cmpeq_epi8(v, escape));
+            m.paren |= bits(_mm_cmpeq_epi8(_mm_or_si128(v, one), paren));
+        }
+    }
+    m
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use classify_words as classify;
+
+/// The masks of a block, 8 bytes at a time in a `u64` (for targets without the x86_64 path).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn classify_words(block: &[u8; BLOCK]) -> Masks {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    /// The top bit of each byte of `w` equal to `c`.
+    fn equal(w: u64, c: u8) -> u64 {
+        let x = w ^ (LOW * u64::from(c));
+        !(((x & !HIGH) + !HIGH) | x) & HIGH
+    }
+    /// The top bits of the eight bytes, as eight bits.
+    fn gather(tops: u64) -> u64 {
+        (tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    }
+    let mut m = Masks::default();
+    for (k, w) in block.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().unwrap());
+        m.open |= gather(equal(w, b'[')) << (8 * k);
+        m.close |= gather(equal(w, b']')) << (8 * k);
+        m.escape |= gather(equal(w, b'\\')) << (8 * k);
+        m.paren |= gather(equal(w | LOW, b')')) << (8 * k);
+    }
+    m
+}
+
+/// Bit `k` of the result is the parity of bits `0..=k` of `x`.
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+/// Follows a game tree from `i` (`s.depth > 0`, the byte at `i` not escaped) to the `)` that
+/// closes it (returns the position after it, with `s.closed` set) or to the end of `b` (with
+/// `s.escaped` set when the last byte is a `\` inside a value).
+///
+/// A block of [`BLOCK`] bytes is classified at once. When every `[` in it opens a value, every
+/// `]` closes one and no `\` is inside a value (what most blocks are), the value state before
+/// each byte is the parity of the brackets before it, and only the parentheses outside values
+/// are looked at one by one; otherwise the block's bytes that matter are followed one by one,
+/// as a byte-by-byte scan would.
+fn tree(b: &[u8], mut i: usize, s: &mut Scan) -> usize {
+    let (mut depth, mut in_value) = (s.depth, s.in_value);
+    while i < b.len() {
+        let n = (b.len() - i).min(BLOCK);
+        let m = match b[i..].first_chunk::<BLOCK>() {
+            Some(block) => classify(block),
+            None => {
+                let mut last = [0; BLOCK];
+                last[..n].copy_from_slice(&b[i..]);
+                classify(&last)
+            }
+        };
+        let block = &b[i..i + n];
+        let brackets = m.open | m.close;
+        let parity = prefix_xor(brackets);
+        // Inside a value before byte k, if every bracket changes the state.
+        let inside = parity ^ brackets ^ 0u64.wrapping_sub(u64::from(in_value));
+        if (m.open & inside) | (m.close & !inside) | (m.escape & inside) == 0 {
+            let mut parens = m.paren & !inside;
+            while parens != 0 {
+                let k = parens.trailing_zeros() as usize;
+                parens &= parens - 1;
+                if block[k] == b'(' {
+                    depth += 1;
+                } else {
+                    depth -= 1;
+                    if depth == 0 {
+                        (s.depth, s.in_value, s.closed) = (0, false, true);
+                        return i + k + 1;
+                    }
+                }
+            }
+            in_value ^= parity >> 63 != 0;
+            i += n;
+            continue;
+        }
+        let mut bits = brackets | m.escape | m.paren;
+        let mut skip = false;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = block[k];
+            if in_value {
+                match c {
+                    b']' => in_value = false,
+                    // The escaped byte is skipped (after the block when it is the next one's).
+                    b'\\' if k + 1 < n => bits &= !(1 << (k + 1)),
+                    b'\\' => skip = true,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                b'[' => in_value = true,
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        (s.depth, s.in_value, s.closed) = (0, false, true);
+                        return i + k + 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += n;
+        if skip {
+            // At the next read when the escaped byte is not here yet.
+            if i < b.len() {
+                i += 1;
+            } else {
+                s.escaped = true;
+            }
+        }
+    }
+    (s.depth, s.in_value) = (depth, in_value);
+    i
+}
+
+/// The byte-by-byte scan inside a game tree that [`tree`] replaces (kept as its oracle): bytes
+/// that matter are found through a table, one state change at a time.
+#[cfg(test)]
+fn tree_bytewise(b: &[u8], mut i: usize, s: &mut Scan) -> usize {
+    let (mut depth, mut in_value) = (s.depth, s.in_value);
+    loop {
+        while i < b.len() && TREE_BYTES[usize::from(b[i])] == 0 {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
+        i += 1;
+        if in_value {
+            match c {
+                b']' => in_value = false,
+                // The escaped byte is skipped (at the next read when it is not here yet).
+                b'\\' if i < b.len() => i += 1,
+                b'\\' => s.escaped = true,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'[' => in_value = true,
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    s.closed = true;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    (s.depth, s.in_value) = (depth, in_value);
+    i
 }
 
 impl<R: Read> Iterator for Chunks<R> {
@@ -289,6 +480,7 @@ impl<R: Read> Iterator for Chunks<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn cuts(input: &[u8], cut: Cut) -> Vec<Vec<u8>> {
         Chunks::new(Vec::new(), input, cut).map(|c| c.unwrap().bytes).collect()
@@ -348,6 +540,137 @@ mod tests {
             assert_eq!(read, at_once, "shift {shift}");
             assert!(read.len() > 4 && read[1..].iter().all(|c| c.starts_with(b"(;C[a")));
             assert_eq!(read.concat(), input);
+        }
+    }
+
+    /// Bits of the bytes of `block` that `pick` takes, one byte at a time.
+    fn mask(block: &[u8; BLOCK], pick: impl Fn(u8) -> bool) -> u64 {
+        block.iter().enumerate().filter(|&(_, &c)| pick(c)).fold(0, |m, (k, _)| m | 1 << k)
+    }
+
+    /// SGF-like text: the bytes the scanner follows (alone, escaped, in values), whitespace,
+    /// letters, multibyte text, and runs of plain moves or of text without any of them (so that
+    /// whole blocks go either way).
+    fn sgf_text(pieces: usize) -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            8 => prop::sample::select(vec![
+                "(", ")", "[", "]", "\\", ";", "(;", " ", "\n", "\r\n", "B", "x", "é", "囲碁",
+                "\\]", "\\\\", "\\[", "\\)", "C[", "C[a ( b", "C[x)]", ";B[pd]", ";W[dp]",
+                "(;B[aa]", ")(", "))", "\n(;GM[1]", "text ",
+            ])
+            .prop_map(|p| p.as_bytes().to_vec()),
+            1 => (1usize..40).prop_map(|n| ";B[pd];W[dp]".repeat(n).into_bytes()),
+            1 => prop::collection::vec(prop::sample::select(b"ab; \n\xc3\xa9".to_vec()), 0..200),
+        ];
+        prop::collection::vec(piece, 0..pieces).prop_map(|p| p.concat())
+    }
+
+    /// A block of bytes, the ones that matter often.
+    fn block() -> impl Strategy<Value = [u8; BLOCK]> {
+        let byte = prop_oneof![
+            3 => prop::sample::select(b"[]\\()".to_vec()),
+            1 => prop::sample::select(b"'(')*+,/;XYZ[\\]^_{|}".to_vec()),
+            2 => any::<u8>(),
+        ];
+        prop::collection::vec(byte, BLOCK).prop_map(|v| v.try_into().unwrap())
+    }
+
+    /// Each byte that changes the scan, escapes and the game's close on either side of a block's
+    /// end and of the buffer's: the block scan stops where the byte-by-byte scan does.
+    #[test]
+    fn block_and_buffer_ends_are_followed_as_byte_by_byte() {
+        let snippets: [&[u8]; 8] = [b"\\]x]", b"\\\\]", b"\\[(]", b"](;B[aa])", b"]))", b"](", b"]C[)\\", b"][]["];
+        for snippet in snippets {
+            for k in 0..2 * BLOCK + 8 {
+                let mut text = b"(;C[".to_vec();
+                text.resize(text.len() + k, b'x');
+                text.extend_from_slice(snippet);
+                text.extend_from_slice(&b"x];B[aa](;W[bb]))\n".repeat(9));
+                for len in (k..text.len()).step_by(3).chain([text.len()]) {
+                    let b = &text[..len];
+                    for (at, in_value) in [(1, false), (4, true), (k, true), (k + 2, true), (k + 3, false)] {
+                        let start = Scan { depth: 1, in_value, ..Scan::default() };
+                        let (mut want, mut got) = (start, start);
+                        let end = tree_bytewise(b, at.min(len), &mut want);
+                        assert_eq!(tree(b, at.min(len), &mut got), end, "{k} {len} {at}");
+                        assert_eq!(got, want, "{k} {len} {at}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A reader that gives the sizes of `sizes` in turn.
+    struct Reads<'a>(&'a [u8], Vec<usize>, usize);
+
+    impl Read for Reads<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1[self.2 % self.1.len()].min(buf.len()).min(self.0.len());
+            self.2 += 1;
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn blocks_are_classified_as_byte_by_byte(b in block()) {
+            let want = Masks {
+                open: mask(&b, |c| c == b'['),
+                close: mask(&b, |c| c == b']'),
+                escape: mask(&b, |c| c == b'\\'),
+                paren: mask(&b, |c| c == b'(' || c == b')'),
+            };
+            prop_assert_eq!(classify(&b), want);
+            prop_assert_eq!(classify_words(&b), want);
+        }
+
+        /// From any place in a game tree, in a value or not, the block scan stops where the
+        /// byte-by-byte scan does, in the same state.
+        #[test]
+        fn game_trees_are_followed_as_byte_by_byte(
+            text in sgf_text(300), at in 0.0..1.0f64, depth in 1u32..4, in_value: bool,
+        ) {
+            let at = (text.len() as f64 * at) as usize;
+            let start = Scan { depth, in_value, ..Scan::default() };
+            let (mut want, mut got) = (start, start);
+            let end = tree_bytewise(&text, at, &mut want);
+            prop_assert_eq!(tree(&text, at, &mut got), end);
+            prop_assert_eq!(got, want);
+        }
+
+        /// The cuts of the block scan are those of the byte-by-byte scan, and do not depend on
+        /// how much is read at a time nor on the reads' sizes.
+        #[test]
+        fn cuts_are_those_of_the_byte_by_byte_scan(
+            text in sgf_text(400),
+            head in 0.0..1.0f64,
+            read_block in 1usize..400,
+            sizes in prop::collection::vec(1usize..100, 1..5),
+            target in 1usize..3000,
+        ) {
+            let head = (text.len() as f64 * head) as usize;
+            let chunks = |bytewise: bool, head: usize, read_block: usize| -> Vec<(usize, u64, Vec<u8>)> {
+                let mut c = Chunks::new(text[..head].to_vec(), Reads(&text[head..], sizes.clone(), 0), Cut::Sgf)
+                    .with_target(target)
+                    .with_read_block(read_block);
+                c.bytewise = bytewise;
+                c.map(|c| c.map(|c| (c.index, c.offset, c.bytes)).unwrap()).collect()
+            };
+            let want = chunks(true, text.len(), READ_BLOCK);
+            prop_assert_eq!(want.iter().map(|c| &c.2[..]).collect::<Vec<_>>().concat(), text.clone());
+            let mut offset = 0;
+            for (k, c) in want.iter().enumerate() {
+                prop_assert_eq!((c.0, c.1), (k, offset));
+                offset += c.2.len() as u64;
+            }
+            prop_assert_eq!(&chunks(true, head, read_block), &want);
+            let got = chunks(false, head, read_block);
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(chunks(false, text.len(), READ_BLOCK), want);
         }
     }
 
