@@ -154,18 +154,16 @@ pub(crate) struct Damage {
 pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
     let mut damage = Vec::new();
     if enc == encoding_rs::UTF_8 {
-        if let Ok(s) = std::str::from_utf8(bytes) {
-            return (s.to_string(), damage);
-        }
-        let mut out = String::with_capacity(bytes.len() + 16);
-        for chunk in bytes.utf8_chunks() {
-            out.push_str(chunk.valid());
-            if !chunk.invalid().is_empty() {
-                damage.push(Damage { offset: out.len(), bytes: chunk.invalid().to_vec() });
-                out.push('\u{FFFD}');
-            }
-        }
-        return (out, damage);
+        // The runs start where the text stops being valid (found again otherwise).
+        let start = match std::str::from_utf8(bytes) {
+            Ok(s) => return (s.to_string(), damage),
+            Err(e) => e.valid_up_to(),
+        };
+        let marks = detect::Utf8Runs::new(&bytes[start..]).scan(start, |at, (valid, invalid)| {
+            *at += valid.len() + invalid.len();
+            Some((*at - invalid.len(), invalid.len()))
+        });
+        return utf8_marked(bytes, marks.filter(|&(_, n)| n > 0));
     }
     let mut decoder = enc.new_decoder_without_bom_handling();
     let cap = decoder.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap_or(bytes.len() * 3);
@@ -189,6 +187,25 @@ pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, V
     (out, damage)
 }
 
+/// `bytes` as UTF-8 whose malformed sequences are `marks` (start, length; in order, as
+/// [`Utf8Stats::measure`] finds them), each replaced with U+FFFD: the text and where each
+/// replacement is.
+fn utf8_marked(bytes: &[u8], marks: impl IntoIterator<Item = (usize, usize)>) -> (String, Vec<Damage>) {
+    let mut damage = Vec::new();
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut from = 0;
+    for (start, len) in marks {
+        out.extend_from_slice(&bytes[from..start]);
+        damage.push(Damage { offset: out.len(), bytes: bytes[start..start + len].to_vec() });
+        out.extend_from_slice("\u{FFFD}".as_bytes());
+        from = start + len;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    // Valid runs and replacement characters: always UTF-8.
+    let text = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (text, damage)
+}
+
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
 #[doc(hidden)]
@@ -204,8 +221,8 @@ fn clean(enc: &'static Encoding, bytes: &[u8]) -> bool {
 /// The decision for input that is valid UTF-8 and can be taken as it is (no BOM, no UTF-16
 /// pattern: the caller checks), or `None` when the full decision must run (a declaration or
 /// override that disagrees with UTF-8, an unknown label).
-fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<CharsetDecision> {
-    let ascii = bytes.is_ascii();
+fn as_is(text: &str, override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<CharsetDecision> {
+    let ascii = text.is_ascii();
     let fits = |enc: &'static Encoding| enc == encoding_rs::UTF_8 || (ascii && enc.is_ascii_compatible());
     if let Some(enc) = override_enc {
         return fits(enc).then_some(CharsetDecision {
@@ -215,7 +232,7 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
         });
     }
     match declared {
-        None if !ascii && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) => None,
+        None if !ascii && suspicious_utf8(text) => None,
         None => Some(CharsetDecision {
             encoding: encoding_rs::UTF_8,
             source: CharsetSource::Detected,
@@ -245,8 +262,12 @@ pub fn decode(
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
-    let (decision, body) = decide(bytes, override_enc, declared, sink);
-    let (text, damage) = decode_marking(decision.encoding, body);
+    let (decision, body, marks) = decide(bytes, override_enc, declared, sink);
+    // UTF-8 whose malformed sequences the decision found is not validated again to find them.
+    let (text, damage) = match marks {
+        Some(marks) if decision.encoding == encoding_rs::UTF_8 => utf8_marked(body, marks),
+        _ => decode_marking(decision.encoding, body),
+    };
     // Each NUL before a damaged place becomes U+FFFD, two bytes longer: the place moves.
     let nuls: Vec<usize> =
         if damage.is_empty() { Vec::new() } else { memchr::memchr_iter(0, text.as_bytes()).collect() };
@@ -265,6 +286,10 @@ pub fn decode(
     }
     Decoded { text, decision }
 }
+
+/// At most this many malformed UTF-8 sequences are remembered from the decision for decoding
+/// (more: the decoding finds them again; legacy text read as UTF-8 has one every few bytes).
+const MARKS_KEPT: usize = 4096;
 
 // Reasons recorded in a `CharsetDecision`.
 const BOM: &str = "byte-order mark";
@@ -288,7 +313,7 @@ fn decide<'b>(
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
     sink: &mut Sink,
-) -> (CharsetDecision, &'b [u8]) {
+) -> (CharsetDecision, &'b [u8], Option<detect::Marks>) {
     let pick = |encoding, source, reason| CharsetDecision { encoding, source, reason };
     let declared_enc = declared.and_then(encoding_for_label);
     // 1. A byte-order mark.
@@ -305,19 +330,21 @@ fn decide<'b>(
                 ));
             }
         }
-        return (pick(enc, CharsetSource::Bom, BOM), bytes.get(bom_len..).unwrap_or(&[]));
+        return (pick(enc, CharsetSource::Bom, BOM), bytes.get(bom_len..).unwrap_or(&[]), None);
     }
     // 2. The user's override.
     if let Some(enc) = override_enc {
-        return (pick(enc, CharsetSource::Override, OVERRIDE), bytes);
+        return (pick(enc, CharsetSource::Override, OVERRIDE), bytes, None);
     }
     // UTF-16 without a BOM: no declaration inside it can be read from the raw bytes.
     if let Some(enc) = sniff_utf16(bytes) {
         if clean(enc, bytes) {
-            return (pick(enc, CharsetSource::Detected, UTF16_PATTERN), bytes);
+            return (pick(enc, CharsetSource::Detected, UTF16_PATTERN), bytes, None);
         }
     }
-    let stats = if bytes.is_ascii() { Utf8Stats::default() } else { Utf8Stats::of(bytes) };
+    let ascii = bytes.is_ascii();
+    // From here on the body is `bytes`, whose malformed UTF-8 sequences `marks` holds.
+    let (stats, marks) = if ascii { (Utf8Stats::default(), None) } else { Utf8Stats::measure(bytes, MARKS_KEPT) };
     // 3. A declaration, checked against the bytes.
     if let Some(label) = declared {
         match declared_enc {
@@ -334,8 +361,8 @@ fn decide<'b>(
                 ));
             }
             Some(enc) => {
-                if bytes.is_ascii() && enc.is_ascii_compatible() {
-                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
+                if ascii && enc.is_ascii_compatible() {
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes, marks);
                 }
                 // 4. A declaration that does not fit.
                 let utf8_like = stats.is_valid() || (stats.is_damaged_utf8() && stats.good >= 2);
@@ -345,11 +372,11 @@ fn decide<'b>(
                         codes::MISMATCH,
                         format!("the file declares '{label}' but its text is UTF-8; read as UTF-8"),
                     ));
-                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes, marks);
                 }
                 // Latin-1 decodes any byte: a single-byte declaration on coherent double-byte
                 // CJK text is caught by script coherence.
-                if enc.is_single_byte() && !bytes.is_ascii() {
+                if enc.is_single_byte() && !ascii {
                     if let Some(cjk) = coherent_cjk(bytes, enc) {
                         sink.push(Diagnostic::warning(
                             codes::MISMATCH,
@@ -359,14 +386,16 @@ fn decide<'b>(
                                 ca_label(cjk)
                             ),
                         ));
-                        return (pick(cjk, CharsetSource::Detected, UNFIT_CJK), bytes);
+                        return (pick(cjk, CharsetSource::Detected, UNFIT_CJK), bytes, marks);
                     }
                 }
-                if clean(enc, bytes) {
-                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
+                // (For UTF-8 the measure says it: the same validation.)
+                let fits = if enc == encoding_rs::UTF_8 { stats.is_valid() } else { clean(enc, bytes) };
+                if fits {
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes, marks);
                 }
                 if enc == encoding_rs::UTF_8 && stats.is_damaged_utf8() {
-                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes, marks);
                 }
                 // Declared UTF-8 with valid characters and some damage: it stands unless a
                 // legacy reading fits the file far better (decided by how much of the file each
@@ -376,7 +405,7 @@ fn decide<'b>(
                     let utf8 = utf8_score(bytes);
                     let legacy = legacy_score(bytes, guess);
                     if !clean(guess, bytes) || legacy <= utf8 + (utf8.abs() / 2).max(8) {
-                        return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                        return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes, marks);
                     }
                 }
                 // A few damaged characters in a long text do not make the declaration wrong,
@@ -400,11 +429,11 @@ fn decide<'b>(
                                 ca_label(guess)
                             ),
                         ));
-                        return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes);
+                        return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes, marks);
                     }
                 }
                 if minor {
-                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes, marks);
                 }
                 if enc != encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     sink.push(Diagnostic::warning(
@@ -413,45 +442,45 @@ fn decide<'b>(
                             "the file declares '{label}' but its text is UTF-8 (with damaged characters); read as UTF-8"
                         ),
                     ));
-                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes, marks);
                 }
-                return (pick(enc, CharsetSource::Declared, DECLARED_UNFIT), bytes);
+                return (pick(enc, CharsetSource::Declared, DECLARED_UNFIT), bytes, marks);
             }
         }
     }
     // 5. Nothing usable declared.
-    if bytes.is_ascii() {
+    if ascii {
         if memchr::memchr(0x1B, bytes).is_some() {
             let guess = detect_legacy(bytes);
             if guess == encoding_rs::ISO_2022_JP && clean(guess, bytes) {
-                return (pick(guess, CharsetSource::Detected, ISO2022JP), bytes);
+                return (pick(guess, CharsetSource::Detected, ISO2022JP), bytes, marks);
             }
         }
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, ASCII), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, ASCII), bytes, marks);
     }
     if stats.is_valid() {
-        let text = std::str::from_utf8(bytes).unwrap_or_default();
-        if suspicious_utf8(text) {
+        // (More than 8 non-ASCII characters are never suspicious: no need to look.)
+        if stats.good <= 8 && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) {
             let guess = detect_legacy(bytes);
             if let Some(legacy) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
                 if coherence(&legacy, guess) > 0 {
-                    return (pick(guess, CharsetSource::Detected, ACCIDENTAL_UTF8), bytes);
+                    return (pick(guess, CharsetSource::Detected, ACCIDENTAL_UTF8), bytes, marks);
                 }
             }
         }
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes, marks);
     }
     // Damaged UTF-8 with many good characters is UTF-8; with few (a short name: Big5 簡 is
     // valid UTF-8 "²", then 麗 a cut character), the reading that fits more of the file wins.
     if stats.is_damaged_utf8() && stats.good >= 8 {
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes, marks);
     }
     let guess = detect_legacy(bytes);
     // Some valid multi-byte UTF-8 and some damage: the reading that fits more of the file wins.
     if stats.good > 0 && utf8_score(bytes) >= legacy_score(bytes, guess) {
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes, marks);
     }
-    (pick(guess, CharsetSource::Detected, DETECTED), bytes)
+    (pick(guess, CharsetSource::Detected, DETECTED), bytes, marks)
 }
 
 /// Replaces each U+0000 of `text` with U+FFFD, with a `charset.nul` error at its place: no text
@@ -514,7 +543,7 @@ fn taken_as_is(
         return Err(bytes);
     }
     let text = String::from_utf8(bytes).map_err(|e| e.into_bytes())?;
-    match as_is(text.as_bytes(), override_enc, declared) {
+    match as_is(&text, override_enc, declared) {
         Some(decision) => Ok(Decoded { text, decision }),
         None => Err(text.into_bytes()),
     }
@@ -703,6 +732,61 @@ mod tests {
             let db = sink.finish(&b.text);
             assert_eq!((a.text, a.decision, da), (b.text, b.decision, db), "{declared:?}");
         }
+    }
+
+    /// [`decode_marking`]'s UTF-8 branch as it was, over `utf8_chunks`.
+    fn utf8_by_chunks(bytes: &[u8]) -> (String, Vec<Damage>) {
+        let mut damage = Vec::new();
+        let mut out = String::new();
+        for chunk in bytes.utf8_chunks() {
+            out.push_str(chunk.valid());
+            if !chunk.invalid().is_empty() {
+                damage.push(Damage { offset: out.len(), bytes: chunk.invalid().to_vec() });
+                out.push('\u{FFFD}');
+            }
+        }
+        (out, damage)
+    }
+
+    #[test]
+    fn utf8_is_decoded_as_utf8_chunks_cut_it() {
+        for bytes in detect::tests::utf8_edge_cases() {
+            let expected = utf8_by_chunks(&bytes);
+            assert_eq!(decode_marking(encoding_rs::UTF_8, &bytes), expected, "{bytes:02X?}");
+            // From the decision's marks, as `decode` does.
+            let (_, marks) = Utf8Stats::measure(&bytes, usize::MAX);
+            assert_eq!(utf8_marked(&bytes, marks.unwrap_or_default()), expected, "{bytes:02X?}");
+        }
+    }
+
+    #[test]
+    fn decoding_with_the_decisions_marks_is_decoding_again() {
+        // Damaged UTF-8 declared, undeclared and declared otherwise; more malformed sequences
+        // than are kept; legacy text.
+        let mut many = Vec::new();
+        for _ in 0..MARKS_KEPT + 5 {
+            many.extend_from_slice("(;PB[你若有".as_bytes());
+            many.extend_from_slice(b"\xE6\x83]C[x])\n");
+        }
+        let mut samples: Vec<Vec<u8>> = detect::tests::utf8_edge_cases().into_iter().step_by(97).collect();
+        samples.push(many);
+        samples.push(enc(encoding_rs::EUC_KR, "(;PB[이세돌]PW[박정환]C[바둑은 재미있다])"));
+        let mut used = 0;
+        for bytes in samples {
+            for declared in [None, Some("UTF-8"), Some("GBK"), Some("x-unknown")] {
+                let (decision, body, marks) = decide(&bytes, None, declared, &mut Sink::new());
+                let general = decode_marking(decision.encoding, body);
+                match marks {
+                    Some(marks) if decision.encoding == encoding_rs::UTF_8 => {
+                        assert_eq!(utf8_marked(body, marks), general, "{bytes:02X?}");
+                        used += 1;
+                    }
+                    // (Not measured: ASCII, a BOM, UTF-16; or too damaged to keep.)
+                    _ => {}
+                }
+            }
+        }
+        assert!(used > 100, "{used}");
     }
 
     #[test]

@@ -99,7 +99,8 @@ fn sniff(bytes: &[u8]) -> bool {
 /// A collection whose games declare different charsets is decoded part by part; whether a later
 /// game declares another charset is learnt from the parser's reading of each game's root when
 /// the text is the input itself and reads without any diagnostic (then the parser cuts games
-/// and values where `declared.rs` does), else from a second scan of the bytes.
+/// and values where `declared.rs` does), else from a second scan of the bytes, which is not
+/// needed when no identifier that may read as `CA` names another charset (`declares_only`).
 #[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let (lead, declared) = read::declarations_of(declared::leading_root_charsets(&bytes));
@@ -122,7 +123,9 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
             Ok(decoded) => {
                 let parsed = read::parse_text_with(decoded.text, crate::diag::Sink::new(), options.positions, true);
                 let clean = parsed.diagnostics.is_empty() && declared::literal_labels_name(parsed.text.as_bytes(), enc);
-                let parts = if clean && read::declarations_of(parsed.roots).0.len() <= 1 {
+                let parts = if (clean && read::declarations_of(parsed.roots).0.len() <= 1)
+                    || declared::declares_only(parsed.text.as_bytes(), enc)
+                {
                     Vec::new()
                 } else {
                     read::declarations(parsed.text.as_bytes()).0
@@ -136,7 +139,9 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
                 }
             }
             Err(bytes) => {
-                let (parts, _) = read::declarations(&bytes);
+                // One part when no root can declare another charset: no scan of the games.
+                let parts =
+                    if declared::declares_only(&bytes, enc) { Vec::new() } else { read::declarations(&bytes).0 };
                 if parts.len() > 1 {
                     read_parts(&bytes, &parts, options)
                 } else {
@@ -339,6 +344,15 @@ mod tests {
             b"(;CA[UTF-8]C[a\0b])(;CA[GBK])",
             b"(;CA[nonsense]C[a])(;CA[UTF-8]C[b])(;CA[GBK]C[b])",
             b"\xef\xbb\xbf(;CA[UTF-8]C[a])(;CA[GBK]C[b])",
+            // Damaged UTF-8: one part when no `CA` can name another charset, else the scan.
+            b"(;CA[UTF-8]C[a\xff])(;CA[utf-8]C[b])(;CA[x-unknown])",
+            b"(;CA[UTF-8]C[a\xff])(;CA[GBK]C[b])",
+            b"(;CA[UTF-8]C[a\xff])(;C[x CA[GBK] y])",
+            b"(;CA[UTF-8]C[a\xe4\xbd])(;ca[EUC-KR]C[b\xb0\xa1])",
+            b"(;CA[UTF-8]C[a\xff])(;CA[UTF-16]BE]C[b])",
+            b"(;CA[UTF-8]C[a\xff])(;PB[\x90\x5C]CA[SJIS]PW[x])",
+            b"(;CA[windows-1252]C[caf\xe9])(;CA[latin1]C[b])",
+            b"(;CA[windows-1252]C[caf\xe9])(;CA[EUC-KR]C[\xb0\xa1])",
         ];
         for case in cases {
             if let Err(e) = agree(case) {
