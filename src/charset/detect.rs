@@ -29,10 +29,17 @@ impl Utf8Stats {
 
     /// Measures `bytes`, also returning where their malformed sequences are when there are at
     /// most `keep` of them (`None` otherwise).
+    #[cfg(test)]
     pub(crate) fn measure(bytes: &[u8], keep: usize) -> (Utf8Stats, Option<Marks>) {
-        let mut s = Utf8Stats::default();
+        Utf8Stats::measure_after(bytes, 0, keep)
+    }
+
+    /// [`Utf8Stats::measure`] of `bytes` whose first `valid` bytes are known to be valid UTF-8
+    /// (they are not validated again).
+    pub(crate) fn measure_after(bytes: &[u8], valid: usize, keep: usize) -> (Utf8Stats, Option<Marks>) {
+        let mut s = Utf8Stats { good: lead_bytes(&bytes[..valid]), ..Utf8Stats::default() };
         let mut marks = Some(Vec::new());
-        let mut runs = Utf8Runs::new(bytes);
+        let mut runs = Utf8Runs::new(&bytes[valid..]);
         while let Some((valid, invalid)) = runs.next() {
             s.good += lead_bytes(valid);
             if let Some(&lead) = invalid.first() {
@@ -804,6 +811,16 @@ pub(super) mod tests {
         out
     }
 
+    /// Lengths of starts of `bytes` that are valid UTF-8: none, the longest, and one between.
+    pub(crate) fn valid_starts(bytes: &[u8]) -> Vec<usize> {
+        let longest = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |s| s.len());
+        let mut middle = longest / 2;
+        while std::str::from_utf8(&bytes[..middle]).is_err() {
+            middle -= 1;
+        }
+        vec![0, middle, longest]
+    }
+
     #[test]
     fn the_fast_measure_agrees_with_utf8_chunks() {
         for bytes in utf8_edge_cases() {
@@ -823,6 +840,10 @@ pub(super) mod tests {
                 .collect();
             assert_eq!(marks, Some(expected), "{bytes:02X?}");
             assert_eq!(Utf8Stats::measure(&bytes, 0).1.is_some(), stats.bad == 0);
+            // Knowing a valid start changes nothing.
+            for valid in valid_starts(&bytes) {
+                assert_eq!(Utf8Stats::measure_after(&bytes, valid, usize::MAX), (stats, marks.clone()), "{bytes:02X?}");
+            }
         }
     }
 

@@ -152,12 +152,18 @@ pub(crate) struct Damage {
 /// Decodes `bytes` with `enc` (no BOM handling), replacing each malformed sequence with U+FFFD;
 /// returns the text and where each replacement is.
 pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
+    decode_marking_after(enc, bytes, 0)
+}
+
+/// [`decode_marking`] of `bytes` whose first `valid` bytes are known to be valid UTF-8.
+fn decode_marking_after(enc: &'static Encoding, bytes: &[u8], valid: usize) -> (String, Vec<Damage>) {
     let mut damage = Vec::new();
     if enc == encoding_rs::UTF_8 {
         // The runs start where the text stops being valid (found again otherwise).
-        let start = match std::str::from_utf8(bytes) {
-            Ok(s) => return (s.to_string(), damage),
-            Err(e) => e.valid_up_to(),
+        let start = match std::str::from_utf8(&bytes[valid..]) {
+            Ok(s) if valid == 0 => return (s.to_string(), damage),
+            Ok(_) => bytes.len(),
+            Err(e) => valid + e.valid_up_to(),
         };
         let marks = detect::Utf8Runs::new(&bytes[start..]).scan(start, |at, (valid, invalid)| {
             *at += valid.len() + invalid.len();
@@ -262,11 +268,24 @@ pub fn decode(
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
-    let (decision, body, marks) = decide(bytes, override_enc, declared, sink);
+    decode_after(bytes, 0, override_enc, declared, sink)
+}
+
+/// [`decode`] of `bytes` whose first `valid` bytes are known to be valid UTF-8 (they are not
+/// validated again).
+fn decode_after(
+    bytes: &[u8],
+    valid: usize,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+    sink: &mut Sink,
+) -> Decoded {
+    let (decision, body, marks) = decide(bytes, valid, override_enc, declared, sink);
     // UTF-8 whose malformed sequences the decision found is not validated again to find them.
     let (text, damage) = match marks {
         Some(marks) if decision.encoding == encoding_rs::UTF_8 => utf8_marked(body, marks),
-        _ => decode_marking(decision.encoding, body),
+        // (The body is `bytes` without a byte-order mark.)
+        _ => decode_marking_after(decision.encoding, body, valid.saturating_sub(bytes.len() - body.len())),
     };
     // Each NUL before a damaged place becomes U+FFFD, two bytes longer: the place moves.
     let nuls: Vec<usize> =
@@ -310,6 +329,7 @@ const DETECTED: &str = "not UTF-8; chardetng and script coherence";
 
 fn decide<'b>(
     bytes: &'b [u8],
+    valid: usize,
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
     sink: &mut Sink,
@@ -344,7 +364,8 @@ fn decide<'b>(
     }
     let ascii = bytes.is_ascii();
     // From here on the body is `bytes`, whose malformed UTF-8 sequences `marks` holds.
-    let (stats, marks) = if ascii { (Utf8Stats::default(), None) } else { Utf8Stats::measure(bytes, MARKS_KEPT) };
+    let (stats, marks) =
+        if ascii { (Utf8Stats::default(), None) } else { Utf8Stats::measure_after(bytes, valid, MARKS_KEPT) };
     // 3. A declaration, checked against the bytes.
     if let Some(label) = declared {
         match declared_enc {
@@ -514,38 +535,71 @@ pub fn decode_owned(
 ) -> Decoded {
     match taken_as_is(bytes, override_enc, declared) {
         Ok(Decoded { text, decision }) => Decoded { text: mark_nul(text, sink), decision },
-        Err(bytes) => decode(&bytes, override_enc, declared, sink),
+        Err(rest) => decode_after(&rest.bytes, rest.valid, override_enc, declared, sink),
+    }
+}
+
+/// Bytes [`decode_owned_as_is`] did not take as they are, with what it learnt of them.
+#[derive(Debug)]
+pub(crate) struct Undecoded {
+    /// The input.
+    pub(crate) bytes: Vec<u8>,
+    /// How many bytes at the start are known to be valid UTF-8.
+    valid: usize,
+    /// Not tried as they are (a NUL to mark).
+    untried: bool,
+}
+
+impl Undecoded {
+    /// [`decode_owned`] of these bytes, with the override and declaration they were tried with
+    /// (the part known to be valid UTF-8 is not validated again).
+    pub(crate) fn decode(
+        self,
+        override_enc: Option<&'static Encoding>,
+        declared: Option<&str>,
+        sink: &mut Sink,
+    ) -> Decoded {
+        if self.untried {
+            return decode_owned(self.bytes, override_enc, declared, sink);
+        }
+        decode_after(&self.bytes, self.valid, override_enc, declared, sink)
     }
 }
 
 /// [`decode_owned`] when its result is the input itself (valid UTF-8 taken as it is, no NUL
 /// to mark, so nothing reported): the text, byte for byte the input, and the decision.
-/// Otherwise the bytes are handed back undecoded.
+/// Otherwise the bytes are handed back undecoded ([`Undecoded::decode`] goes on).
 pub(crate) fn decode_owned_as_is(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
-) -> Result<Decoded, Vec<u8>> {
+) -> Result<Decoded, Undecoded> {
     if memchr::memchr(0, &bytes).is_some() {
-        return Err(bytes);
+        return Err(Undecoded { bytes, valid: 0, untried: true });
     }
     taken_as_is(bytes, override_enc, declared)
 }
 
 /// Valid UTF-8 without a byte-order mark or the UTF-16 pattern that [`as_is`] takes as it is
-/// (NULs not yet marked); otherwise the bytes back.
+/// (NULs not yet marked); otherwise the bytes back, with how much of them is valid UTF-8.
 fn taken_as_is(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
-) -> Result<Decoded, Vec<u8>> {
+) -> Result<Decoded, Undecoded> {
     if Encoding::for_bom(&bytes).is_some() || sniff_utf16(&bytes).is_some() {
-        return Err(bytes);
+        return Err(Undecoded { bytes, valid: 0, untried: false });
     }
-    let text = String::from_utf8(bytes).map_err(|e| e.into_bytes())?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        Undecoded { bytes: e.into_bytes(), valid, untried: false }
+    })?;
     match as_is(&text, override_enc, declared) {
         Some(decision) => Ok(Decoded { text, decision }),
-        None => Err(text.into_bytes()),
+        None => {
+            let valid = text.len();
+            Err(Undecoded { bytes: text.into_bytes(), valid, untried: false })
+        }
     }
 }
 
@@ -753,6 +807,9 @@ mod tests {
         for bytes in detect::tests::utf8_edge_cases() {
             let expected = utf8_by_chunks(&bytes);
             assert_eq!(decode_marking(encoding_rs::UTF_8, &bytes), expected, "{bytes:02X?}");
+            for valid in detect::tests::valid_starts(&bytes) {
+                assert_eq!(decode_marking_after(encoding_rs::UTF_8, &bytes, valid), expected, "{bytes:02X?}");
+            }
             // From the decision's marks, as `decode` does.
             let (_, marks) = Utf8Stats::measure(&bytes, usize::MAX);
             assert_eq!(utf8_marked(&bytes, marks.unwrap_or_default()), expected, "{bytes:02X?}");
@@ -774,7 +831,7 @@ mod tests {
         let mut used = 0;
         for bytes in samples {
             for declared in [None, Some("UTF-8"), Some("GBK"), Some("x-unknown")] {
-                let (decision, body, marks) = decide(&bytes, None, declared, &mut Sink::new());
+                let (decision, body, marks) = decide(&bytes, 0, None, declared, &mut Sink::new());
                 let general = decode_marking(decision.encoding, body);
                 match marks {
                     Some(marks) if decision.encoding == encoding_rs::UTF_8 => {
@@ -787,6 +844,48 @@ mod tests {
             }
         }
         assert!(used > 100, "{used}");
+    }
+
+    #[test]
+    fn what_the_first_try_learnt_decodes_as_decode_owned() {
+        let mut samples: Vec<Vec<u8>> = detect::tests::utf8_edge_cases().into_iter().step_by(31).collect();
+        samples.extend([
+            b"(;N[\0illegal]\nC[a\0\xff])".to_vec(),
+            b"\xEF\xBB\xBF(;C[x\xff])".to_vec(),
+            "(;PB[时越])".as_bytes().to_vec(),
+            "(;C[ʱԽ])".as_bytes().to_vec(),
+            enc(encoding_rs::GBK, "(;CA[UTF-8]C[围棋很好玩])"),
+            "(;C[é])".encode_utf16().flat_map(|u| u.to_le_bytes()).collect(),
+        ]);
+        for bytes in samples {
+            for (o, declared) in
+                [(None, None), (None, Some("UTF-8")), (None, Some("GBK")), (Some(encoding_rs::UTF_8), None)]
+            {
+                let mut sink = Sink::new();
+                let a = decode_owned(bytes.clone(), o, declared, &mut sink);
+                let da = sink.finish(&a.text);
+                let (b, db) = match decode_owned_as_is(bytes.clone(), o, declared) {
+                    Ok(d) => (d, Vec::new()),
+                    Err(rest) => {
+                        let mut sink = Sink::new();
+                        let d = rest.decode(o, declared, &mut sink);
+                        let diags = sink.finish(&d.text);
+                        (d, diags)
+                    }
+                };
+                assert_eq!((a.text, a.decision, da), (b.text, b.decision, db), "{bytes:02X?} {declared:?}");
+                // Any valid start given: the same.
+                for valid in detect::tests::valid_starts(&bytes) {
+                    let mut sink = Sink::new();
+                    let c = decode_after(&bytes, valid, o, declared, &mut sink);
+                    let dc = sink.finish(&c.text);
+                    let mut sink = Sink::new();
+                    let d = decode(&bytes, o, declared, &mut sink);
+                    let dd = sink.finish(&d.text);
+                    assert_eq!((c.text, c.decision, dc), (d.text, d.decision, dd), "{bytes:02X?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -138,14 +138,18 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
                     read_parts(bytes.as_bytes(), &parts, options)
                 }
             }
-            Err(bytes) => {
+            Err(rest) => {
                 // One part when no root can declare another charset: no scan of the games.
-                let parts =
-                    if declared::declares_only(&bytes, enc) { Vec::new() } else { read::declarations(&bytes).0 };
+                let bytes = &rest.bytes;
+                let parts = if declared::declares_only(bytes, enc) { Vec::new() } else { read::declarations(bytes).0 };
                 if parts.len() > 1 {
-                    read_parts(&bytes, &parts, options)
+                    read_parts(bytes, &parts, options)
                 } else {
-                    read_whole(bytes, None, declared.as_deref(), options.positions)
+                    // Decoded with what the first try learnt (the same declaration, no override).
+                    let mut sink = crate::diag::Sink::new();
+                    let decoded = rest.decode(None, declared.as_deref(), &mut sink);
+                    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+                    (collection, diagnostics, decoded.decision)
                 }
             }
         },
