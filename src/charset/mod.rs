@@ -288,9 +288,10 @@ fn decode_after(
         _ => decode_marking_after(decision.encoding, body, valid.saturating_sub(bytes.len() - body.len())),
     };
     // Each NUL before a damaged place becomes U+FFFD, two bytes longer: the place moves.
+    let nul = memchr::memchr(0, text.as_bytes()).is_some();
     let nuls: Vec<usize> =
-        if damage.is_empty() { Vec::new() } else { memchr::memchr_iter(0, text.as_bytes()).collect() };
-    let text = mark_nul(text, sink);
+        if damage.is_empty() || !nul { Vec::new() } else { memchr::memchr_iter(0, text.as_bytes()).collect() };
+    let text = if nul { mark_nul(text, sink) } else { text };
     let name = ca_label(decision.encoding);
     for mut d in damage {
         d.offset += 2 * nuls.partition_point(|&n| n < d.offset);
