@@ -4,6 +4,9 @@
 
 use encoding_rs::Encoding;
 
+/// Where the malformed sequences of bytes read as UTF-8 are: (start, length) of each, in order.
+pub(crate) type Marks = Vec<(usize, usize)>;
+
 /// What the bytes look like as UTF-8.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Utf8Stats {
@@ -19,21 +22,42 @@ pub(crate) struct Utf8Stats {
 
 impl Utf8Stats {
     /// Measures `bytes`.
+    #[cfg(test)]
     pub(crate) fn of(bytes: &[u8]) -> Utf8Stats {
-        let mut s = Utf8Stats::default();
-        let mut chunks = bytes.utf8_chunks().peekable();
-        while let Some(chunk) = chunks.next() {
-            s.good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
-            let invalid = chunk.invalid();
+        Utf8Stats::measure(bytes, 0).0
+    }
+
+    /// Measures `bytes`, also returning where their malformed sequences are when there are at
+    /// most `keep` of them (`None` otherwise).
+    #[cfg(test)]
+    pub(crate) fn measure(bytes: &[u8], keep: usize) -> (Utf8Stats, Option<Marks>) {
+        Utf8Stats::measure_after(bytes, 0, keep)
+    }
+
+    /// [`Utf8Stats::measure`] of `bytes` whose first `valid` bytes are known to be valid UTF-8
+    /// (they are not validated again).
+    pub(crate) fn measure_after(bytes: &[u8], valid: usize, keep: usize) -> (Utf8Stats, Option<Marks>) {
+        let mut s = Utf8Stats { good: lead_bytes(&bytes[..valid]), ..Utf8Stats::default() };
+        let mut marks = Some(Vec::new());
+        let mut runs = Utf8Runs::new(&bytes[valid..]);
+        while let Some((valid, invalid)) = runs.next() {
+            s.good += lead_bytes(valid);
             if let Some(&lead) = invalid.first() {
                 s.bad += 1;
-                let next = chunks.peek().map_or(Some(&b'('), |c| c.valid().as_bytes().first().or(c.invalid().first()));
-                if (0xC2..=0xF4).contains(&lead) && next.is_none_or(|b| b.is_ascii()) {
+                // The byte after the invalid sequence; the end counts as ASCII.
+                let rest = runs.rest();
+                if (0xC2..=0xF4).contains(&lead) && rest.first().is_none_or(|b| b.is_ascii()) {
                     s.cut += 1;
+                }
+                if s.bad > keep {
+                    marks = None;
+                }
+                if let Some(m) = &mut marks {
+                    m.push((bytes.len() - rest.len() - invalid.len(), invalid.len()));
                 }
             }
         }
-        s
+        (s, marks)
     }
 
     /// Valid UTF-8 (ASCII included).
@@ -47,6 +71,71 @@ impl Utf8Stats {
     pub(crate) fn is_damaged_utf8(&self) -> bool {
         self.bad > 0 && self.good > 0 && (self.bad == self.cut || self.good >= 4 * self.bad)
     }
+}
+
+/// The runs of `bytes` read as UTF-8: each valid stretch (as bytes) and the malformed sequence
+/// after it (empty at the end), cut exactly as [`<[u8]>::utf8_chunks`] cuts them. Found with
+/// `std::str::from_utf8`, which validates ASCII-heavy text many bytes at a time, where
+/// `Utf8Chunks` decodes byte by byte.
+pub(crate) struct Utf8Runs<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Utf8Runs<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Utf8Runs { rest: bytes }
+    }
+
+    /// What is left after the last run given.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
+}
+
+impl<'a> Iterator for Utf8Runs<'a> {
+    type Item = (&'a [u8], &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (valid, invalid) = match std::str::from_utf8(self.rest) {
+            Ok(_) => (self.rest, &[][..]),
+            Err(e) => {
+                let (valid, after) = self.rest.split_at(e.valid_up_to());
+                // No error length: a sequence cut by the end, which is all that is left.
+                (valid, &after[..e.error_len().map_or(after.len(), usize::from)])
+            }
+        };
+        self.rest = &self.rest[valid.len() + invalid.len()..];
+        Some((valid, invalid))
+    }
+}
+
+/// The number of characters of the valid UTF-8 `valid` that are not ASCII: its lead bytes
+/// (0xC0 and above: with the top bit flipped, above 0x3F as signed bytes), counted 32 lanes at
+/// a time (a lane's count fits a byte for 255 rounds).
+fn lead_bytes(valid: &[u8]) -> usize {
+    const LANES: usize = 32;
+    let is_lead = |b: u8| u8::from((b ^ 0x80) as i8 > 0x3F);
+    let mut total = 0;
+    let mut blocks = valid.chunks_exact(LANES);
+    loop {
+        let mut lanes = [0u8; LANES];
+        let mut rounds = 0;
+        for block in blocks.by_ref().take(255) {
+            let block: &[u8; LANES] = block.try_into().unwrap_or(&[0; LANES]);
+            for (n, &b) in lanes.iter_mut().zip(block) {
+                *n += is_lead(b);
+            }
+            rounds += 1;
+        }
+        total += lanes.iter().map(|&n| usize::from(n)).sum::<usize>();
+        if rounds < 255 {
+            break;
+        }
+    }
+    total + blocks.remainder().iter().map(|&b| usize::from(is_lead(b))).sum::<usize>()
 }
 
 /// How well `bytes` read as UTF-8, for a file that is not valid UTF-8 throughout: +2 per byte of
@@ -627,7 +716,7 @@ const JA_SURNAMES: [&str; 111] = [
 ];
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn enc(e: &'static Encoding, s: &str) -> Vec<u8> {
@@ -646,6 +735,116 @@ mod tests {
         let s = Utf8Stats::of(&korean);
         assert!(!s.is_valid() && !s.is_damaged_utf8(), "{s:?}");
         assert!(Utf8Stats::of("(;C[é])".as_bytes()).is_valid());
+    }
+
+    /// [`Utf8Stats::of`] as it was, over `utf8_chunks`: the reference for the fast measure.
+    fn stats_by_chunks(bytes: &[u8]) -> Utf8Stats {
+        let mut s = Utf8Stats::default();
+        let mut chunks = bytes.utf8_chunks().peekable();
+        while let Some(chunk) = chunks.next() {
+            s.good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+            let invalid = chunk.invalid();
+            if let Some(&lead) = invalid.first() {
+                s.bad += 1;
+                let next = chunks.peek().map_or(Some(&b'('), |c| c.valid().as_bytes().first().or(c.invalid().first()));
+                if (0xC2..=0xF4).contains(&lead) && next.is_none_or(|b| b.is_ascii()) {
+                    s.cut += 1;
+                }
+            }
+        }
+        s
+    }
+
+    /// Byte strings that exercise UTF-8's edges: every short sequence over bytes at the limits
+    /// of each class (ASCII, continuation ranges, each kind of lead byte, bytes never valid),
+    /// and long random mixes of ASCII, valid characters and stray bytes (runs longer than a
+    /// counting block, 32 × 255 bytes, included).
+    pub(crate) fn utf8_edge_cases() -> Vec<Vec<u8>> {
+        let edges: [u8; 22] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0,
+            0xF1, 0xF4, 0xF5, 0xFF,
+        ];
+        let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut level: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            level = level.iter().flat_map(|p| edges.iter().map(move |&b| [p.as_slice(), &[b]].concat())).collect();
+            out.extend(level.iter().cloned());
+        }
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let pieces: [&[u8]; 9] = [
+            b"(;B[pd]",
+            "围棋".as_bytes(),
+            "é".as_bytes(),
+            "😀".as_bytes(),
+            b"\xE5\x9B",
+            b"\xFF",
+            b"\xC2",
+            b"]",
+            b"\xED\xA0\x80",
+        ];
+        for len in [1usize, 2, 3, 10, 100, 1000, 3000, 9000] {
+            for _ in 0..20 {
+                let mut v = Vec::new();
+                while v.len() < len {
+                    // Mostly ASCII, as game records are.
+                    let k = if next(4) == 0 { next(pieces.len() as u64) as usize } else { 0 };
+                    v.extend_from_slice(pieces[k]);
+                }
+                out.push(v);
+            }
+        }
+        // Valid runs of several counting blocks, with a damaged character or not.
+        let long = "(;B[pd]围棋é;W[dp]".repeat(1500).into_bytes();
+        for cut in [None, Some(31), Some(8159), Some(8160), Some(8161), Some(20000)] {
+            let mut v = long.clone();
+            if let Some(at) = cut {
+                v.insert(at, 0xE5);
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    /// Lengths of starts of `bytes` that are valid UTF-8: none, the longest, and one between.
+    pub(crate) fn valid_starts(bytes: &[u8]) -> Vec<usize> {
+        let longest = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |s| s.len());
+        let mut middle = longest / 2;
+        while std::str::from_utf8(&bytes[..middle]).is_err() {
+            middle -= 1;
+        }
+        vec![0, middle, longest]
+    }
+
+    #[test]
+    fn the_fast_measure_agrees_with_utf8_chunks() {
+        for bytes in utf8_edge_cases() {
+            let by_runs: Vec<(&[u8], &[u8])> = Utf8Runs::new(&bytes).collect();
+            let by_chunks: Vec<(&[u8], &[u8])> =
+                bytes.utf8_chunks().map(|c| (c.valid().as_bytes(), c.invalid())).collect();
+            assert_eq!(by_runs, by_chunks, "{bytes:02X?}");
+            let (stats, marks) = Utf8Stats::measure(&bytes, usize::MAX);
+            assert_eq!(stats, stats_by_chunks(&bytes), "{bytes:02X?}");
+            let mut at = 0;
+            let expected: Vec<(usize, usize)> = by_chunks
+                .iter()
+                .filter_map(|(v, i)| {
+                    at += v.len() + i.len();
+                    (!i.is_empty()).then_some((at - i.len(), i.len()))
+                })
+                .collect();
+            assert_eq!(marks, Some(expected), "{bytes:02X?}");
+            assert_eq!(Utf8Stats::measure(&bytes, 0).1.is_some(), stats.bad == 0);
+            // Knowing a valid start changes nothing.
+            for valid in valid_starts(&bytes) {
+                assert_eq!(Utf8Stats::measure_after(&bytes, valid, usize::MAX), (stats, marks.clone()), "{bytes:02X?}");
+            }
+        }
     }
 
     #[test]

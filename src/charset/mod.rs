@@ -152,20 +152,24 @@ pub(crate) struct Damage {
 /// Decodes `bytes` with `enc` (no BOM handling), replacing each malformed sequence with U+FFFD;
 /// returns the text and where each replacement is.
 pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Damage>) {
+    decode_marking_after(enc, bytes, 0)
+}
+
+/// [`decode_marking`] of `bytes` whose first `valid` bytes are known to be valid UTF-8.
+fn decode_marking_after(enc: &'static Encoding, bytes: &[u8], valid: usize) -> (String, Vec<Damage>) {
     let mut damage = Vec::new();
     if enc == encoding_rs::UTF_8 {
-        if let Ok(s) = std::str::from_utf8(bytes) {
-            return (s.to_string(), damage);
-        }
-        let mut out = String::with_capacity(bytes.len() + 16);
-        for chunk in bytes.utf8_chunks() {
-            out.push_str(chunk.valid());
-            if !chunk.invalid().is_empty() {
-                damage.push(Damage { offset: out.len(), bytes: chunk.invalid().to_vec() });
-                out.push('\u{FFFD}');
-            }
-        }
-        return (out, damage);
+        // The runs start where the text stops being valid (found again otherwise).
+        let start = match std::str::from_utf8(&bytes[valid..]) {
+            Ok(s) if valid == 0 => return (s.to_string(), damage),
+            Ok(_) => bytes.len(),
+            Err(e) => valid + e.valid_up_to(),
+        };
+        let marks = detect::Utf8Runs::new(&bytes[start..]).scan(start, |at, (valid, invalid)| {
+            *at += valid.len() + invalid.len();
+            Some((*at - invalid.len(), invalid.len()))
+        });
+        return utf8_marked(bytes, marks.filter(|&(_, n)| n > 0));
     }
     let mut decoder = enc.new_decoder_without_bom_handling();
     let cap = decoder.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap_or(bytes.len() * 3);
@@ -189,6 +193,25 @@ pub(crate) fn decode_marking(enc: &'static Encoding, bytes: &[u8]) -> (String, V
     (out, damage)
 }
 
+/// `bytes` as UTF-8 whose malformed sequences are `marks` (start, length; in order, as
+/// [`Utf8Stats::measure`] finds them), each replaced with U+FFFD: the text and where each
+/// replacement is.
+fn utf8_marked(bytes: &[u8], marks: impl IntoIterator<Item = (usize, usize)>) -> (String, Vec<Damage>) {
+    let mut damage = Vec::new();
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut from = 0;
+    for (start, len) in marks {
+        out.extend_from_slice(&bytes[from..start]);
+        damage.push(Damage { offset: out.len(), bytes: bytes[start..start + len].to_vec() });
+        out.extend_from_slice("\u{FFFD}".as_bytes());
+        from = start + len;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    // Valid runs and replacement characters: always UTF-8.
+    let text = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (text, damage)
+}
+
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
 #[doc(hidden)]
@@ -204,8 +227,8 @@ fn clean(enc: &'static Encoding, bytes: &[u8]) -> bool {
 /// The decision for input that is valid UTF-8 and can be taken as it is (no BOM, no UTF-16
 /// pattern: the caller checks), or `None` when the full decision must run (a declaration or
 /// override that disagrees with UTF-8, an unknown label).
-fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<CharsetDecision> {
-    let ascii = bytes.is_ascii();
+fn as_is(text: &str, override_enc: Option<&'static Encoding>, declared: Option<&str>) -> Option<CharsetDecision> {
+    let ascii = text.is_ascii();
     let fits = |enc: &'static Encoding| enc == encoding_rs::UTF_8 || (ascii && enc.is_ascii_compatible());
     if let Some(enc) = override_enc {
         return fits(enc).then_some(CharsetDecision {
@@ -215,7 +238,7 @@ fn as_is(bytes: &[u8], override_enc: Option<&'static Encoding>, declared: Option
         });
     }
     match declared {
-        None if !ascii && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) => None,
+        None if !ascii && suspicious_utf8(text) => None,
         None => Some(CharsetDecision {
             encoding: encoding_rs::UTF_8,
             source: CharsetSource::Detected,
@@ -245,12 +268,30 @@ pub fn decode(
     declared: Option<&str>,
     sink: &mut Sink,
 ) -> Decoded {
-    let (decision, body) = decide(bytes, override_enc, declared, sink);
-    let (text, damage) = decode_marking(decision.encoding, body);
+    decode_after(bytes, 0, override_enc, declared, sink)
+}
+
+/// [`decode`] of `bytes` whose first `valid` bytes are known to be valid UTF-8 (they are not
+/// validated again).
+fn decode_after(
+    bytes: &[u8],
+    valid: usize,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+    sink: &mut Sink,
+) -> Decoded {
+    let (decision, body, marks) = decide(bytes, valid, override_enc, declared, sink);
+    // UTF-8 whose malformed sequences the decision found is not validated again to find them.
+    let (text, damage) = match marks {
+        Some(marks) if decision.encoding == encoding_rs::UTF_8 => utf8_marked(body, marks),
+        // (The body is `bytes` without a byte-order mark.)
+        _ => decode_marking_after(decision.encoding, body, valid.saturating_sub(bytes.len() - body.len())),
+    };
     // Each NUL before a damaged place becomes U+FFFD, two bytes longer: the place moves.
+    let nul = memchr::memchr(0, text.as_bytes()).is_some();
     let nuls: Vec<usize> =
-        if damage.is_empty() { Vec::new() } else { memchr::memchr_iter(0, text.as_bytes()).collect() };
-    let text = mark_nul(text, sink);
+        if damage.is_empty() || !nul { Vec::new() } else { memchr::memchr_iter(0, text.as_bytes()).collect() };
+    let text = if nul { mark_nul(text, sink) } else { text };
     let name = ca_label(decision.encoding);
     for mut d in damage {
         d.offset += 2 * nuls.partition_point(|&n| n < d.offset);
@@ -265,6 +306,10 @@ pub fn decode(
     }
     Decoded { text, decision }
 }
+
+/// At most this many malformed UTF-8 sequences are remembered from the decision for decoding
+/// (more: the decoding finds them again; legacy text read as UTF-8 has one every few bytes).
+const MARKS_KEPT: usize = 4096;
 
 // Reasons recorded in a `CharsetDecision`.
 const BOM: &str = "byte-order mark";
@@ -285,10 +330,11 @@ const DETECTED: &str = "not UTF-8; chardetng and script coherence";
 
 fn decide<'b>(
     bytes: &'b [u8],
+    valid: usize,
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
     sink: &mut Sink,
-) -> (CharsetDecision, &'b [u8]) {
+) -> (CharsetDecision, &'b [u8], Option<detect::Marks>) {
     let pick = |encoding, source, reason| CharsetDecision { encoding, source, reason };
     let declared_enc = declared.and_then(encoding_for_label);
     // 1. A byte-order mark.
@@ -305,19 +351,22 @@ fn decide<'b>(
                 ));
             }
         }
-        return (pick(enc, CharsetSource::Bom, BOM), bytes.get(bom_len..).unwrap_or(&[]));
+        return (pick(enc, CharsetSource::Bom, BOM), bytes.get(bom_len..).unwrap_or(&[]), None);
     }
     // 2. The user's override.
     if let Some(enc) = override_enc {
-        return (pick(enc, CharsetSource::Override, OVERRIDE), bytes);
+        return (pick(enc, CharsetSource::Override, OVERRIDE), bytes, None);
     }
     // UTF-16 without a BOM: no declaration inside it can be read from the raw bytes.
     if let Some(enc) = sniff_utf16(bytes) {
         if clean(enc, bytes) {
-            return (pick(enc, CharsetSource::Detected, UTF16_PATTERN), bytes);
+            return (pick(enc, CharsetSource::Detected, UTF16_PATTERN), bytes, None);
         }
     }
-    let stats = if bytes.is_ascii() { Utf8Stats::default() } else { Utf8Stats::of(bytes) };
+    let ascii = bytes.is_ascii();
+    // From here on the body is `bytes`, whose malformed UTF-8 sequences `marks` holds.
+    let (stats, marks) =
+        if ascii { (Utf8Stats::default(), None) } else { Utf8Stats::measure_after(bytes, valid, MARKS_KEPT) };
     // 3. A declaration, checked against the bytes.
     if let Some(label) = declared {
         match declared_enc {
@@ -334,8 +383,8 @@ fn decide<'b>(
                 ));
             }
             Some(enc) => {
-                if bytes.is_ascii() && enc.is_ascii_compatible() {
-                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
+                if ascii && enc.is_ascii_compatible() {
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes, marks);
                 }
                 // 4. A declaration that does not fit.
                 let utf8_like = stats.is_valid() || (stats.is_damaged_utf8() && stats.good >= 2);
@@ -345,11 +394,11 @@ fn decide<'b>(
                         codes::MISMATCH,
                         format!("the file declares '{label}' but its text is UTF-8; read as UTF-8"),
                     ));
-                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes, marks);
                 }
                 // Latin-1 decodes any byte: a single-byte declaration on coherent double-byte
                 // CJK text is caught by script coherence.
-                if enc.is_single_byte() && !bytes.is_ascii() {
+                if enc.is_single_byte() && !ascii {
                     if let Some(cjk) = coherent_cjk(bytes, enc) {
                         sink.push(Diagnostic::warning(
                             codes::MISMATCH,
@@ -359,14 +408,16 @@ fn decide<'b>(
                                 ca_label(cjk)
                             ),
                         ));
-                        return (pick(cjk, CharsetSource::Detected, UNFIT_CJK), bytes);
+                        return (pick(cjk, CharsetSource::Detected, UNFIT_CJK), bytes, marks);
                     }
                 }
-                if clean(enc, bytes) {
-                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes);
+                // (For UTF-8 the measure says it: the same validation.)
+                let fits = if enc == encoding_rs::UTF_8 { stats.is_valid() } else { clean(enc, bytes) };
+                if fits {
+                    return (pick(enc, CharsetSource::Declared, DECLARED), bytes, marks);
                 }
                 if enc == encoding_rs::UTF_8 && stats.is_damaged_utf8() {
-                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes, marks);
                 }
                 // Declared UTF-8 with valid characters and some damage: it stands unless a
                 // legacy reading fits the file far better (decided by how much of the file each
@@ -376,7 +427,7 @@ fn decide<'b>(
                     let utf8 = utf8_score(bytes);
                     let legacy = legacy_score(bytes, guess);
                     if !clean(guess, bytes) || legacy <= utf8 + (utf8.abs() / 2).max(8) {
-                        return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                        return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes, marks);
                     }
                 }
                 // A few damaged characters in a long text do not make the declaration wrong,
@@ -400,11 +451,11 @@ fn decide<'b>(
                                 ca_label(guess)
                             ),
                         ));
-                        return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes);
+                        return (pick(guess, CharsetSource::Detected, UNFIT_DETECTED), bytes, marks);
                     }
                 }
                 if minor {
-                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes);
+                    return (pick(enc, CharsetSource::Declared, DECLARED_DAMAGED), bytes, marks);
                 }
                 if enc != encoding_rs::UTF_8 && stats.is_damaged_utf8() {
                     sink.push(Diagnostic::warning(
@@ -413,45 +464,45 @@ fn decide<'b>(
                             "the file declares '{label}' but its text is UTF-8 (with damaged characters); read as UTF-8"
                         ),
                     ));
-                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes);
+                    return (pick(encoding_rs::UTF_8, CharsetSource::Detected, UNFIT_UTF8), bytes, marks);
                 }
-                return (pick(enc, CharsetSource::Declared, DECLARED_UNFIT), bytes);
+                return (pick(enc, CharsetSource::Declared, DECLARED_UNFIT), bytes, marks);
             }
         }
     }
     // 5. Nothing usable declared.
-    if bytes.is_ascii() {
+    if ascii {
         if memchr::memchr(0x1B, bytes).is_some() {
             let guess = detect_legacy(bytes);
             if guess == encoding_rs::ISO_2022_JP && clean(guess, bytes) {
-                return (pick(guess, CharsetSource::Detected, ISO2022JP), bytes);
+                return (pick(guess, CharsetSource::Detected, ISO2022JP), bytes, marks);
             }
         }
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, ASCII), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, ASCII), bytes, marks);
     }
     if stats.is_valid() {
-        let text = std::str::from_utf8(bytes).unwrap_or_default();
-        if suspicious_utf8(text) {
+        // (More than 8 non-ASCII characters are never suspicious: no need to look.)
+        if stats.good <= 8 && suspicious_utf8(std::str::from_utf8(bytes).unwrap_or_default()) {
             let guess = detect_legacy(bytes);
             if let Some(legacy) = guess.decode_without_bom_handling_and_without_replacement(bytes) {
                 if coherence(&legacy, guess) > 0 {
-                    return (pick(guess, CharsetSource::Detected, ACCIDENTAL_UTF8), bytes);
+                    return (pick(guess, CharsetSource::Detected, ACCIDENTAL_UTF8), bytes, marks);
                 }
             }
         }
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, VALID_UTF8), bytes, marks);
     }
     // Damaged UTF-8 with many good characters is UTF-8; with few (a short name: Big5 簡 is
     // valid UTF-8 "²", then 麗 a cut character), the reading that fits more of the file wins.
     if stats.is_damaged_utf8() && stats.good >= 8 {
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes, marks);
     }
     let guess = detect_legacy(bytes);
     // Some valid multi-byte UTF-8 and some damage: the reading that fits more of the file wins.
     if stats.good > 0 && utf8_score(bytes) >= legacy_score(bytes, guess) {
-        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes);
+        return (pick(encoding_rs::UTF_8, CharsetSource::Detected, DAMAGED_UTF8), bytes, marks);
     }
-    (pick(guess, CharsetSource::Detected, DETECTED), bytes)
+    (pick(guess, CharsetSource::Detected, DETECTED), bytes, marks)
 }
 
 /// Replaces each U+0000 of `text` with U+FFFD, with a `charset.nul` error at its place: no text
@@ -485,38 +536,71 @@ pub fn decode_owned(
 ) -> Decoded {
     match taken_as_is(bytes, override_enc, declared) {
         Ok(Decoded { text, decision }) => Decoded { text: mark_nul(text, sink), decision },
-        Err(bytes) => decode(&bytes, override_enc, declared, sink),
+        Err(rest) => decode_after(&rest.bytes, rest.valid, override_enc, declared, sink),
+    }
+}
+
+/// Bytes [`decode_owned_as_is`] did not take as they are, with what it learnt of them.
+#[derive(Debug)]
+pub(crate) struct Undecoded {
+    /// The input.
+    pub(crate) bytes: Vec<u8>,
+    /// How many bytes at the start are known to be valid UTF-8.
+    valid: usize,
+    /// Not tried as they are (a NUL to mark).
+    untried: bool,
+}
+
+impl Undecoded {
+    /// [`decode_owned`] of these bytes, with the override and declaration they were tried with
+    /// (the part known to be valid UTF-8 is not validated again).
+    pub(crate) fn decode(
+        self,
+        override_enc: Option<&'static Encoding>,
+        declared: Option<&str>,
+        sink: &mut Sink,
+    ) -> Decoded {
+        if self.untried {
+            return decode_owned(self.bytes, override_enc, declared, sink);
+        }
+        decode_after(&self.bytes, self.valid, override_enc, declared, sink)
     }
 }
 
 /// [`decode_owned`] when its result is the input itself (valid UTF-8 taken as it is, no NUL
 /// to mark, so nothing reported): the text, byte for byte the input, and the decision.
-/// Otherwise the bytes are handed back undecoded.
+/// Otherwise the bytes are handed back undecoded ([`Undecoded::decode`] goes on).
 pub(crate) fn decode_owned_as_is(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
-) -> Result<Decoded, Vec<u8>> {
+) -> Result<Decoded, Undecoded> {
     if memchr::memchr(0, &bytes).is_some() {
-        return Err(bytes);
+        return Err(Undecoded { bytes, valid: 0, untried: true });
     }
     taken_as_is(bytes, override_enc, declared)
 }
 
 /// Valid UTF-8 without a byte-order mark or the UTF-16 pattern that [`as_is`] takes as it is
-/// (NULs not yet marked); otherwise the bytes back.
+/// (NULs not yet marked); otherwise the bytes back, with how much of them is valid UTF-8.
 fn taken_as_is(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,
     declared: Option<&str>,
-) -> Result<Decoded, Vec<u8>> {
+) -> Result<Decoded, Undecoded> {
     if Encoding::for_bom(&bytes).is_some() || sniff_utf16(&bytes).is_some() {
-        return Err(bytes);
+        return Err(Undecoded { bytes, valid: 0, untried: false });
     }
-    let text = String::from_utf8(bytes).map_err(|e| e.into_bytes())?;
-    match as_is(text.as_bytes(), override_enc, declared) {
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        Undecoded { bytes: e.into_bytes(), valid, untried: false }
+    })?;
+    match as_is(&text, override_enc, declared) {
         Some(decision) => Ok(Decoded { text, decision }),
-        None => Err(text.into_bytes()),
+        None => {
+            let valid = text.len();
+            Err(Undecoded { bytes: text.into_bytes(), valid, untried: false })
+        }
     }
 }
 
@@ -702,6 +786,106 @@ mod tests {
             let b = decode_owned(bytes.clone(), None, declared, &mut sink);
             let db = sink.finish(&b.text);
             assert_eq!((a.text, a.decision, da), (b.text, b.decision, db), "{declared:?}");
+        }
+    }
+
+    /// [`decode_marking`]'s UTF-8 branch as it was, over `utf8_chunks`.
+    fn utf8_by_chunks(bytes: &[u8]) -> (String, Vec<Damage>) {
+        let mut damage = Vec::new();
+        let mut out = String::new();
+        for chunk in bytes.utf8_chunks() {
+            out.push_str(chunk.valid());
+            if !chunk.invalid().is_empty() {
+                damage.push(Damage { offset: out.len(), bytes: chunk.invalid().to_vec() });
+                out.push('\u{FFFD}');
+            }
+        }
+        (out, damage)
+    }
+
+    #[test]
+    fn utf8_is_decoded_as_utf8_chunks_cut_it() {
+        for bytes in detect::tests::utf8_edge_cases() {
+            let expected = utf8_by_chunks(&bytes);
+            assert_eq!(decode_marking(encoding_rs::UTF_8, &bytes), expected, "{bytes:02X?}");
+            for valid in detect::tests::valid_starts(&bytes) {
+                assert_eq!(decode_marking_after(encoding_rs::UTF_8, &bytes, valid), expected, "{bytes:02X?}");
+            }
+            // From the decision's marks, as `decode` does.
+            let (_, marks) = Utf8Stats::measure(&bytes, usize::MAX);
+            assert_eq!(utf8_marked(&bytes, marks.unwrap_or_default()), expected, "{bytes:02X?}");
+        }
+    }
+
+    #[test]
+    fn decoding_with_the_decisions_marks_is_decoding_again() {
+        // Damaged UTF-8 declared, undeclared and declared otherwise; more malformed sequences
+        // than are kept; legacy text.
+        let mut many = Vec::new();
+        for _ in 0..MARKS_KEPT + 5 {
+            many.extend_from_slice("(;PB[你若有".as_bytes());
+            many.extend_from_slice(b"\xE6\x83]C[x])\n");
+        }
+        let mut samples: Vec<Vec<u8>> = detect::tests::utf8_edge_cases().into_iter().step_by(97).collect();
+        samples.push(many);
+        samples.push(enc(encoding_rs::EUC_KR, "(;PB[이세돌]PW[박정환]C[바둑은 재미있다])"));
+        let mut used = 0;
+        for bytes in samples {
+            for declared in [None, Some("UTF-8"), Some("GBK"), Some("x-unknown")] {
+                let (decision, body, marks) = decide(&bytes, 0, None, declared, &mut Sink::new());
+                let general = decode_marking(decision.encoding, body);
+                match marks {
+                    Some(marks) if decision.encoding == encoding_rs::UTF_8 => {
+                        assert_eq!(utf8_marked(body, marks), general, "{bytes:02X?}");
+                        used += 1;
+                    }
+                    // (Not measured: ASCII, a BOM, UTF-16; or too damaged to keep.)
+                    _ => {}
+                }
+            }
+        }
+        assert!(used > 100, "{used}");
+    }
+
+    #[test]
+    fn what_the_first_try_learnt_decodes_as_decode_owned() {
+        let mut samples: Vec<Vec<u8>> = detect::tests::utf8_edge_cases().into_iter().step_by(31).collect();
+        samples.extend([
+            b"(;N[\0illegal]\nC[a\0\xff])".to_vec(),
+            b"\xEF\xBB\xBF(;C[x\xff])".to_vec(),
+            "(;PB[时越])".as_bytes().to_vec(),
+            "(;C[ʱԽ])".as_bytes().to_vec(),
+            enc(encoding_rs::GBK, "(;CA[UTF-8]C[围棋很好玩])"),
+            "(;C[é])".encode_utf16().flat_map(|u| u.to_le_bytes()).collect(),
+        ]);
+        for bytes in samples {
+            for (o, declared) in
+                [(None, None), (None, Some("UTF-8")), (None, Some("GBK")), (Some(encoding_rs::UTF_8), None)]
+            {
+                let mut sink = Sink::new();
+                let a = decode_owned(bytes.clone(), o, declared, &mut sink);
+                let da = sink.finish(&a.text);
+                let (b, db) = match decode_owned_as_is(bytes.clone(), o, declared) {
+                    Ok(d) => (d, Vec::new()),
+                    Err(rest) => {
+                        let mut sink = Sink::new();
+                        let d = rest.decode(o, declared, &mut sink);
+                        let diags = sink.finish(&d.text);
+                        (d, diags)
+                    }
+                };
+                assert_eq!((a.text, a.decision, da), (b.text, b.decision, db), "{bytes:02X?} {declared:?}");
+                // Any valid start given: the same.
+                for valid in detect::tests::valid_starts(&bytes) {
+                    let mut sink = Sink::new();
+                    let c = decode_after(&bytes, valid, o, declared, &mut sink);
+                    let dc = sink.finish(&c.text);
+                    let mut sink = Sink::new();
+                    let d = decode(&bytes, o, declared, &mut sink);
+                    let dd = sink.finish(&d.text);
+                    assert_eq!((c.text, c.decision, dc), (d.text, d.decision, dd), "{bytes:02X?}");
+                }
+            }
         }
     }
 

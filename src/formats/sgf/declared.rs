@@ -82,20 +82,27 @@ fn scan_games(bytes: &[u8], stop: impl Fn(&RootCharset) -> bool) -> Vec<RootChar
 /// with lower-case letters around them, FF\[1\]–FF\[3\] style) followed by blanks and `[`: when
 /// not, no game declares a charset and nothing needs tokenizing.
 fn may_name_ca(bytes: &[u8]) -> bool {
-    let lower = |rest: &[u8]| rest.iter().take_while(|c| c.is_ascii_lowercase()).count();
-    memchr::memchr2_iter(b'C', b'c', bytes).any(|at| {
-        let rest = &bytes[at + 1..];
-        // The `A` (or `a` right after `c`) and the lower-case letters before it.
-        let a = if bytes[at] == b'C' { lower(rest) } else { 0 };
-        let want = if bytes[at] == b'C' { b'A' } else { b'a' };
-        if rest.get(a) != Some(&want) {
-            return false;
-        }
-        let rest = &rest[a + 1..];
-        let rest = &rest[lower(rest)..];
-        let blanks = rest.iter().take_while(|&&c| c.is_ascii_whitespace() || c < 0x20).count();
-        rest.get(blanks) == Some(&b'[')
-    })
+    ca_identifiers(bytes).next().is_some()
+}
+
+/// Every place where an identifier may read as `CA` (see [`may_name_ca`]): the offset of its
+/// `C` (or of the `c` of `ca`) and of the `[` after it; a superset of the `CA` the reader
+/// finds. Not in order: those with an upper-case `C`, then those of `ca`.
+fn ca_identifiers(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let lower = |from: usize| from + bytes[from..].iter().take_while(|c| c.is_ascii_lowercase()).count();
+    // The `[` after the letters ending at `end` and the blanks after them.
+    let open = move |end: usize| {
+        let blanks = bytes[end..].iter().take_while(|&&c| c.is_ascii_whitespace() || c < 0x20).count();
+        (bytes.get(end + blanks) == Some(&b'[')).then_some(end + blanks)
+    };
+    // An upper-case `C` is rare in SGF; a lower-case `c` is in every other move.
+    let upper = memchr::memchr_iter(b'C', bytes).filter_map(move |at| {
+        // The `A` after the lower-case letters, then lower-case letters.
+        let a = lower(at + 1);
+        (bytes.get(a) == Some(&b'A')).then(|| open(lower(a + 1)).map(|o| (at, o))).flatten()
+    });
+    let lower_ca = memchr::memmem::find_iter(bytes, b"ca").filter_map(move |at| open(lower(at + 2)).map(|o| (at, o)));
+    upper.chain(lower_ca)
 }
 
 /// Whether every `CA[` of `bytes` whose label (up to the first `]`, within 64 bytes) names a
@@ -116,7 +123,9 @@ fn labels_name(bytes: &[u8], enc: &'static Encoding, strict: bool) -> bool {
     // Games of one collection mostly repeat one label: the last one that passed is not looked
     // up again.
     let mut passed: &[u8] = &[];
-    memchr::memmem::find_iter(bytes, b"CA[").all(|at| {
+    // (An upper-case `C` is rare in SGF: found first, it is cheaper than a substring search.)
+    let mut literal = memchr::memchr_iter(b'C', bytes).filter(|&at| bytes[at..].starts_with(b"CA["));
+    literal.all(|at| {
         let rest = &bytes[at + 3..];
         let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) else { return !strict };
         let raw = &rest[..close];
@@ -127,6 +136,63 @@ fn labels_name(bytes: &[u8], enc: &'static Encoding, strict: bool) -> bool {
         let ok = crate::charset::encoding_for_label(label.trim()).map_or(!strict, |e| e == enc);
         if ok {
             passed = raw;
+        }
+        ok
+    })
+}
+
+/// Whether no game root of `bytes` can declare a known charset other than `enc` (not a
+/// double-byte charset whose trail bytes may be `\\` or `]`): then [`root_charsets`] finds
+/// only labels that are unknown or name `enc`, and a collection that declares `enc` first is
+/// one part, without tokenizing its games. Checked on every identifier that may read as `CA`
+/// (see [`may_name_ca`]), in a root or not, whose first value is read as the scan reads a
+/// root's: its label must be unknown or name `enc`; and no literal `CA[` may name a double-byte
+/// charset (the scan reads a game again skipping such a charset's characters, which can cut
+/// its values elsewhere). `false` when unsure (a value longer than 4 KiB from such an
+/// identifier): the caller then scans.
+pub(super) fn declares_only(bytes: &[u8], enc: &'static Encoding) -> bool {
+    if has_ascii_trails(enc) {
+        return false;
+    }
+    let dbcs = |label: &str| crate::charset::encoding_for_label(label).is_some_and(has_ascii_trails);
+    // Collections repeat one label: the last value that passed is not looked up again (nor
+    // the last literal label).
+    let (mut passed, mut literal): (&[u8], &[u8]) = (&[], &[]);
+    ca_identifiers(bytes).all(|(at, open)| {
+        // A literal `CA[`: the label up to the first `]` within 64 bytes, as the scan's second
+        // look takes it.
+        if bytes[at] == b'C' && open == at + 2 {
+            let rest = &bytes[open + 1..];
+            if let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(64)]) {
+                let raw = &rest[..close];
+                if raw != literal && std::str::from_utf8(raw).is_ok_and(|l| dbcs(l.trim())) {
+                    return false;
+                }
+                literal = raw;
+            }
+        }
+        // The first value, read as a root's `CA` is.
+        let limit = bytes.len().min(open + 1 + 4096);
+        let end = match value_end(bytes, open + 1, true, None, limit) {
+            Some(end) => end,
+            None if limit == bytes.len() => bytes.len(),
+            None => return false,
+        };
+        let value = bytes.get(open + 1..end.saturating_sub(1)).unwrap_or_default();
+        if value == passed {
+            return true;
+        }
+        let ok = match std::str::from_utf8(value) {
+            Ok(label) => {
+                let label = label.trim();
+                label.is_empty()
+                    || label.len() > 64
+                    || crate::charset::encoding_for_label(label).is_none_or(|e| e == enc)
+            }
+            Err(_) => true,
+        };
+        if ok {
+            passed = value;
         }
         ok
     })
@@ -283,15 +349,21 @@ fn identify(raw: &[u8]) -> (bool, Option<ValueType>) {
 /// follows is not blanks and then `;`, `(`, `)`, `[`, the end, or an identifier and `[`) is
 /// part of the text, as the reader keeps it.
 fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static Encoding>) -> usize {
+    value_end(bytes, from, textual, dbcs, bytes.len()).unwrap_or(bytes.len())
+}
+
+/// [`skip_value`], looking for the value's end only before `limit` (at most the input's
+/// length; what follows a `]` is still read in full): `None` when there is none.
+fn value_end(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static Encoding>, limit: usize) -> Option<usize> {
     let mut i = from;
-    while i < bytes.len() {
+    while i < limit {
         let c = bytes[i];
         match (c, dbcs) {
             (b'\\', _) => i += 2,
             (b']', _) => {
                 let next = bytes.get(i + 1);
                 if !textual || matches!(next, Some(b';' | b'(' | b')')) || can_follow_value(&bytes[i + 1..]) {
-                    return i + 1;
+                    return Some(i + 1);
                 }
                 i += 1;
             }
@@ -303,19 +375,20 @@ fn skip_value(bytes: &[u8], from: usize, textual: bool, dbcs: Option<&'static En
                     i += 2;
                     continue;
                 }
+                let rest = &bytes[i..limit];
                 let short = &rest[..rest.len().min(16)];
                 match short.iter().position(|&c| c == b']' || c == b'\\') {
                     Some(k) => i += k.max(1),
                     None => match memchr::memchr2(b']', b'\\', &rest[short.len()..]) {
                         Some(k) => i += short.len() + k,
-                        None => return bytes.len(),
+                        None => return None,
                     },
                 }
             }
             _ => i += 1,
         }
     }
-    bytes.len()
+    None
 }
 
 /// Whether `rest` (what follows a `]`) can follow the end of a value: blanks (control characters
@@ -409,6 +482,112 @@ mod tests {
         assert!(!every_label_names(far.as_bytes(), utf8) && literal_labels_name(far.as_bytes(), utf8));
         let other = b"(;CA[UTF-8])(;CA[GBK])";
         assert!(!every_label_names(other, utf8) && !literal_labels_name(other, utf8));
+    }
+
+    /// What [`declares_only`] promises: every root label the scan finds is unknown or names
+    /// `enc`.
+    fn only_enc_in_roots(bytes: &[u8], enc: &'static Encoding) -> bool {
+        root_charsets(bytes).iter().all(|r| crate::charset::encoding_for_label(&r.label).is_none_or(|e| e == enc))
+    }
+
+    #[test]
+    fn declares_only_is_what_the_scan_finds() {
+        let utf8 = encoding_rs::UTF_8;
+        let yes: &[&[u8]] = &[
+            b"(;CA[UTF-8]B[aa])(;CA[utf-8]C[x])(;CA[ UTF-8 ]PB[a])",
+            b"(;CA[UTF-8])(;CA[x-unknown])(;C[a]CA[UTF8])",
+            b"(;CA[UTF-8]C[caf\xe9 \xff])",
+            b"(;PB[no declaration];B[ca];W[cA])",
+            b"(;CA[UTF-8]C[unterminated",
+            // In a comment, a `]` that cannot end a value: as a root's, the label is unknown.
+            b"(;CA[UTF-8])(;C[x CA[EUC-KR] y])",
+        ];
+        let no: &[&[u8]] = &[
+            b"(;CA[UTF-8])(;CA[GBK])",
+            b"(;CA[UTF-8])(;CA \n[EUC-KR])",
+            b"(;CA[UTF-8])(;ca[EUC-KR])",
+            b"(;CA[UTF-8])(;CharsetA[EUC-KR])",
+            // In a comment: not a root, but the check does not tokenize.
+            b"(;CA[UTF-8])(;C[x CA[EUC-KR]PB[y] z])",
+            // A Shift_JIS trail byte `\` hides the `]` of PB: the scan reads the game again.
+            b"(;CA[UTF-8]PB[\x90\x5C]CA[SJIS]PW[x])",
+            b"(;CA[UTF-8])(;CA[Big5 ]C[x])",
+        ];
+        for bytes in yes {
+            assert!(declares_only(bytes, utf8), "{:?}", String::from_utf8_lossy(bytes));
+            assert!(only_enc_in_roots(bytes, utf8));
+        }
+        for bytes in no {
+            assert!(!declares_only(bytes, utf8), "{:?}", String::from_utf8_lossy(bytes));
+        }
+        // The label is the value as the reader ends it: `]B` cannot end it.
+        let odd = b"(;CA[UTF-8])(;CA[UTF-16]BE])";
+        assert_eq!(labels(odd)[1].1, "UTF-16]BE");
+        assert!(!declares_only(odd, utf8) && !declares_only(odd, encoding_rs::UTF_16LE));
+        // A value longer than the check reads: unsure.
+        let long = format!("(;CA[UTF-8])(;C[x CA[{}])", "y]z ".repeat(2000));
+        assert!(!declares_only(long.as_bytes(), utf8));
+        // A double-byte charset is never vouched for.
+        assert!(!declares_only(b"(;CA[GBK]C[x])", encoding_rs::GBK));
+    }
+
+    #[test]
+    fn declares_only_never_hides_a_root_declaration() {
+        let pieces: [&[u8]; 24] = [
+            b"(;",
+            b"(",
+            b")",
+            b";",
+            b"CA[",
+            b"ca[",
+            b"CA [",
+            b"CxA[",
+            b"]",
+            b"\\",
+            b"UTF-8",
+            b"GBK",
+            b"EUC-KR",
+            b"SJIS",
+            b"x-unknown",
+            b"C[",
+            b"PB[",
+            b";B[pd]",
+            b" ",
+            b"\x90\x5C",
+            b"\xA5\x5D",
+            b"UTF-16",
+            b"BE]",
+            b"\n",
+        ];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let encs = [encoding_rs::UTF_8, encoding_rs::EUC_KR, encoding_rs::WINDOWS_1252, encoding_rs::UTF_16BE];
+        let mut vouched = 0;
+        for _ in 0..20_000 {
+            let mut bytes = b"(;CA[UTF-8]".to_vec();
+            for _ in 0..next(24) {
+                bytes.extend_from_slice(pieces[next(pieces.len())]);
+            }
+            for enc in encs {
+                if declares_only(&bytes, enc) {
+                    vouched += 1;
+                    assert!(only_enc_in_roots(&bytes, enc), "{enc:?}: {:?}", String::from_utf8_lossy(&bytes));
+                }
+            }
+        }
+        assert!(vouched > 1000, "{vouched}");
+        crate::shared_files::each_shared_sgf(|path, bytes| {
+            for enc in encs {
+                if declares_only(&bytes, enc) {
+                    assert!(only_enc_in_roots(&bytes, enc), "{enc:?}: {}", path.display());
+                }
+            }
+        });
     }
 
     #[test]

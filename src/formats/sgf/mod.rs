@@ -12,8 +12,19 @@ pub use write::{normalize_header, write_text};
 
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
 /// whole-file reader cuts them), where the first game whose root declares a known charset
-/// starts, and where each game whose root has a `CA` (known or not) starts.
+/// starts, and where each game whose root has a `CA` (known or not) starts: at least those up
+/// to that first game, all of them when a later game may declare another charset (the games
+/// are not tokenized past the first declaration when none can: `declared::declares_only`).
 pub(crate) fn charset_layout(bytes: &[u8]) -> (Vec<(usize, String)>, Option<usize>, Vec<usize>) {
+    let lead = declared::leading_root_charsets(bytes);
+    // The scan of the leading roots went through every game when none declares a known charset.
+    let known = lead.last().and_then(|r| crate::charset::encoding_for_label(&r.label));
+    if known.is_none_or(|enc| declared::declares_only(bytes, enc)) {
+        let parts: Vec<(usize, String)> =
+            lead.last().filter(|_| known.is_some()).map(|r| (0, r.label.clone())).into_iter().collect();
+        let first = lead.last().filter(|_| known.is_some()).map(|r| r.game);
+        return (parts, first, lead.iter().map(|r| r.game).collect());
+    }
     let roots = declared::root_charsets(bytes);
     let first = roots.iter().find(|r| crate::charset::encoding_for_label(&r.label).is_some()).map(|r| r.game);
     let declaring = roots.iter().map(|r| r.game).collect();
@@ -99,11 +110,15 @@ fn sniff(bytes: &[u8]) -> bool {
 /// A collection whose games declare different charsets is decoded part by part; whether a later
 /// game declares another charset is learnt from the parser's reading of each game's root when
 /// the text is the input itself and reads without any diagnostic (then the parser cuts games
-/// and values where `declared.rs` does), else from a second scan of the bytes.
+/// and values where `declared.rs` does), else from a second scan of the bytes, which is not
+/// needed when no identifier that may read as `CA` names another charset (`declares_only`).
 #[doc(hidden)]
 pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-    let (lead, declared) = read::declarations_of(declared::leading_root_charsets(&bytes));
     let bom = encoding_rs::Encoding::for_bom(&bytes).is_some();
+    // Under an override the declaration is only checked against a byte-order mark: without one,
+    // it is not looked for.
+    let roots = if options.encoding.is_some() && !bom { Vec::new() } else { declared::leading_root_charsets(&bytes) };
+    let (lead, declared) = read::declarations_of(roots);
     let first_enc = lead.first().and_then(|p| crate::charset::encoding_for_label(&p.1));
     // Kept for a second decoding when the first makes the file unparseable: only when that can
     // happen (a charset other than UTF-8 declared, a byte-order mark, the UTF-16 byte pattern;
@@ -122,7 +137,9 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
             Ok(decoded) => {
                 let parsed = read::parse_text_with(decoded.text, crate::diag::Sink::new(), options.positions, true);
                 let clean = parsed.diagnostics.is_empty() && declared::literal_labels_name(parsed.text.as_bytes(), enc);
-                let parts = if clean && read::declarations_of(parsed.roots).0.len() <= 1 {
+                let parts = if (clean && read::declarations_of(parsed.roots).0.len() <= 1)
+                    || declared::declares_only(parsed.text.as_bytes(), enc)
+                {
                     Vec::new()
                 } else {
                     read::declarations(parsed.text.as_bytes()).0
@@ -135,12 +152,18 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
                     read_parts(bytes.as_bytes(), &parts, options)
                 }
             }
-            Err(bytes) => {
-                let (parts, _) = read::declarations(&bytes);
+            Err(rest) => {
+                // One part when no root can declare another charset: no scan of the games.
+                let bytes = &rest.bytes;
+                let parts = if declared::declares_only(bytes, enc) { Vec::new() } else { read::declarations(bytes).0 };
                 if parts.len() > 1 {
-                    read_parts(&bytes, &parts, options)
+                    read_parts(bytes, &parts, options)
                 } else {
-                    read_whole(bytes, None, declared.as_deref(), options.positions)
+                    // Decoded with what the first try learnt (the same declaration, no override).
+                    let mut sink = crate::diag::Sink::new();
+                    let decoded = rest.decode(None, declared.as_deref(), &mut sink);
+                    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+                    (collection, diagnostics, decoded.decision)
                 }
             }
         },
@@ -310,15 +333,23 @@ mod tests {
     }
 
     /// `read` and `read_scanning_first` agree on `bytes`: same charset, games and diagnostics.
+    /// (And with an override: the declaration is then not looked for without a byte-order mark.)
     fn agree(bytes: &[u8]) -> Result<(), String> {
-        let options = ReadOptions::default();
-        let (new, old) = (read(bytes.to_vec(), &options), read_scanning_first(bytes.to_vec(), &options));
-        let same = match (&new, &old) {
-            (Ok(a), Ok(b)) => a.charset == b.charset && a.collection == b.collection && a.diagnostics == b.diagnostics,
-            (Err(a), Err(b)) => a.diagnostics == b.diagnostics,
-            _ => false,
-        };
-        if same { Ok(()) } else { Err(format!("{new:?}\n  vs\n{old:?}")) }
+        for encoding in [None, Some(encoding_rs::UTF_8), Some(encoding_rs::GBK)] {
+            let options = ReadOptions { encoding, ..ReadOptions::default() };
+            let (new, old) = (read(bytes.to_vec(), &options), read_scanning_first(bytes.to_vec(), &options));
+            let same = match (&new, &old) {
+                (Ok(a), Ok(b)) => {
+                    a.charset == b.charset && a.collection == b.collection && a.diagnostics == b.diagnostics
+                }
+                (Err(a), Err(b)) => a.diagnostics == b.diagnostics,
+                _ => false,
+            };
+            if !same {
+                return Err(format!("{encoding:?}: {new:?}\n  vs\n{old:?}"));
+            }
+        }
+        Ok(())
     }
 
     #[test]
@@ -339,6 +370,15 @@ mod tests {
             b"(;CA[UTF-8]C[a\0b])(;CA[GBK])",
             b"(;CA[nonsense]C[a])(;CA[UTF-8]C[b])(;CA[GBK]C[b])",
             b"\xef\xbb\xbf(;CA[UTF-8]C[a])(;CA[GBK]C[b])",
+            // Damaged UTF-8: one part when no `CA` can name another charset, else the scan.
+            b"(;CA[UTF-8]C[a\xff])(;CA[utf-8]C[b])(;CA[x-unknown])",
+            b"(;CA[UTF-8]C[a\xff])(;CA[GBK]C[b])",
+            b"(;CA[UTF-8]C[a\xff])(;C[x CA[GBK] y])",
+            b"(;CA[UTF-8]C[a\xe4\xbd])(;ca[EUC-KR]C[b\xb0\xa1])",
+            b"(;CA[UTF-8]C[a\xff])(;CA[UTF-16]BE]C[b])",
+            b"(;CA[UTF-8]C[a\xff])(;PB[\x90\x5C]CA[SJIS]PW[x])",
+            b"(;CA[windows-1252]C[caf\xe9])(;CA[latin1]C[b])",
+            b"(;CA[windows-1252]C[caf\xe9])(;CA[EUC-KR]C[\xb0\xa1])",
         ];
         for case in cases {
             if let Err(e) = agree(case) {
@@ -352,6 +392,43 @@ mod tests {
                 .iter()
                 .any(|d| d.code == crate::charset::codes::MIXED)
         );
+    }
+
+    /// `charset_layout` as a scan of every root gives it: the same parts and first declaring
+    /// game, and the declaring games up to that one (all of them when it is not found).
+    fn layout_agrees(bytes: &[u8]) -> Result<(), String> {
+        let roots = declared::root_charsets(bytes);
+        let first = roots.iter().find(|r| crate::charset::encoding_for_label(&r.label).is_some()).map(|r| r.game);
+        let declaring: Vec<usize> = roots.iter().map(|r| r.game).collect();
+        let parts = read::declarations_of(roots).0;
+        let (p, f, d) = charset_layout(bytes);
+        let up_to_first: Vec<usize> = declaring.iter().copied().filter(|&g| first.is_none_or(|k| g <= k)).collect();
+        let ok = p == parts && f == first && declaring.starts_with(&d) && d.starts_with(&up_to_first);
+        if ok { Ok(()) } else { Err(format!("{p:?} {f:?} {d:?}\n  vs\n{parts:?} {first:?} {declaring:?}")) }
+    }
+
+    #[test]
+    fn the_layout_is_the_full_scans() {
+        let cases: &[&[u8]] = &[
+            b"(;CA[UTF-8]C[a])(;CA[UTF-8]C[b])",
+            b"(;C[a])(;CA[x-unknown])(;CA[UTF-8]C[b])(;CA[utf8])",
+            b"(;C[a])(;CA[x-unknown])(;C[b])",
+            b"(;C[a])(;CA[UTF-8]C[b])(;CA[GBK])",
+            b"(;CA[UTF-8]C[a\xff])(;C[x CA[GBK] y])(;CA[GBK])",
+            b"(;CA[GBK]C[a])(;CA[GBK])",
+            b"(;PB[\x90\x5C]CA[SJIS]PW[x])(;CA[SJIS])",
+            b"no game",
+        ];
+        for case in cases {
+            if let Err(e) = layout_agrees(case) {
+                panic!("{:?}:\n{e}", String::from_utf8_lossy(case));
+            }
+        }
+        crate::shared_files::each_shared_sgf(|path, bytes| {
+            if let Err(e) = layout_agrees(&bytes) {
+                panic!("{}:\n{e}", path.display());
+            }
+        });
     }
 
     #[test]
