@@ -40,6 +40,7 @@ pub(crate) mod keys {
     pub(crate) const ST: u16 = 33;
     pub(crate) const SZ: u16 = 34;
     pub(crate) const BR: u16 = 36;
+    pub(crate) const OT: u16 = 44;
     pub(crate) const DT: u16 = 39;
     pub(crate) const RE: u16 = 48;
     pub(crate) const TM: u16 = 52;
@@ -154,21 +155,60 @@ pub(crate) fn private(ident: &str) -> String {
 /// One property while a node is worked on: as the tree holds it until a repair changes it.
 #[derive(Clone, Debug)]
 pub(crate) struct Prop<'t> {
-    /// The identifier (borrowed from the tree for a property as read).
+    /// The identifier (borrowed from the tree for a property as read). Changed only through
+    /// [`Prop::rename`], which keeps `key` in step.
     pub ident: Cow<'t, str>,
+    /// The identifier's table key ([`crate::model::props::PROPS`] index), [`NO_KEY`] for an
+    /// identifier not in the table: properties are found by comparing keys, not text.
+    pub key: u16,
     pub values: Values<'t>,
     /// The property's index in the node as read (for its position), `None` for one added here.
     pub origin: Option<usize>,
 }
 
+/// [`Prop::key`] of an identifier not in the property table (`TC`, `XSGFKM`, …).
+pub(crate) const NO_KEY: u16 = u16::MAX;
+
+/// The [`Prop::key`] of `ident`.
+#[inline]
+pub(crate) fn key_of(ident: &str) -> u16 {
+    crate::model::props::index_of(ident).unwrap_or(NO_KEY)
+}
+
 impl<'t> Prop<'t> {
     pub(crate) fn new(ident: impl Into<Cow<'t, str>>, values: Vec<PropValue>) -> Prop<'t> {
-        Prop { ident: ident.into(), values: values.into(), origin: None }
+        Prop::with_origin(ident, values, None)
+    }
+
+    /// A property `ident` with `values`, placed as the property read at `origin`.
+    pub(crate) fn with_origin(
+        ident: impl Into<Cow<'t, str>>,
+        values: Vec<PropValue>,
+        origin: Option<usize>,
+    ) -> Prop<'t> {
+        let ident = ident.into();
+        Prop { key: key_of(&ident), ident, values: values.into(), origin }
     }
 
     /// Property `p` of a node, read at index `origin`: nothing copied.
     fn read(origin: usize, p: Property<'t>) -> Prop<'t> {
-        Prop { ident: Cow::Borrowed(p.ident()), values: Values::Read(p), origin: Some(origin) }
+        let key = if p.known() { p.key() } else { NO_KEY };
+        Prop { ident: Cow::Borrowed(p.ident()), key, values: Values::Read(p), origin: Some(origin) }
+    }
+
+    /// Gives the property another identifier.
+    pub(crate) fn rename(&mut self, ident: impl Into<Cow<'t, str>>) {
+        self.ident = ident.into();
+        self.key = key_of(&self.ident);
+    }
+
+    /// Whether the identifier is `ident` (compared by key when it is in the table).
+    #[inline]
+    pub(crate) fn is(&self, ident: &str) -> bool {
+        match crate::model::props::index_of(ident) {
+            Some(k) => self.key == k,
+            None => self.key == NO_KEY && self.ident == ident,
+        }
     }
 
     pub(crate) fn first(&self) -> &str {
@@ -178,11 +218,25 @@ impl<'t> Prop<'t> {
     /// The property for writing back: as stored when neither its identifier nor its values
     /// changed.
     fn detach(self) -> Repaired {
+        debug_assert_eq!(self.key, key_of(&self.ident), "{}", self.ident);
         match self.values {
-            Values::Read(p) if p.ident() == self.ident => Repaired::Kept(p.stored()),
-            values => Repaired::New(self.ident.into_owned(), values.into_vec()),
+            Values::Read(p) if same_ident(p, self.key, &self.ident) => Repaired::Kept(p.stored()),
+            values => {
+                // A table identifier is the table's own text: nothing copied.
+                let ident = match crate::model::props::PROPS.get(usize::from(self.key)) {
+                    Some(d) => Cow::Borrowed(d.ident),
+                    None => Cow::Owned(self.ident.into_owned()),
+                };
+                Repaired::New(ident, values.into_vec())
+            }
         }
     }
+}
+
+/// Whether property `p` has the identifier of table key `key` (or, [`NO_KEY`], `ident`).
+#[inline]
+fn same_ident(p: Property<'_>, key: u16, ident: &str) -> bool {
+    if key == NO_KEY { !p.known() && p.ident() == ident } else { p.known() && p.key() == key }
 }
 
 /// The values of a [`Prop`]: the tree's own until a repair changes them, then owned.
@@ -238,6 +292,17 @@ impl Values<'_> {
         read.into_iter().flatten().chain(owned.into_iter().flatten())
     }
 
+    /// Whether every value is blank (empty or white space).
+    pub(crate) fn all_blank(&self) -> bool {
+        match self {
+            Values::Read(p) => match p.single_plain() {
+                Some(v) => v.trim().is_empty(),
+                None => p.values().all(|v| v.as_str().trim().is_empty()),
+            },
+            Values::Owned(v) => v.iter().all(|v| v.text.trim().is_empty()),
+        }
+    }
+
     /// Whether some value is composed (`a:b`).
     fn any_composed(&self) -> bool {
         match self {
@@ -280,7 +345,7 @@ enum Repaired {
     /// Unchanged: its stored form.
     Kept(Stored),
     /// Changed or new: identifier and values.
-    New(String, Vec<PropValue>),
+    New(Cow<'static, str>, Vec<PropValue>),
 }
 
 impl Repaired {
@@ -337,7 +402,16 @@ impl Work<'_> {
 
     /// The index of the first property `ident`.
     pub(crate) fn find(&self, ident: &str) -> Option<usize> {
-        self.props.iter().position(|p| p.ident == ident)
+        match crate::model::props::index_of(ident) {
+            Some(k) => self.find_key(k),
+            None => self.props.iter().position(|p| p.key == NO_KEY && p.ident == ident),
+        }
+    }
+
+    /// The index of the first property with table key `key`.
+    #[inline]
+    pub(crate) fn find_key(&self, key: u16) -> Option<usize> {
+        self.props.iter().position(|p| p.key == key)
     }
 
     /// The first value of the first property `ident`.
@@ -548,7 +622,7 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
     duplicates::coalesce(w);
     // A private property is read back as plain text: composed values become `a:b` text.
     for p in w.props.iter_mut().chain(w.after.iter_mut().flatten()) {
-        if p.ident.starts_with(PRIVATE_PREFIX) && p.values.any_composed() {
+        if p.key == NO_KEY && p.ident.starts_with(PRIVATE_PREFIX) && p.values.any_composed() {
             p.values.to_mut().iter_mut().for_each(|v| v.split = None);
         }
     }
@@ -561,12 +635,19 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
         return Vec::new();
     }
     let src = tree.source();
+    // The recorded offsets of the properties of the node last asked about (findings come node
+    // by node).
+    let mut props_of: Option<(NodeId, Vec<Option<usize>>)> = None;
     let offsets: Vec<Option<usize>> = findings
         .iter()
         .map(|f| {
             let node = tree.get_node(f.node)?;
-            match f.origin.and_then(|i| node.props().nth(i)) {
-                Some(p) => p.offset().or_else(|| tree.node_offset(f.node)),
+            let Some(i) = f.origin else { return tree.node_offset(f.node) };
+            if props_of.as_ref().is_none_or(|(n, _)| *n != f.node) {
+                props_of = Some((f.node, node.props().map(|p| p.offset()).collect()));
+            }
+            match props_of.as_ref().and_then(|(_, offs)| offs.get(i)) {
+                Some(&o) => o.or_else(|| tree.node_offset(f.node)),
                 None => tree.node_offset(f.node),
             }
         })
@@ -581,12 +662,14 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
         .zip(offsets)
         .map(|(f, off)| {
             let mut d = f.diag;
-            if let Some(&n) = numbers.get(&f.node) {
-                let own = tree.node(f.node).props().any(|p| matches!(p.ident(), "B" | "W"));
-                let at = if own { "" } else { ", the node after it" };
-                d.message = format!("move {n}{at}: {}", d.message);
-            } else if f.node != NodeId::ROOT {
-                d.message = format!("node {}: {}", f.node.index(), d.message);
+            match numbers.as_ref().map_or(0, |c| c[f.node.index()]) {
+                0 if f.node != NodeId::ROOT => d.message = format!("node {}: {}", f.node.index(), d.message),
+                0 => {}
+                n => {
+                    let own = tree.node(f.node).props().any(|p| matches!(p.key(), keys::B | keys::W));
+                    let at = if own { "" } else { ", the node after it" };
+                    d.message = format!("move {n}{at}: {}", d.message);
+                }
             }
             match off.and_then(|o| wanted.binary_search(&o).ok()) {
                 Some(i) => d.at(found[i]),
@@ -596,25 +679,19 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
         .collect()
 }
 
-/// The move number (moves on the path from the root, this node's included) of the nodes that
-/// have findings and carry or follow a move.
-fn move_numbers(tree: &GameTree, findings: &[Finding]) -> std::collections::HashMap<NodeId, usize> {
-    let mut out = std::collections::HashMap::new();
+/// The move number (moves on the path from the root, this node's included) of every node, 0
+/// for a node before the first move; `None` when every finding is on the root (which has no
+/// number).
+fn move_numbers(tree: &GameTree, findings: &[Finding]) -> Option<Vec<u32>> {
     if findings.iter().all(|f| f.node == NodeId::ROOT) {
-        return out;
+        return None;
     }
     let mut count = vec![0u32; tree.len()];
     for n in tree.nodes() {
-        let here = n.props().any(|p| matches!(p.ident(), "B" | "W")) as u32;
+        let here = n.props().any(|p| matches!(p.key(), keys::B | keys::W)) as u32;
         count[n.id().index()] = n.parent().map_or(0, |p| count[p.id().index()]) + here;
     }
-    for f in findings {
-        let c = count[f.node.index()];
-        if c > 0 {
-            out.insert(f.node, c as usize);
-        }
-    }
-    out
+    Some(count)
 }
 
 /// Keeps at most [`crate::diag::MAX_PER_CODE`] repairs of one code per input, then one summary.
@@ -622,10 +699,19 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
     if diags.len() <= crate::diag::MAX_PER_CODE {
         return;
     }
-    let mut counts: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
+    // A few codes: a list, not a map.
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
     let mut over: Vec<(&'static str, Severity)> = Vec::new();
     diags.retain(|d| {
-        let n = counts.entry(d.code).or_insert(0);
+        let same = |c: &&'static str| std::ptr::eq(*c, d.code) || *c == d.code;
+        let k = match counts.iter().position(|(c, _)| same(c)) {
+            Some(k) => k,
+            None => {
+                counts.push((d.code, 0));
+                counts.len() - 1
+            }
+        };
+        let n = &mut counts[k].1;
         *n += 1;
         if *n == crate::diag::MAX_PER_CODE + 1 {
             over.push((d.code, d.severity));
@@ -633,7 +719,7 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
         *n <= crate::diag::MAX_PER_CODE
     });
     for (code, severity) in over {
-        let n = counts[code];
+        let n = counts.iter().find(|(c, _)| *c == code).map_or(0, |&(_, n)| n);
         diags.push(Diagnostic::new(
             severity,
             code,

@@ -165,7 +165,7 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
 }
 
 /// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
-fn plain_rank(v: &str) -> bool {
+pub(crate) fn plain_rank(v: &str) -> bool {
     match *v.as_bytes() {
         [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
         [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
@@ -255,6 +255,7 @@ mod tests {
             ("ST", keys::ST),
             ("SZ", keys::SZ),
             ("BR", keys::BR),
+            ("OT", keys::OT),
             ("DT", keys::DT),
             ("RE", keys::RE),
             ("TM", keys::TM),
