@@ -20,10 +20,9 @@ pub(crate) fn scaled_komi(k: f64) -> Option<f64> {
 pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
     if let Some(i) = w.find_key(keys::KM) {
         let origin = w.props[i].origin;
-        let first = w.props[i].first();
-        if let Ok(k) = first.trim().parse::<f64>() {
+        let raw = w.props[i].first_text();
+        if let Ok(k) = raw.trim().parse::<f64>() {
             if k.abs() > 100.0 {
-                let raw = first.to_string();
                 match scaled_komi(k) {
                     Some(points) => {
                         let text = komi_text(points);
@@ -32,7 +31,11 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                         } else {
                             " (komi ×100, as Fox and Tencent write it)"
                         };
-                        let msg = ["KM[", &raw, "] read as KM[", &text, "]", how].concat();
+                        let msg = if w.wants(codes::KOMI_SCALED) {
+                            ["KM[", &raw, "] read as KM[", &text, "]", how].concat()
+                        } else {
+                            String::new()
+                        };
                         w.props[i].values = vec![PropValue::new(text)].into();
                         w.report(origin, Severity::Warning, codes::KOMI_SCALED, msg);
                     }
@@ -47,15 +50,15 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                 // The komi is unknown, and KM[0] would claim it was 0: the value goes to a private
                 // property, and nothing is invented.
                 w.props[i].rename("XSGFKM");
-                w.report(
-                    origin,
-                    Severity::Warning,
-                    codes::FOX_KOMI_ZERO,
+                let msg = if w.wants(codes::FOX_KOMI_ZERO) {
                     "KM[0] in a Fox even game: Fox writes 0 whatever komi was used, so the komi is unknown; \
                      KM removed, the value kept in XSGFKM (KaTrain assumes 6.5, or 7.5 under Chinese rules, \
                      and so does Ogatak; nothing in the file tells)"
-                        .into(),
-                );
+                        .into()
+                } else {
+                    String::new()
+                };
+                w.report(origin, Severity::Warning, codes::FOX_KOMI_ZERO, msg);
             }
         }
     }
@@ -64,8 +67,11 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
             let (tc, tt) = (tc.trim(), tt.trim());
             if tc.parse::<u32>().is_ok_and(|n| n > 0) && tt.parse::<f64>().is_ok() {
                 let ot = [tc, "x", tt, " byo-yomi"].concat();
-                let msg =
-                    ["Fox byo-yomi TC[", tc, "] TT[", tt, "] also written as OT[", &ot, "] (TC and TT kept)"].concat();
+                let msg = if w.wants(codes::OVERTIME) {
+                    ["Fox byo-yomi TC[", tc, "] TT[", tt, "] also written as OT[", &ot, "] (TC and TT kept)"].concat()
+                } else {
+                    String::new()
+                };
                 let at = w.find("TT").unwrap_or(w.props.len().saturating_sub(1));
                 let origin = w.props[at].origin;
                 w.props.insert(at + 1, Prop::with_origin("OT", vec![PropValue::new(ot)], None));

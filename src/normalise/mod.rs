@@ -202,17 +202,16 @@ impl<'t> Prop<'t> {
         self.key = key_of(&self.ident);
     }
 
-    /// Whether the identifier is `ident` (compared by key when it is in the table).
-    #[inline]
-    pub(crate) fn is(&self, ident: &str) -> bool {
-        match crate::model::props::index_of(ident) {
-            Some(k) => self.key == k,
-            None => self.key == NO_KEY && self.ident == ident,
-        }
-    }
-
     pub(crate) fn first(&self) -> &str {
         self.values.first().unwrap_or("")
+    }
+
+    /// The first value (`""` when none), borrowed from the tree while it is as read.
+    pub(crate) fn first_text(&self) -> Cow<'t, str> {
+        match &self.values {
+            Values::Read(p) => Cow::Borrowed(p.first().unwrap_or("")),
+            Values::Owned(v) => Cow::Owned(v.first().map_or_else(String::new, |v| v.text.clone())),
+        }
     }
 
     /// The property for writing back: as stored when neither its identifier nor its values
@@ -364,6 +363,9 @@ pub(crate) struct Finding {
     pub node: NodeId,
     pub origin: Option<usize>,
     pub diag: Diagnostic,
+    /// Past the per-code cap ([`crate::diag::MAX_PER_CODE`]) already: counted, then dropped
+    /// (not placed, its message not written).
+    pub capped: bool,
 }
 
 /// What the repairs of one game know about it.
@@ -386,18 +388,28 @@ pub(crate) struct Work<'f> {
     pub after: Vec<Vec<Prop<'f>>>,
     pub changed: bool,
     findings: &'f mut Vec<Finding>,
+    /// The codes past the per-code cap in the games before (their findings are only counted).
+    full: &'f [&'static str],
 }
 
 impl Work<'_> {
     /// Report a repair on the property read at `origin` (or on the node when `None`).
     pub(crate) fn report(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
         self.changed = true;
-        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
+        self.note(origin, severity, code, msg);
     }
 
     /// Report something found that needs no change (the node is not rewritten for it).
     pub(crate) fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
-        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
+        let capped = !self.wants(code);
+        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg), capped });
+    }
+
+    /// Whether a message for a finding of `code` is shown: false when the games before had more
+    /// than [`crate::diag::MAX_PER_CODE`] of it (the finding is counted, its message not
+    /// written: callers pass an empty one).
+    pub(crate) fn wants(&self, code: &'static str) -> bool {
+        !self.full.iter().any(|c| std::ptr::eq(*c, code) || *c == code)
     }
 
     /// The index of the first property `ident`.
@@ -491,9 +503,25 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     // The games of a collection come in the order of their shared text: their repairs are
     // placed in one pass over it.
     let mut cursor = crate::diag::PositionCursor::default();
+    // Repairs per code so far, and the codes past the cap: a later game's repairs of those are
+    // all dropped by `cap_per_code`, so they are only counted (no message, no position).
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    let mut full: Vec<&'static str> = Vec::new();
+    #[cfg(test)]
+    let early_cap = !tests::NO_EARLY_CAP.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    let early_cap = true;
     for (game, plan) in read.collection.games.iter_mut().zip(plans) {
         if let Some(plan) = plan {
-            added.extend(repair_game(game, plan, &mut cursor));
+            let from = added.len();
+            added.extend(repair_game(game, plan, &mut cursor, &full));
+            for d in &added[from..] {
+                let n = count(&mut counts, d.code);
+                *n += 1;
+                if *n == crate::diag::MAX_PER_CODE + 1 && early_cap {
+                    full.push(d.code);
+                }
+            }
         }
     }
     cap_per_code(&mut added);
@@ -558,7 +586,12 @@ fn reparse_with_positions(read: &mut ReadOutput) -> bool {
 }
 
 /// Repairs one game (in place, or rebuilt when something changed); returns the diagnostics.
-fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
+fn repair_game(
+    tree: &mut GameTree,
+    plan: Plan,
+    cursor: &mut crate::diag::PositionCursor,
+    full: &[&'static str],
+) -> Vec<Diagnostic> {
     let Plan { facts, nodes } = plan;
     let mut findings = Vec::new();
     let mut rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)> = Vec::new();
@@ -572,6 +605,7 @@ fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::Positi
             after: Vec::new(),
             changed: false,
             findings: &mut findings,
+            full,
         };
         repair_node(&mut w, &facts, tree);
         if w.changed {
@@ -634,6 +668,9 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
     if findings.is_empty() {
         return Vec::new();
     }
+    if findings.iter().all(|f| f.capped) {
+        return findings.into_iter().map(|f| f.diag).collect();
+    }
     let src = tree.source();
     // The recorded offsets of the properties of the node last asked about (findings come node
     // by node).
@@ -641,6 +678,9 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
     let offsets: Vec<Option<usize>> = findings
         .iter()
         .map(|f| {
+            if f.capped {
+                return None;
+            }
             let node = tree.get_node(f.node)?;
             let Some(i) = f.origin else { return tree.node_offset(f.node) };
             if props_of.as_ref().is_none_or(|(n, _)| *n != f.node) {
@@ -662,6 +702,9 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
         .zip(offsets)
         .map(|(f, off)| {
             let mut d = f.diag;
+            if f.capped {
+                return d;
+            }
             match numbers.as_ref().map_or(0, |c| c[f.node.index()]) {
                 0 if f.node != NodeId::ROOT => d.message = format!("node {}: {}", f.node.index(), d.message),
                 0 => {}
@@ -683,7 +726,7 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
 /// for a node before the first move; `None` when every finding is on the root (which has no
 /// number).
 fn move_numbers(tree: &GameTree, findings: &[Finding]) -> Option<Vec<u32>> {
-    if findings.iter().all(|f| f.node == NodeId::ROOT) {
+    if findings.iter().all(|f| f.node == NodeId::ROOT || f.capped) {
         return None;
     }
     let mut count = vec![0u32; tree.len()];
@@ -692,6 +735,18 @@ fn move_numbers(tree: &GameTree, findings: &[Finding]) -> Option<Vec<u32>> {
         count[n.id().index()] = n.parent().map_or(0, |p| count[p.id().index()]) + here;
     }
     Some(count)
+}
+
+/// The count of `code` in `counts` (a new entry at 0 the first time).
+fn count<'c>(counts: &'c mut Vec<(&'static str, usize)>, code: &'static str) -> &'c mut usize {
+    let k = match counts.iter().position(|(c, _)| std::ptr::eq(*c, code) || *c == code) {
+        Some(k) => k,
+        None => {
+            counts.push((code, 0));
+            counts.len() - 1
+        }
+    };
+    &mut counts[k].1
 }
 
 /// Keeps at most [`crate::diag::MAX_PER_CODE`] repairs of one code per input, then one summary.
@@ -703,15 +758,7 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
     let mut over: Vec<(&'static str, Severity)> = Vec::new();
     diags.retain(|d| {
-        let same = |c: &&'static str| std::ptr::eq(*c, d.code) || *c == d.code;
-        let k = match counts.iter().position(|(c, _)| same(c)) {
-            Some(k) => k,
-            None => {
-                counts.push((d.code, 0));
-                counts.len() - 1
-            }
-        };
-        let n = &mut counts[k].1;
+        let n = count(&mut counts, d.code);
         *n += 1;
         if *n == crate::diag::MAX_PER_CODE + 1 {
             over.push((d.code, d.severity));
@@ -826,6 +873,43 @@ mod tests {
         let tree = &many.collection.games[0];
         assert_eq!(tree.len(), 21);
         assert!(tree.nodes().skip(1).all(|n| n.value("C") == Some("x\n\ny") && n.prop_count() == 2));
+    }
+
+    std::thread_local! {
+        /// Set by a test: every repair is placed and worded, capped only at the end.
+        pub(super) static NO_EARLY_CAP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[test]
+    fn repairs_past_the_cap_are_counted_as_when_all_are_worded() {
+        // Many games whose roots and moves need the common repairs, codes crossing the cap in
+        // different games and at different places of one game.
+        let mut text = String::new();
+        for g in 0..260 {
+            let extra = match g % 5 {
+                0 => "GN[]",
+                1 => "HA[0]",
+                2 => "C[a]C[b]",
+                _ => "",
+            };
+            text.push_str(&format!(
+                "(;CA[UTF-8]AP[foxwq]GM[1]FF[4]\nSZ[19]{extra}\nBR[9段]WR[P{}]KM[{}]TC[3]TT[30]\n;B[pd];W[dd]{}\n;B[pp])\n",
+                g % 9 + 1,
+                if g % 3 == 0 { 0 } else { 750 },
+                if g % 7 == 0 { "C[x]C[y]" } else { "" },
+            ));
+        }
+        let run = |early: bool| {
+            NO_EARLY_CAP.with(|c| c.set(!early));
+            let r = read(&text);
+            NO_EARLY_CAP.with(|c| c.set(false));
+            let out = Format::SGF.write(&r.collection, &crate::WriteOptions::default()).unwrap().bytes;
+            let diags: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+            (diags, out)
+        };
+        let (early, late) = (run(true), run(false));
+        assert!(early.0.iter().any(|d| d.contains("more repairs like this not shown")));
+        assert_eq!(early, late);
     }
 
     #[test]

@@ -245,12 +245,17 @@ fn time(w: &mut Work<'_>, i: usize) -> bool {
 /// start at 2; Fox writes 1 for a game without komi). Returns whether `i` was removed.
 fn handicap(w: &mut Work<'_>, i: usize) -> bool {
     let origin = w.props[i].origin;
-    let raw = w.props[i].first().to_string();
+    let raw = w.props[i].first_text();
     let number = raw.trim().parse::<f64>().ok().filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x < 1000.0);
     match number.map(|x| x as u32) {
         Some(0) => {
             w.props.remove(i);
-            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, ["HA[", &raw, "] (no handicap) removed"].concat());
+            let msg = if w.wants(codes::EMPTY_REMOVED) {
+                ["HA[", &raw, "] (no handicap) removed"].concat()
+            } else {
+                String::new()
+            };
+            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
             true
         }
         Some(1) => {

@@ -102,7 +102,11 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
     let origin = front.last().and_then(|p| p.origin);
     let names = if front.len() == 2 { "FF and CA" } else { front.first().map_or("", |p| &*p.ident) };
     // Messages of the common repairs are joined without `format!` (they come on most reads).
-    let msg = [names, " moved to the front of the root (readers decide the charset from it)"].concat();
+    let msg = if w.wants(codes::HEADER_ORDER) {
+        [names, " moved to the front of the root (readers decide the charset from it)"].concat()
+    } else {
+        String::new()
+    };
     for (k, p) in front.into_iter().enumerate() {
         w.props.insert(k, p);
     }
@@ -189,7 +193,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             continue;
         }
         let ident = w.props[i].ident.clone();
-        let raw = first.to_string();
+        let raw = w.props[i].first_text();
         match key {
             keys::SZ if w.is_root => {
                 if let Some(side) = square_composed(&raw).map(str::to_string) {
@@ -207,7 +211,11 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             keys::BR | keys::WR if !raw.trim().is_empty() => {
                 if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
-                    let msg = [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat();
+                    let msg = if w.wants(codes::RANK) {
+                        [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat()
+                    } else {
+                        String::new()
+                    };
                     w.props[i].values = vec![PropValue::new(rank)].into();
                     w.report(origin, Severity::Info, codes::RANK, msg);
                 }
@@ -268,13 +276,16 @@ fn empty_info_text(p: &super::Prop) -> bool {
 
 /// Removes the blank game-info text at `i` (read as `ident`), reported.
 fn remove_empty(w: &mut Work<'_>, i: usize, ident: &str, origin: Option<usize>) {
-    let mut msg = ident.to_string();
-    for v in w.props[i].values.texts() {
-        msg.push('[');
-        msg.push_str(v);
-        msg.push(']');
+    let mut msg = String::new();
+    if w.wants(codes::EMPTY_REMOVED) {
+        msg.push_str(ident);
+        for v in w.props[i].values.texts() {
+            msg.push('[');
+            msg.push_str(v);
+            msg.push(']');
+        }
+        msg.push_str(" is empty; removed");
     }
-    msg.push_str(" is empty; removed");
     w.props.remove(i);
     w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
 }
