@@ -885,7 +885,21 @@ impl GameTree {
 
     /// Replaces all the properties of `node` by `props` (in order) in one splice; the new
     /// properties have no recorded offset.
-    pub(crate) fn replace_props<'p>(&mut self, node: NodeId, props: impl IntoIterator<Item = NewProp<'p>>) {
+    pub(crate) fn replace_props<'p, I>(&mut self, node: NodeId, props: I)
+    where
+        I: IntoIterator<Item = NewProp<'p>>,
+        I::IntoIter: Clone,
+    {
+        let props = props.into_iter();
+        // The new values' text goes to the own buffer: room for all of it at once.
+        let texts: usize = props
+            .clone()
+            .map(|p| match p {
+                NewProp::Stored(_) => 0,
+                NewProp::Owned(_, values) => values.iter().map(|v| v.text.len()).sum(),
+            })
+            .sum();
+        self.own.reserve(texts);
         let (start, end) = self.prop_range(node);
         // Room for the node's slots and a few more properties.
         let mut new: Vec<u16> = Vec::with_capacity(end - start + 4 * WIDE);

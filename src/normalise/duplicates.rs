@@ -59,6 +59,26 @@ fn any_repeat(props: &[Prop<'_>]) -> bool {
 /// Merges every repeated property of the node into its first occurrence.
 pub(crate) fn merge(w: &mut Work<'_>) {
     // No identifier repeated and no property with several values (most nodes): nothing to do.
+    // Told first from the table keys (a bit each; the table has fewer than 128 rows), the other
+    // identifiers compared as text.
+    let mut seen = 0u128;
+    let mut again = false;
+    for (i, p) in w.props.iter().enumerate() {
+        if p.values.len() >= 2 {
+            again = true;
+            break;
+        }
+        if p.key == super::NO_KEY {
+            again |= w.props[..i].iter().any(|q| q.key == super::NO_KEY && q.ident == p.ident);
+        } else {
+            let bit = 1u128 << (p.key & 127);
+            again |= seen & bit != 0;
+            seen |= bit;
+        }
+    }
+    if !again {
+        return;
+    }
     let (twice, long) = repeats(&w.props);
     if w.props.iter().all(|p| p.values.len() < 2) && !long && twice.iter().all(|&w| w == 0) {
         return;

@@ -36,7 +36,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                         } else {
                             String::new()
                         };
-                        w.props[i].values = vec![PropValue::new(text)].into();
+                        w.props[i].values = super::Values::One(PropValue::new(text));
                         w.report(origin, Severity::Warning, codes::KOMI_SCALED, msg);
                     }
                     None => w.note(
@@ -74,7 +74,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
                 };
                 let at = w.find("TT").unwrap_or(w.props.len().saturating_sub(1));
                 let origin = w.props[at].origin;
-                w.props.insert(at + 1, Prop::with_origin("OT", vec![PropValue::new(ot)], None));
+                w.props.insert(at + 1, Prop::one("OT", PropValue::new(ot), None));
                 w.report(origin, Severity::Info, codes::OVERTIME, msg);
             }
         }

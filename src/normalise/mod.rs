@@ -190,6 +190,11 @@ impl<'t> Prop<'t> {
         Prop { key: key_of(&ident), ident, values: values.into(), origin }
     }
 
+    /// A property `ident` with the one value `value`, placed as the property read at `origin`.
+    pub(crate) fn one(ident: &'static str, value: PropValue, origin: Option<usize>) -> Prop<'t> {
+        Prop { ident: Cow::Borrowed(ident), key: key_of(ident), values: Values::One(value), origin }
+    }
+
     /// Property `p` of a node, read at index `origin`: nothing copied.
     fn read(origin: usize, p: Property<'t>) -> Prop<'t> {
         let key = if p.known() { p.key() } else { NO_KEY };
@@ -209,7 +214,8 @@ impl<'t> Prop<'t> {
     /// The first value (`""` when none), borrowed from the tree while it is as read.
     pub(crate) fn first_text(&self) -> Cow<'t, str> {
         match &self.values {
-            Values::Read(p) => Cow::Borrowed(p.first().unwrap_or("")),
+            Values::Read(p) => Cow::Borrowed(p.single_plain().or_else(|| p.first()).unwrap_or("")),
+            Values::One(v) => Cow::Owned(v.text.clone()),
             Values::Owned(v) => Cow::Owned(v.first().map_or_else(String::new, |v| v.text.clone())),
         }
     }
@@ -226,7 +232,10 @@ impl<'t> Prop<'t> {
                     Some(d) => Cow::Borrowed(d.ident),
                     None => Cow::Owned(self.ident.into_owned()),
                 };
-                Repaired::New(ident, values.into_vec())
+                match values {
+                    Values::One(v) => Repaired::One(ident, v),
+                    values => Repaired::New(ident, values.into_vec()),
+                }
             }
         }
     }
@@ -245,6 +254,8 @@ pub(crate) enum Values<'t> {
     Read(Property<'t>),
     /// Changed or new.
     Owned(Vec<PropValue>),
+    /// Changed or new, one value (no list allocated).
+    One(PropValue),
 }
 
 impl Default for Values<'_> {
@@ -271,13 +282,15 @@ impl Values<'_> {
     pub(crate) fn len(&self) -> usize {
         match self {
             Values::Read(p) => p.len(),
+            Values::One(_) => 1,
             Values::Owned(v) => v.len(),
         }
     }
 
     pub(crate) fn first(&self) -> Option<&str> {
         match self {
-            Values::Read(p) => p.first(),
+            Values::Read(p) => p.single_plain().or_else(|| p.first()),
+            Values::One(v) => Some(&v.text),
             Values::Owned(v) => v.first().map(|v| v.text.as_str()),
         }
     }
@@ -286,8 +299,10 @@ impl Values<'_> {
     pub(crate) fn texts(&self) -> impl Iterator<Item = &str> {
         let (read, owned) = match self {
             Values::Read(p) => (Some(p.values().map(|v| v.as_str())), None),
-            Values::Owned(v) => (None, Some(v.iter().map(|v| v.text.as_str()))),
+            Values::One(v) => (None, Some(std::slice::from_ref(v))),
+            Values::Owned(v) => (None, Some(v.as_slice())),
         };
+        let owned = owned.map(|v| v.iter().map(|v| v.text.as_str()));
         read.into_iter().flatten().chain(owned.into_iter().flatten())
     }
 
@@ -298,6 +313,7 @@ impl Values<'_> {
                 Some(v) => v.trim().is_empty(),
                 None => p.values().all(|v| v.as_str().trim().is_empty()),
             },
+            Values::One(v) => v.text.trim().is_empty(),
             Values::Owned(v) => v.iter().all(|v| v.text.trim().is_empty()),
         }
     }
@@ -306,18 +322,19 @@ impl Values<'_> {
     fn any_composed(&self) -> bool {
         match self {
             Values::Read(p) => p.values().any(|v| v.parts().is_some()),
+            Values::One(v) => v.split.is_some(),
             Values::Owned(v) => v.iter().any(|v| v.split.is_some()),
         }
     }
 
     /// The values, owned (copied from the tree the first time), to change.
     pub(crate) fn to_mut(&mut self) -> &mut Vec<PropValue> {
-        if let Values::Read(p) = self {
-            *self = Values::Owned(p.values().map(|v| v.to_owned_value()).collect());
+        if !matches!(self, Values::Owned(_)) {
+            *self = Values::Owned(std::mem::take(self).into_vec());
         }
         match self {
             Values::Owned(v) => v,
-            Values::Read(_) => unreachable!("made owned above"),
+            Values::Read(_) | Values::One(_) => unreachable!("made owned above"),
         }
     }
 
@@ -334,6 +351,7 @@ impl Values<'_> {
     pub(crate) fn into_vec(self) -> Vec<PropValue> {
         match self {
             Values::Read(p) => p.values().map(|v| v.to_owned_value()).collect(),
+            Values::One(v) => vec![v],
             Values::Owned(v) => v,
         }
     }
@@ -345,6 +363,8 @@ enum Repaired {
     Kept(Stored),
     /// Changed or new: identifier and values.
     New(Cow<'static, str>, Vec<PropValue>),
+    /// Changed or new, with one value.
+    One(Cow<'static, str>, PropValue),
 }
 
 impl Repaired {
@@ -353,6 +373,7 @@ impl Repaired {
         match self {
             Repaired::Kept(s) => NewProp::Stored(*s),
             Repaired::New(ident, values) => NewProp::Owned(ident, values),
+            Repaired::One(ident, value) => NewProp::Owned(ident, std::slice::from_ref(value)),
         }
     }
 }
@@ -503,6 +524,7 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     // The games of a collection come in the order of their shared text: their repairs are
     // placed in one pass over it.
     let mut cursor = crate::diag::PositionCursor::default();
+    let mut scratch = Scratch::default();
     // Repairs per code so far, and the codes past the cap: a later game's repairs of those are
     // all dropped by `cap_per_code`, so they are only counted (no message, no position).
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
@@ -514,7 +536,7 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     for (game, plan) in read.collection.games.iter_mut().zip(plans) {
         if let Some(plan) = plan {
             let from = added.len();
-            added.extend(repair_game(game, plan, &mut cursor, &full));
+            repair_game(game, plan, &mut cursor, &full, &mut scratch, &mut added);
             for d in &added[from..] {
                 let n = count(&mut counts, d.code);
                 *n += 1;
@@ -585,60 +607,89 @@ fn reparse_with_positions(read: &mut ReadOutput) -> bool {
     same_shape
 }
 
-/// Repairs one game (in place, or rebuilt when something changed); returns the diagnostics.
+/// Buffers of one game's repairs, kept from game to game (most games of a collection need the
+/// same few repairs: nothing is allocated for them after the first).
+#[derive(Default)]
+struct Scratch {
+    findings: Vec<Finding>,
+    /// The repaired properties of every rewritten node, node after node, part after part.
+    flat: Vec<Repaired>,
+    /// Property counts of the parts (a node split in two has two) in `flat`.
+    parts: Vec<usize>,
+    /// Each rewritten node and the range of its parts in `parts`.
+    rewrites: Vec<(NodeId, std::ops::Range<usize>)>,
+}
+
+/// Repairs one game (in place, or rebuilt when something changed); adds its diagnostics to
+/// `out`.
 fn repair_game(
     tree: &mut GameTree,
     plan: Plan,
     cursor: &mut crate::diag::PositionCursor,
     full: &[&'static str],
-) -> Vec<Diagnostic> {
+    scratch: &mut Scratch,
+    out: &mut Vec<Diagnostic>,
+) {
     let Plan { facts, nodes } = plan;
-    let mut findings = Vec::new();
-    let mut rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)> = Vec::new();
+    scratch.findings.clear();
+    scratch.flat.clear();
+    scratch.parts.clear();
+    scratch.rewrites.clear();
     for id in nodes {
         let n = tree.node(id);
-        let props: Vec<Prop<'_>> = n.props().enumerate().map(|(i, p)| Prop::read(i, p)).collect();
+        // Room for the few properties a repair adds (`OT`, `XSGF…`).
+        let mut props: Vec<Prop<'_>> = Vec::with_capacity(n.prop_count() + 4);
+        props.extend(n.props().enumerate().map(|(i, p)| Prop::read(i, p)));
         let mut w = Work {
             node: n.id(),
             is_root: n.is_root(),
             props,
             after: Vec::new(),
             changed: false,
-            findings: &mut findings,
+            findings: &mut scratch.findings,
             full,
         };
         repair_node(&mut w, &facts, tree);
         if w.changed {
             let Work { node, props, after, .. } = w;
-            let chain = std::iter::once(props).chain(after);
-            rewrites.push((node, chain.map(|props| props.into_iter().map(Prop::detach).collect()).collect()));
+            let first = scratch.parts.len();
+            for props in std::iter::once(props).chain(after) {
+                scratch.parts.push(props.len());
+                scratch.flat.extend(props.into_iter().map(Prop::detach));
+            }
+            scratch.rewrites.push((node, first..scratch.parts.len()));
         }
     }
-    let order = variations::plan(tree, &mut findings);
-    let mut diags = place(tree, findings, cursor);
-    diags.sort_by_key(|d| d.position.map(|p| p.offset));
-    if rewrites.is_empty() && order.is_empty() {
-        return diags;
+    let order = variations::plan(tree, &mut scratch.findings);
+    let from = out.len();
+    place(tree, &mut scratch.findings, cursor, out);
+    out[from..].sort_by_key(|d| d.position.map(|p| p.offset));
+    if scratch.rewrites.is_empty() && order.is_empty() {
+        return;
     }
     // A few nodes whose properties change (the root, mostly) are edited in place, which keeps the
     // tree's storage and positions; splits, reorders and many nodes rebuild the tree once.
-    if order.is_empty() && rewrites.len() <= IN_PLACE && rewrites.iter().all(|(_, chain)| chain.len() == 1) {
-        for (node, mut chain) in rewrites {
-            rewrite_in_place(tree, node, chain.remove(0));
+    if order.is_empty() && scratch.rewrites.len() <= IN_PLACE && scratch.rewrites.iter().all(|(_, r)| r.len() == 1) {
+        let mut at = 0;
+        for (node, r) in &scratch.rewrites {
+            let n = scratch.parts[r.start];
+            tree.replace_props(*node, scratch.flat[at..at + n].iter().map(Repaired::as_new));
+            at += n;
         }
-        return diags;
+        return;
     }
+    let mut flat = scratch.flat.drain(..);
+    let rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)> = scratch
+        .rewrites
+        .iter()
+        .map(|(node, r)| (*node, scratch.parts[r.clone()].iter().map(|&n| flat.by_ref().take(n).collect()).collect()))
+        .collect();
+    drop(flat);
     *tree = rebuild(tree, rewrites, &order);
-    diags
 }
 
 /// How many rewritten nodes are edited in place (each edit is linear in the tree's size).
 const IN_PLACE: usize = 8;
-
-/// Replaces the properties of `node` by `props`.
-fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Repaired>) {
-    tree.replace_props(node, props.iter().map(Repaired::as_new));
-}
 
 /// Runs the repair families on one node, in an order where each sees the previous one's work.
 fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
@@ -664,12 +715,15 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
 
 /// Resolves each finding's place to line:column (from the reader's offsets) and adds the move
 /// number of nodes below the root.
-fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
-    if findings.is_empty() {
-        return Vec::new();
-    }
+fn place(
+    tree: &GameTree,
+    findings: &mut Vec<Finding>,
+    cursor: &mut crate::diag::PositionCursor,
+    out: &mut Vec<Diagnostic>,
+) {
     if findings.iter().all(|f| f.capped) {
-        return findings.into_iter().map(|f| f.diag).collect();
+        out.extend(findings.drain(..).map(|f| f.diag));
+        return;
     }
     let src = tree.source();
     // The recorded offsets of the properties of the node last asked about (findings come node
@@ -696,30 +750,26 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
     wanted.sort_unstable();
     wanted.dedup();
     let found = cursor.positions(src, &wanted);
-    let numbers = move_numbers(tree, &findings);
-    findings
-        .into_iter()
-        .zip(offsets)
-        .map(|(f, off)| {
-            let mut d = f.diag;
-            if f.capped {
-                return d;
+    let numbers = move_numbers(tree, findings);
+    out.extend(findings.drain(..).zip(offsets).map(|(f, off)| {
+        let mut d = f.diag;
+        if f.capped {
+            return d;
+        }
+        match numbers.as_ref().map_or(0, |c| c[f.node.index()]) {
+            0 if f.node != NodeId::ROOT => d.message = format!("node {}: {}", f.node.index(), d.message),
+            0 => {}
+            n => {
+                let own = tree.node(f.node).props().any(|p| matches!(p.key(), keys::B | keys::W));
+                let at = if own { "" } else { ", the node after it" };
+                d.message = format!("move {n}{at}: {}", d.message);
             }
-            match numbers.as_ref().map_or(0, |c| c[f.node.index()]) {
-                0 if f.node != NodeId::ROOT => d.message = format!("node {}: {}", f.node.index(), d.message),
-                0 => {}
-                n => {
-                    let own = tree.node(f.node).props().any(|p| matches!(p.key(), keys::B | keys::W));
-                    let at = if own { "" } else { ", the node after it" };
-                    d.message = format!("move {n}{at}: {}", d.message);
-                }
-            }
-            match off.and_then(|o| wanted.binary_search(&o).ok()) {
-                Some(i) => d.at(found[i]),
-                None => d,
-            }
-        })
-        .collect()
+        }
+        match off.and_then(|o| wanted.binary_search(&o).ok()) {
+            Some(i) => d.at(found[i]),
+            None => d,
+        }
+    }));
 }
 
 /// The move number (moves on the path from the root, this node's included) of every node, 0
@@ -799,6 +849,7 @@ fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)>, order: 
                                 b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
                             }
                             Repaired::New(ident, values) => b.add_prop(at, &ident, values),
+                            Repaired::One(ident, value) => b.add_prop(at, &ident, [value]),
                         }
                     }
                 }

@@ -93,23 +93,24 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
     if !header_late(w.props.iter().map(|p| p.key)) {
         return;
     }
-    let mut front = Vec::with_capacity(2);
-    for key in [keys::FF, keys::CA] {
+    // Each moved to the front in turn, the properties before it shifted by one.
+    let mut moved = 0;
+    let mut origin = None;
+    let mut names = "";
+    for (key, name) in [(keys::FF, "FF"), (keys::CA, "CA")] {
         if let Some(i) = w.find_key(key) {
-            front.push(w.props.remove(i));
+            w.props[moved..=i].rotate_right(1);
+            origin = w.props[moved].origin;
+            names = if moved == 0 { name } else { "FF and CA" };
+            moved += 1;
         }
     }
-    let origin = front.last().and_then(|p| p.origin);
-    let names = if front.len() == 2 { "FF and CA" } else { front.first().map_or("", |p| &*p.ident) };
     // Messages of the common repairs are joined without `format!` (they come on most reads).
     let msg = if w.wants(codes::HEADER_ORDER) {
         [names, " moved to the front of the root (readers decide the charset from it)"].concat()
     } else {
         String::new()
     };
-    for (k, p) in front.into_iter().enumerate() {
-        w.props.insert(k, p);
-    }
     w.report(origin, Severity::Info, codes::HEADER_ORDER, msg);
 }
 
@@ -216,7 +217,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     } else {
                         String::new()
                     };
-                    w.props[i].values = vec![PropValue::new(rank)].into();
+                    w.props[i].values = super::Values::One(PropValue::new(rank));
                     w.report(origin, Severity::Info, codes::RANK, msg);
                 }
             }
