@@ -317,6 +317,17 @@ impl GameTree {
         &self.src
     }
 
+    /// Whether this tree's values refer to the same source text as `other`'s (the games of one
+    /// read do).
+    pub(crate) fn shares_source(&self, other: &GameTree) -> bool {
+        Arc::ptr_eq(&self.src, &other.src)
+    }
+
+    /// The shared source text.
+    pub(crate) fn source_arc(&self) -> Arc<String> {
+        Arc::clone(&self.src)
+    }
+
     /// Calls `f` with every node but those below the root that hold one move on a point
     /// (`B[pd]`) first and at most two more properties, of different keys, each with one value
     /// for which `plain(key, value)` holds: read from the slots alone (the normaliser's first

@@ -591,18 +591,34 @@ pub fn needs_repair(tree: &GameTree) -> bool {
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that
-/// every repair can say where it is. The games are the same (same text, same parser).
+/// every repair can say where it is. The games are the same (same text, same parser). Games
+/// that share their text (a reader's) are dropped first and the text handed to the parser as
+/// it is: neither a copy of the text nor two sets of games are held at once.
 fn reparse_with_positions(read: &mut ReadOutput) -> bool {
     let Some(first) = read.collection.games.first() else { return false };
     if first.source().is_empty() || first.node_offset(NodeId::ROOT).is_some() {
         return false;
     }
-    let text = first.source().to_string();
+    let shape: Vec<usize> = read.collection.games.iter().map(GameTree::len).collect();
+    let shared = read.collection.games.iter().all(|g| g.shares_source(first));
+    let text = if shared {
+        let src = first.source_arc();
+        read.collection.games = Vec::new();
+        std::sync::Arc::try_unwrap(src).unwrap_or_else(|src| src.to_string())
+    } else {
+        first.source().to_string()
+    };
     let (again, _) = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), true);
-    let same_shape = again.games.len() == read.collection.games.len()
-        && again.games.iter().zip(&read.collection.games).all(|(a, b)| a.len() == b.len());
+    let same_shape = again.games.len() == shape.len() && again.games.iter().zip(&shape).all(|(a, &n)| a.len() == n);
     if same_shape {
         read.collection = again;
+    } else if shared {
+        // Not expected (same text, same parser): the games as first read, from the text again.
+        let text = again.games.first().map(|g| g.source().to_string());
+        drop(again);
+        if let Some(text) = text {
+            read.collection = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), false).0;
+        }
     }
     same_shape
 }
@@ -961,6 +977,24 @@ mod tests {
         let (early, late) = (run(true), run(false));
         assert!(early.0.iter().any(|d| d.contains("more repairs like this not shown")));
         assert_eq!(early, late);
+    }
+
+    #[test]
+    fn a_large_input_read_again_with_positions_is_placed_as_one_read_with_them() {
+        // Over the size up to which the first read records positions: the games are dropped and
+        // their text parsed again (no copy); the result is the one of a read that recorded them.
+        let game = "(;CA[UTF-8]AP[YuanYu]GM[1]FF[4]\nSZ[19]GN[]HA[0]\nBR[9段]KM[750]TC[3]TT[30]\n;B[pd];W[dd]C[a]C[b]\n;B[pp])\n";
+        let text = game.repeat(400 << 10 >> 7);
+        assert!(text.len() > 256 << 10);
+        let late = Format::SGF.read(text.clone().into_bytes(), &ReadOptions::default()).unwrap();
+        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let early = Format::SGF.read(text.into_bytes(), &opts).unwrap();
+        assert_eq!(late.diagnostics, early.diagnostics);
+        assert!(late.diagnostics.iter().any(|d| d.position.is_some_and(|p| p.line > 400)));
+        assert_eq!(late.collection, early.collection);
+        let game = &late.collection.games[1];
+        assert!(game.node_offset(NodeId::ROOT).is_some());
+        assert!(game.shares_source(&late.collection.games[0]));
     }
 
     #[test]
