@@ -907,7 +907,7 @@ impl GameTree {
             .clone()
             .map(|p| match p {
                 NewProp::Stored(_) => 0,
-                NewProp::Owned(_, values) => values.iter().map(|v| v.text.len()).sum(),
+                NewProp::Owned(_, values) | NewProp::Keyed(_, values) => values.iter().map(|v| v.text.len()).sum(),
             })
             .sum();
         self.own.reserve(texts);
@@ -922,6 +922,7 @@ impl GameTree {
                     let key = self.key_for(ident);
                     self.make_prop(key, values)
                 }
+                NewProp::Keyed(key, values) => self.make_prop(key, values),
             };
             let (slots, w) = Self::encode(stored);
             new.extend_from_slice(&slots[..w]);
@@ -1009,6 +1010,8 @@ pub(crate) enum NewProp<'p> {
     Stored(Stored),
     /// A new property: identifier and values.
     Owned(&'p str, &'p [PropValue]),
+    /// A new property of the property table: its key (index in [`PROPS`]) and values.
+    Keyed(u16, &'p [PropValue]),
 }
 
 /// The properties of one node, from their slots.

@@ -233,8 +233,8 @@ impl<'t> Prop<'t> {
                     None => Cow::Owned(self.ident.into_owned()),
                 };
                 match values {
-                    Values::One(v) => Repaired::One(ident, v),
-                    values => Repaired::New(ident, values.into_vec()),
+                    Values::One(v) => Repaired::One(self.key, ident, v),
+                    values => Repaired::New(self.key, ident, values.into_vec()),
                 }
             }
         }
@@ -245,6 +245,17 @@ impl<'t> Prop<'t> {
 #[inline]
 fn same_ident(p: Property<'_>, key: u16, ident: &str) -> bool {
     if key == NO_KEY { !p.known() && p.ident() == ident } else { p.known() && p.key() == key }
+}
+
+/// Whether `v` is empty or white space (as `v.trim().is_empty()`), told from its first byte
+/// when that is an ASCII character.
+#[inline]
+pub(crate) fn blank(v: &str) -> bool {
+    match v.as_bytes().first() {
+        None => true,
+        Some(&b) if b < 0x80 && !char::from(b).is_whitespace() => false,
+        Some(_) => v.trim().is_empty(),
+    }
 }
 
 /// The values of a [`Prop`]: the tree's own until a repair changes them, then owned.
@@ -310,11 +321,11 @@ impl Values<'_> {
     pub(crate) fn all_blank(&self) -> bool {
         match self {
             Values::Read(p) => match p.single_plain() {
-                Some(v) => v.trim().is_empty(),
-                None => p.values().all(|v| v.as_str().trim().is_empty()),
+                Some(v) => blank(v),
+                None => p.values().all(|v| blank(v.as_str())),
             },
-            Values::One(v) => v.text.trim().is_empty(),
-            Values::Owned(v) => v.iter().all(|v| v.text.trim().is_empty()),
+            Values::One(v) => blank(&v.text),
+            Values::Owned(v) => v.iter().all(|v| blank(&v.text)),
         }
     }
 
@@ -361,10 +372,10 @@ impl Values<'_> {
 enum Repaired {
     /// Unchanged: its stored form.
     Kept(Stored),
-    /// Changed or new: identifier and values.
-    New(Cow<'static, str>, Vec<PropValue>),
+    /// Changed or new: table key ([`NO_KEY`] for another identifier), identifier and values.
+    New(u16, Cow<'static, str>, Vec<PropValue>),
     /// Changed or new, with one value.
-    One(Cow<'static, str>, PropValue),
+    One(u16, Cow<'static, str>, PropValue),
 }
 
 impl Repaired {
@@ -372,8 +383,10 @@ impl Repaired {
     fn as_new(&self) -> NewProp<'_> {
         match self {
             Repaired::Kept(s) => NewProp::Stored(*s),
-            Repaired::New(ident, values) => NewProp::Owned(ident, values),
-            Repaired::One(ident, value) => NewProp::Owned(ident, std::slice::from_ref(value)),
+            Repaired::New(NO_KEY, ident, values) => NewProp::Owned(ident, values),
+            Repaired::New(key, _, values) => NewProp::Keyed(*key, values),
+            Repaired::One(NO_KEY, ident, value) => NewProp::Owned(ident, std::slice::from_ref(value)),
+            Repaired::One(key, _, value) => NewProp::Keyed(*key, std::slice::from_ref(value)),
         }
     }
 }
@@ -864,8 +877,8 @@ fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)>, order: 
                                 let p = tree.stored_property(s);
                                 b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
                             }
-                            Repaired::New(ident, values) => b.add_prop(at, &ident, values),
-                            Repaired::One(ident, value) => b.add_prop(at, &ident, [value]),
+                            Repaired::New(_, ident, values) => b.add_prop(at, &ident, values),
+                            Repaired::One(_, ident, value) => b.add_prop(at, &ident, [value]),
                         }
                     }
                 }

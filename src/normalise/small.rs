@@ -210,7 +210,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                 w.report(origin, Severity::Info, codes::MOVE_PL, msg);
                 continue;
             }
-            keys::BR | keys::WR if !raw.trim().is_empty() => {
+            keys::BR | keys::WR if !super::blank(&raw) => {
                 if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
                     let msg = if w.wants(codes::RANK) {
                         [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat()
@@ -221,7 +221,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     w.report(origin, Severity::Info, codes::RANK, msg);
                 }
             }
-            keys::RE if !raw.trim().is_empty() => {
+            keys::RE if !super::blank(&raw) => {
                 if let Some(re) = super::dialect::result_from_text(&raw) {
                     w.props[i].values = vec![PropValue::new(re.clone())].into();
                     w.keep_private("RE", vec![PropValue::new(raw.clone())], i);
@@ -229,7 +229,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
                 }
             }
-            keys::C | keys::N if raw.trim().is_empty() && w.props[i].values.len() == 1 => {
+            keys::C | keys::N if super::blank(&raw) && w.props[i].values.len() == 1 => {
                 w.props.remove(i);
                 let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
                 w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
