@@ -154,7 +154,7 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         keys::B => present & bit(keys::W) != 0,
         keys::BR | keys::WR => {
             let v = first();
-            !plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
+            !small::plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
         }
         keys::RE => blank(first()) || dialect::result_from_text(first()).is_some(),
         keys::C | keys::N => blank(first()) && p.len() == 1,
@@ -165,15 +165,6 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         _ => empty_info_text(p) || (!root && PROPS[usize::from(key)].kind == PropKind::Root),
     };
     general || (root && facts.oro && matches!(key, keys::KO | keys::TE) && dialect::dialect_value(p))
-}
-
-/// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
-pub(crate) fn plain_rank(v: &str) -> bool {
-    match *v.as_bytes() {
-        [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
-        [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
-        _ => false,
-    }
 }
 
 /// A game-info text property whose values are all blank (`GN[]`).
@@ -481,7 +472,7 @@ mod tests {
         assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
         for rank in ["1k", "8d", "9p", "15k", "30k", "50k", "51k", "08d", "0k", "8D", "8 d", "100k", "k", "8dan"] {
             let same = small::normalize_rank(rank).is_some_and(|r| r == rank);
-            assert_eq!(plain_rank(rank), same, "{rank}");
+            assert_eq!(small::plain_rank(rank), same, "{rank}");
         }
     }
 }
