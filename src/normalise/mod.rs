@@ -524,14 +524,21 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     if plans.is_empty() {
         return false;
     }
-    if reparse_with_positions(read) {
-        // The same text and parser give the same trees, so the same facts and nodes; only the
-        // inline-variation check is finer now that the offsets are there.
-        for (game, plan) in read.collection.games.iter().zip(&mut plans) {
-            if plan.as_ref().is_some_and(|p| p.nodes.is_empty()) && !inline_candidate(game, true) {
-                *plan = None;
+    match reparse_with_positions(read) {
+        Reparse::WithPositions => {
+            // The same text and parser give the same trees, so the same facts and nodes; only the
+            // inline-variation check is finer now that the offsets are there.
+            for (game, plan) in read.collection.games.iter().zip(&mut plans) {
+                if plan.as_ref().is_some_and(|p| p.nodes.is_empty()) && !inline_candidate(game, true) {
+                    *plan = None;
+                }
             }
         }
+        Reparse::ReadAgain => {
+            plans =
+                read.collection.games.iter().map(|g| plan(g, variations::source_may_continue(g.source()))).collect();
+        }
+        Reparse::Kept => {}
     }
     let mut added = Vec::new();
     // The games of a collection come in the order of their shared text: their repairs are
@@ -607,10 +614,10 @@ pub fn needs_repair(tree: &GameTree) -> bool {
 /// every repair can say where it is. The games are the same (same text, same parser). Games
 /// that share their text (a reader's) are dropped first and the text handed to the parser as
 /// it is: neither a copy of the text nor two sets of games are held at once.
-fn reparse_with_positions(read: &mut ReadOutput) -> bool {
-    let Some(first) = read.collection.games.first() else { return false };
+fn reparse_with_positions(read: &mut ReadOutput) -> Reparse {
+    let Some(first) = read.collection.games.first() else { return Reparse::Kept };
     if first.source().is_empty() || first.node_offset(NodeId::ROOT).is_some() {
-        return false;
+        return Reparse::Kept;
     }
     let shape: Vec<usize> = read.collection.games.iter().map(GameTree::len).collect();
     let shared = read.collection.games.iter().all(|g| g.shares_source(first));
@@ -625,6 +632,7 @@ fn reparse_with_positions(read: &mut ReadOutput) -> bool {
     let same_shape = again.games.len() == shape.len() && again.games.iter().zip(&shape).all(|(a, &n)| a.len() == n);
     if same_shape {
         read.collection = again;
+        Reparse::WithPositions
     } else if shared {
         // Not expected (same text, same parser): the games as first read, from the text again.
         let text = again.games.first().map(|g| g.source().to_string());
@@ -632,8 +640,20 @@ fn reparse_with_positions(read: &mut ReadOutput) -> bool {
         if let Some(text) = text {
             read.collection = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), false).0;
         }
+        Reparse::ReadAgain
+    } else {
+        Reparse::Kept
     }
-    same_shape
+}
+
+/// What [`reparse_with_positions`] did.
+enum Reparse {
+    /// The games are as they were (they had positions, or could not be read again).
+    Kept,
+    /// The games were read again with positions: the same games.
+    WithPositions,
+    /// The games were read again without positions (their plans are made again).
+    ReadAgain,
 }
 
 /// Buffers of one game's repairs, kept from game to game (most games of a collection need the
