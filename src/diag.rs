@@ -264,6 +264,17 @@ impl PositionCursor {
             }
             // Advance over every line end that lies before `offset`.
             let mut from = self.scanned.clamp(self.line_start, offset);
+            // Line feeds alone (most text): counted a block at a time, the last one found from
+            // the end, instead of stepping from line to line.
+            let span = &bytes[from..offset];
+            if span.len() >= FEW_BYTES && memchr::memchr(b'\r', span).is_none() {
+                if let Some(last) = memchr::memrchr(b'\n', span) {
+                    self.line += memchr::memchr_iter(b'\n', span).count() as u32;
+                    self.line_start = from + last + 1;
+                    (self.counted_to, self.chars) = (self.line_start, 0);
+                }
+                from = offset;
+            }
             while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[from..offset]) {
                 let at = from + k;
                 let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
@@ -289,6 +300,9 @@ impl PositionCursor {
         out
     }
 }
+
+/// Below this many bytes, [`PositionCursor`] steps from line end to line end.
+const FEW_BYTES: usize = 64;
 
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
 /// line:column at the end (so the common, clean case pays nothing for positions).
@@ -432,6 +446,25 @@ mod tests {
         let mut cursor = PositionCursor::default();
         assert_eq!(cursor.positions("a\nb\nc", &[4])[0].line, 3);
         assert_eq!(cursor.positions("x\ny", &[2])[0].line, 2);
+    }
+
+    #[test]
+    fn a_cursor_over_many_lines_agrees_with_the_line_index() {
+        // Long stretches of line feeds alone (counted a block at a time), with a CR here and there
+        // and offsets asked far apart, near, at and after line ends.
+        let game = ";B[pd];W[dd]C[λé]\n".repeat(40);
+        let texts = [game.repeat(5), format!("{game}\r\n{game}\r{game}"), format!("\n\n{game}\r"), "x\n".repeat(600)];
+        for text in &texts {
+            let idx = LineIndex::new(text);
+            for step in [1, 7, 97, 255, 256, 257, 1000, 4099] {
+                let mut cursor = PositionCursor::default();
+                let asks: Vec<usize> = (0..=text.len() + 1).step_by(step).collect();
+                for pair in asks.chunks(2) {
+                    let want: Vec<Position> = pair.iter().map(|&o| idx.position(o)).collect();
+                    assert_eq!(cursor.positions(text, pair), want, "step {step} at {pair:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -78,9 +78,11 @@ impl Starts {
         if needs_wide {
             self.widen();
         }
+        // In two's complement: the entries stay in range (a narrow table was widened above when
+        // one would not).
         match self {
-            Starts::Narrow(v) => v[from..].iter_mut().for_each(|x| *x = (*x as i64 + delta) as u16),
-            Starts::Wide(v) => v[from..].iter_mut().for_each(|x| *x = (*x as i64 + delta) as u32),
+            Starts::Narrow(v) => v[from..].iter_mut().for_each(|x| *x = x.wrapping_add(delta as u16)),
+            Starts::Wide(v) => v[from..].iter_mut().for_each(|x| *x = x.wrapping_add(delta as u32)),
         }
     }
 

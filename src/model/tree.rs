@@ -317,10 +317,21 @@ impl GameTree {
         &self.src
     }
 
+    /// Whether this tree's values refer to the same source text as `other`'s (the games of one
+    /// read do).
+    pub(crate) fn shares_source(&self, other: &GameTree) -> bool {
+        Arc::ptr_eq(&self.src, &other.src)
+    }
+
+    /// The shared source text.
+    pub(crate) fn source_arc(&self) -> Arc<String> {
+        Arc::clone(&self.src)
+    }
+
     /// Calls `f` with every node but those below the root that hold one move on a point
-    /// (`B[pd]`) and at most one more property, with one value, for which `plain(key, value)`
-    /// holds: read from the slots alone (the normaliser's first look at a game, where most
-    /// nodes are such moves).
+    /// (`B[pd]`) first and at most two more properties, of different keys, each with one value
+    /// for which `plain(key, value)` holds: read from the slots alone (the normaliser's first
+    /// look at a game, where most nodes are such moves).
     pub(crate) fn each_beyond_plain_moves(&self, plain: impl Fn(u16, &str) -> bool, mut f: impl FnMut(NodeId)) {
         fn walk<T: Copy + Into<u32>>(
             tree: &GameTree,
@@ -329,18 +340,44 @@ impl GameTree {
             f: &mut impl FnMut(NodeId),
         ) {
             let slots = &tree.slots[..];
-            for (i, w) in starts.windows(2).enumerate() {
-                let (s, e) = (w[0].into() as usize, w[1].into() as usize);
+            let nodes = starts.len().saturating_sub(1);
+            let mut i = 0;
+            while i < nodes {
+                // A run of nodes of one slot each (a slot alone is a move: any other property
+                // takes `WIDE`), told a block at a time: most of a game.
+                const BLOCK: usize = 16;
+                if i > 0 && i + BLOCK <= nodes {
+                    let w = &starts[i..=i + BLOCK];
+                    let mut one_each = true;
+                    for k in 0..BLOCK {
+                        one_each &= w[k + 1].into().wrapping_sub(w[k].into()) == 1;
+                    }
+                    if one_each {
+                        i += BLOCK;
+                        continue;
+                    }
+                }
+                let (s, e) = (starts[i].into() as usize, starts[i + 1].into() as usize);
+                // The key of the property of `WIDE` slots at `at` when it has one value for which
+                // `plain` holds.
+                let plain_at = |at: usize| {
+                    (slots[at] & MOVE_SLOT == 0)
+                        .then(|| tree.prop_at(at))
+                        .filter(|p| p.len < PAIR && plain(p.key, tree.text(p.loc, u32::from(p.len))))
+                        .map(|p| p.key)
+                };
                 let skip = i > 0
                     && slots.get(s).is_some_and(|&m| m & MOVE_SLOT != 0)
                     && (e == s + 1
-                        || (e == s + 1 + WIDE && slots[s + 1] & MOVE_SLOT == 0 && {
-                            let p = tree.prop_at(s + 1);
-                            p.len < PAIR && plain(p.key, tree.text(p.loc, u32::from(p.len)))
+                        || (e == s + 1 + WIDE && plain_at(s + 1).is_some())
+                        || (e == s + 1 + 2 * WIDE && {
+                            let (a, b) = (plain_at(s + 1), plain_at(s + 1 + WIDE));
+                            a.is_some() && b.is_some() && a != b
                         }));
                 if !skip {
                     f(NodeId(i as u32));
                 }
+                i += 1;
             }
         }
         match &self.node_props {
@@ -401,12 +438,24 @@ impl GameTree {
     /// Replaces slots `range` of `node` by `new`, keeping the node table and the recorded
     /// offsets in step (`offsets`: the recorded offset of each new slot).
     fn splice_slots(&mut self, node: NodeId, range: std::ops::Range<usize>, new: &[u16], offsets: &[u32]) {
+        self.splice_slots_with(node, range, new, offsets.iter().copied());
+    }
+
+    /// [`GameTree::splice_slots`] with the new slots' offsets from an iterator (as many as
+    /// slots).
+    fn splice_slots_with(
+        &mut self,
+        node: NodeId,
+        range: std::ops::Range<usize>,
+        new: &[u16],
+        offsets: impl ExactSizeIterator<Item = u32>,
+    ) {
         let (start, end) = (range.start, range.end);
         let delta = new.len() as i64 - (end - start) as i64;
-        self.slots.splice(start..end, new.iter().copied());
+        splice_in(&mut self.slots, start..end, new.iter().copied());
         if let Some(p) = &mut self.positions {
             if end <= p.props.len() {
-                p.props.splice(start..end, offsets.iter().copied());
+                splice_in(&mut p.props, start..end, offsets);
             } else if start < p.props.len() {
                 p.props.truncate(start);
             }
@@ -847,7 +896,21 @@ impl GameTree {
 
     /// Replaces all the properties of `node` by `props` (in order) in one splice; the new
     /// properties have no recorded offset.
-    pub(crate) fn replace_props<'p>(&mut self, node: NodeId, props: impl IntoIterator<Item = NewProp<'p>>) {
+    pub(crate) fn replace_props<'p, I>(&mut self, node: NodeId, props: I)
+    where
+        I: IntoIterator<Item = NewProp<'p>>,
+        I::IntoIter: Clone,
+    {
+        let props = props.into_iter();
+        // The new values' text goes to the own buffer: room for all of it at once.
+        let texts: usize = props
+            .clone()
+            .map(|p| match p {
+                NewProp::Stored(_) => 0,
+                NewProp::Owned(_, values) | NewProp::Keyed(_, values) => values.iter().map(|v| v.text.len()).sum(),
+            })
+            .sum();
+        self.own.reserve(texts);
         let (start, end) = self.prop_range(node);
         // Room for the node's slots and a few more properties.
         let mut new: Vec<u16> = Vec::with_capacity(end - start + 4 * WIDE);
@@ -859,6 +922,7 @@ impl GameTree {
                     let key = self.key_for(ident);
                     self.make_prop(key, values)
                 }
+                NewProp::Keyed(key, values) => self.make_prop(key, values),
             };
             let (slots, w) = Self::encode(stored);
             new.extend_from_slice(&slots[..w]);
@@ -866,7 +930,8 @@ impl GameTree {
         }
         let removed = self.heads(start, end).count();
         self.n_props = self.n_props + added - removed;
-        self.splice_slots(node, start..end, &new, &vec![NO_OFFSET; new.len()]);
+        let n = new.len();
+        self.splice_slots_with(node, start..end, &new, std::iter::repeat_n(NO_OFFSET, n));
     }
 
     /// The property of this tree whose stored form is `s` (without a node or recorded offset:
@@ -911,6 +976,28 @@ impl GameTree {
     }
 }
 
+/// Replaces `v[range]` by `new` (as many items as it says): overwritten in place where the
+/// lengths allow, the tail moved once otherwise (`Vec::splice` moves it through a temporary).
+fn splice_in<T: Copy>(v: &mut Vec<T>, range: std::ops::Range<usize>, new: impl ExactSizeIterator<Item = T>) {
+    let (start, end) = (range.start, range.end);
+    let (old, n) = (end - start, new.len());
+    if n > old {
+        let tail = v.len() - end;
+        let Some(&fill) = v.first() else {
+            v.extend(new);
+            return;
+        };
+        v.resize(v.len() + n - old, fill);
+        v.copy_within(end..end + tail, start + n);
+    } else if n < old {
+        v.copy_within(end.., start + n);
+        v.truncate(v.len() - (old - n));
+    }
+    for (slot, x) in v[start..start + n].iter_mut().zip(new) {
+        *slot = x;
+    }
+}
+
 /// A property's stored form, detached from its node: its values stay where the tree keeps them
 /// (the source text and the tree's own buffers only grow), so [`GameTree::replace_props`] can
 /// put it back without copying them.
@@ -923,6 +1010,8 @@ pub(crate) enum NewProp<'p> {
     Stored(Stored),
     /// A new property: identifier and values.
     Owned(&'p str, &'p [PropValue]),
+    /// A new property of the property table: its key (index in [`PROPS`]) and values.
+    Keyed(u16, &'p [PropValue]),
 }
 
 /// The properties of one node, from their slots.
@@ -1465,6 +1554,59 @@ mod tests {
         looked.clear();
         t.each_beyond_plain_moves(|_, _| false, |id| looked.push(id.0));
         assert_eq!(looked, [0, 1, 2]);
+    }
+
+    /// [`GameTree::each_beyond_plain_moves`] node by node, without its block skip.
+    fn beyond_one_by_one(t: &GameTree, plain: impl Fn(u16, &str) -> bool) -> Vec<u32> {
+        let mut out = Vec::new();
+        for i in 0..t.len() {
+            let (s, e) = t.prop_range(NodeId(i as u32));
+            let heads: Vec<usize> = t.heads(s, e).collect();
+            let single = |at: usize| {
+                let p = t.prop_at(at);
+                (t.slots[at] & MOVE_SLOT == 0 && p.len < PAIR && plain(p.key, t.single_text(p))).then_some(p.key)
+            };
+            let skip = i > 0
+                && heads.first().is_some_and(|&h| t.slots[h] & MOVE_SLOT != 0)
+                && match heads[1..] {
+                    [] => true,
+                    [a] => single(a).is_some(),
+                    [a, b] => single(a).is_some() && single(b).is_some() && single(a) != single(b),
+                    _ => false,
+                };
+            if !skip {
+                out.push(i as u32);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn plain_moves_are_skipped_a_block_at_a_time_as_one_by_one() {
+        let opts = crate::ReadOptions { no_repair: true, ..Default::default() };
+        let kinds =
+            [";B[aa]", ";W[bb]", ";B[cc]BL[30]", ";W[dd]BL[1]WL[2]", ";B[ee]BL[1]BL[2]", ";", ";C[x]B[ff]", ";B[]"];
+        let mut seed = 7u64;
+        for len in [0usize, 1, 15, 16, 17, 33, 100, 400] {
+            for _ in 0..8 {
+                let mut text = String::from("(;GM[1]");
+                for _ in 0..len {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    // Mostly plain moves, as in real games.
+                    let k = (seed >> 33) as usize % 24;
+                    text.push_str(if k < kinds.len() { kinds[k] } else { kinds[k % 2] });
+                }
+                text.push(')');
+                let read = crate::Format::SGF.read(text.into_bytes(), &opts).unwrap();
+                for t in &read.collection.games {
+                    for plain in [|_: u16, _: &str| true, |k: u16, v: &str| k == 58 && v == "30"] {
+                        let mut looked = Vec::new();
+                        t.each_beyond_plain_moves(plain, |id| looked.push(id.0));
+                        assert_eq!(looked, beyond_one_by_one(t, plain), "{len}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
             "TE" if !raw.trim().is_empty() && raw.trim() != "1" && raw.trim() != "2" => {
                 match ["EV", "GN"].into_iter().find(|t| w.find(t).is_none()) {
                     Some(to) => {
-                        w.props[i].ident = to.into();
+                        w.props[i].rename(to);
                         format!("TE[{raw}] is the dialect's title: written as {to}")
                     }
                     None => keep(w, i, "TE", "title; EV and GN are taken"),
@@ -63,7 +63,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
             }
             "RD" => {
                 if w.find("DT").is_none() {
-                    w.props[i].ident = "DT".into();
+                    w.props[i].rename("DT");
                     format!("RD[{raw}] is the dialect's date: written as DT")
                 } else {
                     keep(w, i, "RD", "date beside a DT")
@@ -74,15 +74,11 @@ pub(crate) fn repair(w: &mut Work<'_>) {
                     let km = crate::model::info::format_real(k);
                     let numeric = raw.trim().parse::<f64>().is_ok();
                     if numeric {
-                        w.props[i] =
-                            Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())].into(), origin };
+                        w.props[i] = Prop::with_origin("KM", vec![PropValue::new(km.clone())], origin);
                         format!("KO[{raw}] is the dialect's komi: written as KM[{km}]")
                     } else {
-                        w.props[i].ident = super::private("KO").into();
-                        w.props.insert(
-                            i,
-                            Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())].into(), origin },
-                        );
+                        w.props[i].rename(super::private("KO"));
+                        w.props.insert(i, Prop::with_origin("KM", vec![PropValue::new(km.clone())], origin));
                         i += 1;
                         format!("KO[{raw}] is the dialect's komi: written as KM[{km}], the text kept in XSGFKO")
                     }
@@ -91,8 +87,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
             },
             "HD" => match raw.trim().parse::<u32>() {
                 Ok(n) if n >= 2 && w.find("HA").is_none() => {
-                    w.props[i] =
-                        Prop { ident: "HA".into(), values: vec![PropValue::new(n.to_string())].into(), origin };
+                    w.props[i] = Prop::with_origin("HA", vec![PropValue::new(n.to_string())], origin);
                     format!("HD[{raw}] is the dialect's handicap: written as HA[{n}]")
                 }
                 Ok(0) => {
@@ -130,7 +125,7 @@ pub(crate) fn repair(w: &mut Work<'_>) {
 fn keep(w: &mut Work<'_>, i: usize, ident: &str, what: &str) -> String {
     let new = super::private(ident);
     let raw = w.props[i].first().to_string();
-    w.props[i].ident = new.clone().into();
+    w.props[i].rename(new.clone());
     format!("{ident}[{raw}] ({what} in the Nihon Ki-in / Oro dialect) kept as {new}")
 }
 

@@ -50,15 +50,32 @@ fn repeats(props: &[Prop<'_>]) -> ([u64; SLOT_WORDS], bool) {
     (twice, long)
 }
 
-/// Whether some identifier occurs twice in `props`.
+/// Whether some identifier occurs twice in `props`: told from the table keys (a bit each; the
+/// table has fewer than 128 rows), the other identifiers compared as text.
 fn any_repeat(props: &[Prop<'_>]) -> bool {
-    let (twice, long) = repeats(props);
-    long || twice.iter().any(|&w| w != 0)
+    let mut seen = 0u128;
+    for (i, p) in props.iter().enumerate() {
+        if p.key == super::NO_KEY {
+            if props[..i].iter().any(|q| q.key == super::NO_KEY && q.ident == p.ident) {
+                return true;
+            }
+        } else {
+            let bit = 1u128 << (p.key & 127);
+            if seen & bit != 0 {
+                return true;
+            }
+            seen |= bit;
+        }
+    }
+    false
 }
 
 /// Merges every repeated property of the node into its first occurrence.
 pub(crate) fn merge(w: &mut Work<'_>) {
     // No identifier repeated and no property with several values (most nodes): nothing to do.
+    if w.props.iter().all(|p| p.values.len() < 2) && !any_repeat(&w.props) {
+        return;
+    }
     let (twice, long) = repeats(&w.props);
     if w.props.iter().all(|p| p.values.len() < 2) && !long && twice.iter().all(|&w| w == 0) {
         return;
@@ -341,6 +358,22 @@ impl Covered {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeats_told_by_key_are_repeats_told_by_slot() {
+        let idents = ["B", "W", "AB", "C", "TC", "TT", "XSGFKM", "XSGFHA", "MULTIGOGM", "KM", "OT", "ZZ"];
+        let mut seed = 11u64;
+        for n in 0..200 {
+            let props: Vec<Prop<'_>> = (0..n % 9)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    Prop::new(idents[(seed >> 33) as usize % idents.len()], Vec::new())
+                })
+                .collect();
+            let (twice, long) = repeats(&props);
+            assert_eq!(any_repeat(&props), long || twice.iter().any(|&w| w != 0), "{props:?}");
+        }
+    }
 
     #[test]
     fn points_dedupe_keeps_order_and_rectangles() {

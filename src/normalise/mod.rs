@@ -40,6 +40,7 @@ pub(crate) mod keys {
     pub(crate) const ST: u16 = 33;
     pub(crate) const SZ: u16 = 34;
     pub(crate) const BR: u16 = 36;
+    pub(crate) const OT: u16 = 44;
     pub(crate) const DT: u16 = 39;
     pub(crate) const RE: u16 = 48;
     pub(crate) const TM: u16 = 52;
@@ -154,34 +155,106 @@ pub(crate) fn private(ident: &str) -> String {
 /// One property while a node is worked on: as the tree holds it until a repair changes it.
 #[derive(Clone, Debug)]
 pub(crate) struct Prop<'t> {
-    /// The identifier (borrowed from the tree for a property as read).
+    /// The identifier (borrowed from the tree for a property as read). Changed only through
+    /// [`Prop::rename`], which keeps `key` in step.
     pub ident: Cow<'t, str>,
+    /// The identifier's table key ([`crate::model::props::PROPS`] index), [`NO_KEY`] for an
+    /// identifier not in the table: properties are found by comparing keys, not text.
+    pub key: u16,
     pub values: Values<'t>,
     /// The property's index in the node as read (for its position), `None` for one added here.
     pub origin: Option<usize>,
 }
 
+/// [`Prop::key`] of an identifier not in the property table (`TC`, `XSGFKM`, …).
+pub(crate) const NO_KEY: u16 = u16::MAX;
+
+/// The [`Prop::key`] of `ident`.
+#[inline]
+pub(crate) fn key_of(ident: &str) -> u16 {
+    crate::model::props::index_of(ident).unwrap_or(NO_KEY)
+}
+
 impl<'t> Prop<'t> {
     pub(crate) fn new(ident: impl Into<Cow<'t, str>>, values: Vec<PropValue>) -> Prop<'t> {
-        Prop { ident: ident.into(), values: values.into(), origin: None }
+        Prop::with_origin(ident, values, None)
+    }
+
+    /// A property `ident` with `values`, placed as the property read at `origin`.
+    pub(crate) fn with_origin(
+        ident: impl Into<Cow<'t, str>>,
+        values: Vec<PropValue>,
+        origin: Option<usize>,
+    ) -> Prop<'t> {
+        let ident = ident.into();
+        Prop { key: key_of(&ident), ident, values: values.into(), origin }
+    }
+
+    /// A property `ident` with the one value `value`, placed as the property read at `origin`.
+    pub(crate) fn one(ident: &'static str, value: PropValue, origin: Option<usize>) -> Prop<'t> {
+        Prop { ident: Cow::Borrowed(ident), key: key_of(ident), values: Values::One(value), origin }
     }
 
     /// Property `p` of a node, read at index `origin`: nothing copied.
     fn read(origin: usize, p: Property<'t>) -> Prop<'t> {
-        Prop { ident: Cow::Borrowed(p.ident()), values: Values::Read(p), origin: Some(origin) }
+        let key = if p.known() { p.key() } else { NO_KEY };
+        Prop { ident: Cow::Borrowed(p.ident()), key, values: Values::Read(p), origin: Some(origin) }
+    }
+
+    /// Gives the property another identifier.
+    pub(crate) fn rename(&mut self, ident: impl Into<Cow<'t, str>>) {
+        self.ident = ident.into();
+        self.key = key_of(&self.ident);
     }
 
     pub(crate) fn first(&self) -> &str {
         self.values.first().unwrap_or("")
     }
 
+    /// The first value (`""` when none), borrowed from the tree while it is as read.
+    pub(crate) fn first_text(&self) -> Cow<'t, str> {
+        match &self.values {
+            Values::Read(p) => Cow::Borrowed(p.single_plain().or_else(|| p.first()).unwrap_or("")),
+            Values::One(v) => Cow::Owned(v.text.clone()),
+            Values::Owned(v) => Cow::Owned(v.first().map_or_else(String::new, |v| v.text.clone())),
+        }
+    }
+
     /// The property for writing back: as stored when neither its identifier nor its values
     /// changed.
     fn detach(self) -> Repaired {
+        debug_assert_eq!(self.key, key_of(&self.ident), "{}", self.ident);
         match self.values {
-            Values::Read(p) if p.ident() == self.ident => Repaired::Kept(p.stored()),
-            values => Repaired::New(self.ident.into_owned(), values.into_vec()),
+            Values::Read(p) if same_ident(p, self.key, &self.ident) => Repaired::Kept(p.stored()),
+            values => {
+                // A table identifier is the table's own text: nothing copied.
+                let ident = match crate::model::props::PROPS.get(usize::from(self.key)) {
+                    Some(d) => Cow::Borrowed(d.ident),
+                    None => Cow::Owned(self.ident.into_owned()),
+                };
+                match values {
+                    Values::One(v) => Repaired::One(self.key, ident, v),
+                    values => Repaired::New(self.key, ident, values.into_vec()),
+                }
+            }
         }
+    }
+}
+
+/// Whether property `p` has the identifier of table key `key` (or, [`NO_KEY`], `ident`).
+#[inline]
+fn same_ident(p: Property<'_>, key: u16, ident: &str) -> bool {
+    if key == NO_KEY { !p.known() && p.ident() == ident } else { p.known() && p.key() == key }
+}
+
+/// Whether `v` is empty or white space (as `v.trim().is_empty()`), told from its first byte
+/// when that is an ASCII character.
+#[inline]
+pub(crate) fn blank(v: &str) -> bool {
+    match v.as_bytes().first() {
+        None => true,
+        Some(&b) if b < 0x80 && !char::from(b).is_whitespace() => false,
+        Some(_) => v.trim().is_empty(),
     }
 }
 
@@ -192,6 +265,8 @@ pub(crate) enum Values<'t> {
     Read(Property<'t>),
     /// Changed or new.
     Owned(Vec<PropValue>),
+    /// Changed or new, one value (no list allocated).
+    One(PropValue),
 }
 
 impl Default for Values<'_> {
@@ -218,13 +293,15 @@ impl Values<'_> {
     pub(crate) fn len(&self) -> usize {
         match self {
             Values::Read(p) => p.len(),
+            Values::One(_) => 1,
             Values::Owned(v) => v.len(),
         }
     }
 
     pub(crate) fn first(&self) -> Option<&str> {
         match self {
-            Values::Read(p) => p.first(),
+            Values::Read(p) => p.single_plain().or_else(|| p.first()),
+            Values::One(v) => Some(&v.text),
             Values::Owned(v) => v.first().map(|v| v.text.as_str()),
         }
     }
@@ -233,27 +310,42 @@ impl Values<'_> {
     pub(crate) fn texts(&self) -> impl Iterator<Item = &str> {
         let (read, owned) = match self {
             Values::Read(p) => (Some(p.values().map(|v| v.as_str())), None),
-            Values::Owned(v) => (None, Some(v.iter().map(|v| v.text.as_str()))),
+            Values::One(v) => (None, Some(std::slice::from_ref(v))),
+            Values::Owned(v) => (None, Some(v.as_slice())),
         };
+        let owned = owned.map(|v| v.iter().map(|v| v.text.as_str()));
         read.into_iter().flatten().chain(owned.into_iter().flatten())
+    }
+
+    /// Whether every value is blank (empty or white space).
+    pub(crate) fn all_blank(&self) -> bool {
+        match self {
+            Values::Read(p) => match p.single_plain() {
+                Some(v) => blank(v),
+                None => p.values().all(|v| blank(v.as_str())),
+            },
+            Values::One(v) => blank(&v.text),
+            Values::Owned(v) => v.iter().all(|v| blank(&v.text)),
+        }
     }
 
     /// Whether some value is composed (`a:b`).
     fn any_composed(&self) -> bool {
         match self {
             Values::Read(p) => p.values().any(|v| v.parts().is_some()),
+            Values::One(v) => v.split.is_some(),
             Values::Owned(v) => v.iter().any(|v| v.split.is_some()),
         }
     }
 
     /// The values, owned (copied from the tree the first time), to change.
     pub(crate) fn to_mut(&mut self) -> &mut Vec<PropValue> {
-        if let Values::Read(p) = self {
-            *self = Values::Owned(p.values().map(|v| v.to_owned_value()).collect());
+        if !matches!(self, Values::Owned(_)) {
+            *self = Values::Owned(std::mem::take(self).into_vec());
         }
         match self {
             Values::Owned(v) => v,
-            Values::Read(_) => unreachable!("made owned above"),
+            Values::Read(_) | Values::One(_) => unreachable!("made owned above"),
         }
     }
 
@@ -270,6 +362,7 @@ impl Values<'_> {
     pub(crate) fn into_vec(self) -> Vec<PropValue> {
         match self {
             Values::Read(p) => p.values().map(|v| v.to_owned_value()).collect(),
+            Values::One(v) => vec![v],
             Values::Owned(v) => v,
         }
     }
@@ -279,8 +372,10 @@ impl Values<'_> {
 enum Repaired {
     /// Unchanged: its stored form.
     Kept(Stored),
-    /// Changed or new: identifier and values.
-    New(String, Vec<PropValue>),
+    /// Changed or new: table key ([`NO_KEY`] for another identifier), identifier and values.
+    New(u16, Cow<'static, str>, Vec<PropValue>),
+    /// Changed or new, with one value.
+    One(u16, Cow<'static, str>, PropValue),
 }
 
 impl Repaired {
@@ -288,7 +383,10 @@ impl Repaired {
     fn as_new(&self) -> NewProp<'_> {
         match self {
             Repaired::Kept(s) => NewProp::Stored(*s),
-            Repaired::New(ident, values) => NewProp::Owned(ident, values),
+            Repaired::New(NO_KEY, ident, values) => NewProp::Owned(ident, values),
+            Repaired::New(key, _, values) => NewProp::Keyed(*key, values),
+            Repaired::One(NO_KEY, ident, value) => NewProp::Owned(ident, std::slice::from_ref(value)),
+            Repaired::One(key, _, value) => NewProp::Keyed(*key, std::slice::from_ref(value)),
         }
     }
 }
@@ -299,6 +397,9 @@ pub(crate) struct Finding {
     pub node: NodeId,
     pub origin: Option<usize>,
     pub diag: Diagnostic,
+    /// Past the per-code cap ([`crate::diag::MAX_PER_CODE`]) already: counted, then dropped
+    /// (not placed, its message not written).
+    pub capped: bool,
 }
 
 /// What the repairs of one game know about it.
@@ -321,23 +422,42 @@ pub(crate) struct Work<'f> {
     pub after: Vec<Vec<Prop<'f>>>,
     pub changed: bool,
     findings: &'f mut Vec<Finding>,
+    /// The codes past the per-code cap in the games before (their findings are only counted).
+    full: &'f [&'static str],
 }
 
 impl Work<'_> {
     /// Report a repair on the property read at `origin` (or on the node when `None`).
     pub(crate) fn report(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
         self.changed = true;
-        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
+        self.note(origin, severity, code, msg);
     }
 
     /// Report something found that needs no change (the node is not rewritten for it).
     pub(crate) fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
-        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg) });
+        let capped = !self.wants(code);
+        self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg), capped });
+    }
+
+    /// Whether a message for a finding of `code` is shown: false when the games before had more
+    /// than [`crate::diag::MAX_PER_CODE`] of it (the finding is counted, its message not
+    /// written: callers pass an empty one).
+    pub(crate) fn wants(&self, code: &'static str) -> bool {
+        !self.full.iter().any(|c| std::ptr::eq(*c, code) || *c == code)
     }
 
     /// The index of the first property `ident`.
     pub(crate) fn find(&self, ident: &str) -> Option<usize> {
-        self.props.iter().position(|p| p.ident == ident)
+        match crate::model::props::index_of(ident) {
+            Some(k) => self.find_key(k),
+            None => self.props.iter().position(|p| p.key == NO_KEY && p.ident == ident),
+        }
+    }
+
+    /// The index of the first property with table key `key`.
+    #[inline]
+    pub(crate) fn find_key(&self, key: u16) -> Option<usize> {
+        self.props.iter().position(|p| p.key == key)
     }
 
     /// The first value of the first property `ident`.
@@ -404,22 +524,46 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     if plans.is_empty() {
         return false;
     }
-    if reparse_with_positions(read) {
-        // The same text and parser give the same trees, so the same facts and nodes; only the
-        // inline-variation check is finer now that the offsets are there.
-        for (game, plan) in read.collection.games.iter().zip(&mut plans) {
-            if plan.as_ref().is_some_and(|p| p.nodes.is_empty()) && !inline_candidate(game, true) {
-                *plan = None;
+    match reparse_with_positions(read) {
+        Reparse::WithPositions => {
+            // The same text and parser give the same trees, so the same facts and nodes; only the
+            // inline-variation check is finer now that the offsets are there.
+            for (game, plan) in read.collection.games.iter().zip(&mut plans) {
+                if plan.as_ref().is_some_and(|p| p.nodes.is_empty()) && !inline_candidate(game, true) {
+                    *plan = None;
+                }
             }
         }
+        Reparse::ReadAgain => {
+            plans =
+                read.collection.games.iter().map(|g| plan(g, variations::source_may_continue(g.source()))).collect();
+        }
+        Reparse::Kept => {}
     }
     let mut added = Vec::new();
     // The games of a collection come in the order of their shared text: their repairs are
     // placed in one pass over it.
     let mut cursor = crate::diag::PositionCursor::default();
+    let mut scratch = Scratch::default();
+    // Repairs per code so far, and the codes past the cap: a later game's repairs of those are
+    // all dropped by `cap_per_code`, so they are only counted (no message, no position).
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    let mut full: Vec<&'static str> = Vec::new();
+    #[cfg(test)]
+    let early_cap = !tests::NO_EARLY_CAP.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    let early_cap = true;
     for (game, plan) in read.collection.games.iter_mut().zip(plans) {
         if let Some(plan) = plan {
-            added.extend(repair_game(game, plan, &mut cursor));
+            let from = added.len();
+            repair_game(game, plan, &mut cursor, &full, &mut scratch, &mut added);
+            for d in &added[from..] {
+                let n = count(&mut counts, d.code);
+                *n += 1;
+                if *n == crate::diag::MAX_PER_CODE + 1 && early_cap {
+                    full.push(d.code);
+                }
+            }
         }
     }
     cap_per_code(&mut added);
@@ -467,70 +611,134 @@ pub fn needs_repair(tree: &GameTree) -> bool {
 }
 
 /// An SGF tree read without positions is parsed again from its source text with them, so that
-/// every repair can say where it is. The games are the same (same text, same parser).
-fn reparse_with_positions(read: &mut ReadOutput) -> bool {
-    let Some(first) = read.collection.games.first() else { return false };
+/// every repair can say where it is. The games are the same (same text, same parser). Games
+/// that share their text (a reader's) are dropped first and the text handed to the parser as
+/// it is: neither a copy of the text nor two sets of games are held at once.
+fn reparse_with_positions(read: &mut ReadOutput) -> Reparse {
+    let Some(first) = read.collection.games.first() else { return Reparse::Kept };
     if first.source().is_empty() || first.node_offset(NodeId::ROOT).is_some() {
-        return false;
+        return Reparse::Kept;
     }
-    let text = first.source().to_string();
+    let shape: Vec<usize> = read.collection.games.iter().map(GameTree::len).collect();
+    let shared = read.collection.games.iter().all(|g| g.shares_source(first));
+    let text = if shared {
+        let src = first.source_arc();
+        read.collection.games = Vec::new();
+        std::sync::Arc::try_unwrap(src).unwrap_or_else(|src| src.to_string())
+    } else {
+        first.source().to_string()
+    };
     let (again, _) = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), true);
-    let same_shape = again.games.len() == read.collection.games.len()
-        && again.games.iter().zip(&read.collection.games).all(|(a, b)| a.len() == b.len());
+    let same_shape = again.games.len() == shape.len() && again.games.iter().zip(&shape).all(|(a, &n)| a.len() == n);
     if same_shape {
         read.collection = again;
+        Reparse::WithPositions
+    } else if shared {
+        // Not expected (same text, same parser): the games as first read, from the text again.
+        let text = again.games.first().map(|g| g.source().to_string());
+        drop(again);
+        if let Some(text) = text {
+            read.collection = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), false).0;
+        }
+        Reparse::ReadAgain
+    } else {
+        Reparse::Kept
     }
-    same_shape
 }
 
-/// Repairs one game (in place, or rebuilt when something changed); returns the diagnostics.
-fn repair_game(tree: &mut GameTree, plan: Plan, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
+/// What [`reparse_with_positions`] did.
+enum Reparse {
+    /// The games are as they were (they had positions, or could not be read again).
+    Kept,
+    /// The games were read again with positions: the same games.
+    WithPositions,
+    /// The games were read again without positions (their plans are made again).
+    ReadAgain,
+}
+
+/// Buffers of one game's repairs, kept from game to game (most games of a collection need the
+/// same few repairs: nothing is allocated for them after the first).
+#[derive(Default)]
+struct Scratch {
+    findings: Vec<Finding>,
+    /// The repaired properties of every rewritten node, node after node, part after part.
+    flat: Vec<Repaired>,
+    /// Property counts of the parts (a node split in two has two) in `flat`.
+    parts: Vec<usize>,
+    /// Each rewritten node and the range of its parts in `parts`.
+    rewrites: Vec<(NodeId, std::ops::Range<usize>)>,
+}
+
+/// Repairs one game (in place, or rebuilt when something changed); adds its diagnostics to
+/// `out`.
+fn repair_game(
+    tree: &mut GameTree,
+    plan: Plan,
+    cursor: &mut crate::diag::PositionCursor,
+    full: &[&'static str],
+    scratch: &mut Scratch,
+    out: &mut Vec<Diagnostic>,
+) {
     let Plan { facts, nodes } = plan;
-    let mut findings = Vec::new();
-    let mut rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)> = Vec::new();
+    scratch.findings.clear();
+    scratch.flat.clear();
+    scratch.parts.clear();
+    scratch.rewrites.clear();
     for id in nodes {
         let n = tree.node(id);
-        let props: Vec<Prop<'_>> = n.props().enumerate().map(|(i, p)| Prop::read(i, p)).collect();
+        // Room for the few properties a repair adds (`OT`, `XSGF…`).
+        let mut props: Vec<Prop<'_>> = Vec::with_capacity(n.prop_count() + 4);
+        props.extend(n.props().enumerate().map(|(i, p)| Prop::read(i, p)));
         let mut w = Work {
             node: n.id(),
             is_root: n.is_root(),
             props,
             after: Vec::new(),
             changed: false,
-            findings: &mut findings,
+            findings: &mut scratch.findings,
+            full,
         };
         repair_node(&mut w, &facts, tree);
         if w.changed {
             let Work { node, props, after, .. } = w;
-            let chain = std::iter::once(props).chain(after);
-            rewrites.push((node, chain.map(|props| props.into_iter().map(Prop::detach).collect()).collect()));
+            let first = scratch.parts.len();
+            for props in std::iter::once(props).chain(after) {
+                scratch.parts.push(props.len());
+                scratch.flat.extend(props.into_iter().map(Prop::detach));
+            }
+            scratch.rewrites.push((node, first..scratch.parts.len()));
         }
     }
-    let order = variations::plan(tree, &mut findings);
-    let mut diags = place(tree, findings, cursor);
-    diags.sort_by_key(|d| d.position.map(|p| p.offset));
-    if rewrites.is_empty() && order.is_empty() {
-        return diags;
+    let order = variations::plan(tree, &mut scratch.findings);
+    let from = out.len();
+    place(tree, &mut scratch.findings, cursor, out);
+    out[from..].sort_by_key(|d| d.position.map(|p| p.offset));
+    if scratch.rewrites.is_empty() && order.is_empty() {
+        return;
     }
     // A few nodes whose properties change (the root, mostly) are edited in place, which keeps the
     // tree's storage and positions; splits, reorders and many nodes rebuild the tree once.
-    if order.is_empty() && rewrites.len() <= IN_PLACE && rewrites.iter().all(|(_, chain)| chain.len() == 1) {
-        for (node, mut chain) in rewrites {
-            rewrite_in_place(tree, node, chain.remove(0));
+    if order.is_empty() && scratch.rewrites.len() <= IN_PLACE && scratch.rewrites.iter().all(|(_, r)| r.len() == 1) {
+        let mut at = 0;
+        for (node, r) in &scratch.rewrites {
+            let n = scratch.parts[r.start];
+            tree.replace_props(*node, scratch.flat[at..at + n].iter().map(Repaired::as_new));
+            at += n;
         }
-        return diags;
+        return;
     }
+    let mut flat = scratch.flat.drain(..);
+    let rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)> = scratch
+        .rewrites
+        .iter()
+        .map(|(node, r)| (*node, scratch.parts[r.clone()].iter().map(|&n| flat.by_ref().take(n).collect()).collect()))
+        .collect();
+    drop(flat);
     *tree = rebuild(tree, rewrites, &order);
-    diags
 }
 
 /// How many rewritten nodes are edited in place (each edit is linear in the tree's size).
 const IN_PLACE: usize = 8;
-
-/// Replaces the properties of `node` by `props`.
-fn rewrite_in_place(tree: &mut GameTree, node: NodeId, props: Vec<Repaired>) {
-    tree.replace_props(node, props.iter().map(Repaired::as_new));
-}
 
 /// Runs the repair families on one node, in an order where each sees the previous one's work.
 fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
@@ -548,7 +756,7 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
     duplicates::coalesce(w);
     // A private property is read back as plain text: composed values become `a:b` text.
     for p in w.props.iter_mut().chain(w.after.iter_mut().flatten()) {
-        if p.ident.starts_with(PRIVATE_PREFIX) && p.values.any_composed() {
+        if p.key == NO_KEY && p.ident.starts_with(PRIVATE_PREFIX) && p.values.any_composed() {
             p.values.to_mut().iter_mut().for_each(|v| v.split = None);
         }
     }
@@ -556,17 +764,33 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
 
 /// Resolves each finding's place to line:column (from the reader's offsets) and adds the move
 /// number of nodes below the root.
-fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::PositionCursor) -> Vec<Diagnostic> {
-    if findings.is_empty() {
-        return Vec::new();
+fn place(
+    tree: &GameTree,
+    findings: &mut Vec<Finding>,
+    cursor: &mut crate::diag::PositionCursor,
+    out: &mut Vec<Diagnostic>,
+) {
+    if findings.iter().all(|f| f.capped) {
+        out.extend(findings.drain(..).map(|f| f.diag));
+        return;
     }
     let src = tree.source();
+    // The recorded offsets of the properties of the node last asked about (findings come node
+    // by node).
+    let mut props_of: Option<(NodeId, Vec<Option<usize>>)> = None;
     let offsets: Vec<Option<usize>> = findings
         .iter()
         .map(|f| {
+            if f.capped {
+                return None;
+            }
             let node = tree.get_node(f.node)?;
-            match f.origin.and_then(|i| node.props().nth(i)) {
-                Some(p) => p.offset().or_else(|| tree.node_offset(f.node)),
+            let Some(i) = f.origin else { return tree.node_offset(f.node) };
+            if props_of.as_ref().is_none_or(|(n, _)| *n != f.node) {
+                props_of = Some((f.node, node.props().map(|p| p.offset()).collect()));
+            }
+            match props_of.as_ref().and_then(|(_, offs)| offs.get(i)) {
+                Some(&o) => o.or_else(|| tree.node_offset(f.node)),
                 None => tree.node_offset(f.node),
             }
         })
@@ -575,46 +799,53 @@ fn place(tree: &GameTree, findings: Vec<Finding>, cursor: &mut crate::diag::Posi
     wanted.sort_unstable();
     wanted.dedup();
     let found = cursor.positions(src, &wanted);
-    let numbers = move_numbers(tree, &findings);
-    findings
-        .into_iter()
-        .zip(offsets)
-        .map(|(f, off)| {
-            let mut d = f.diag;
-            if let Some(&n) = numbers.get(&f.node) {
-                let own = tree.node(f.node).props().any(|p| matches!(p.ident(), "B" | "W"));
+    let numbers = move_numbers(tree, findings);
+    out.extend(findings.drain(..).zip(offsets).map(|(f, off)| {
+        let mut d = f.diag;
+        if f.capped {
+            return d;
+        }
+        match numbers.as_ref().map_or(0, |c| c[f.node.index()]) {
+            0 if f.node != NodeId::ROOT => d.message = format!("node {}: {}", f.node.index(), d.message),
+            0 => {}
+            n => {
+                let own = tree.node(f.node).props().any(|p| matches!(p.key(), keys::B | keys::W));
                 let at = if own { "" } else { ", the node after it" };
                 d.message = format!("move {n}{at}: {}", d.message);
-            } else if f.node != NodeId::ROOT {
-                d.message = format!("node {}: {}", f.node.index(), d.message);
             }
-            match off.and_then(|o| wanted.binary_search(&o).ok()) {
-                Some(i) => d.at(found[i]),
-                None => d,
-            }
-        })
-        .collect()
+        }
+        match off.and_then(|o| wanted.binary_search(&o).ok()) {
+            Some(i) => d.at(found[i]),
+            None => d,
+        }
+    }));
 }
 
-/// The move number (moves on the path from the root, this node's included) of the nodes that
-/// have findings and carry or follow a move.
-fn move_numbers(tree: &GameTree, findings: &[Finding]) -> std::collections::HashMap<NodeId, usize> {
-    let mut out = std::collections::HashMap::new();
-    if findings.iter().all(|f| f.node == NodeId::ROOT) {
-        return out;
+/// The move number (moves on the path from the root, this node's included) of every node, 0
+/// for a node before the first move; `None` when every finding is on the root (which has no
+/// number).
+fn move_numbers(tree: &GameTree, findings: &[Finding]) -> Option<Vec<u32>> {
+    if findings.iter().all(|f| f.node == NodeId::ROOT || f.capped) {
+        return None;
     }
     let mut count = vec![0u32; tree.len()];
     for n in tree.nodes() {
-        let here = n.props().any(|p| matches!(p.ident(), "B" | "W")) as u32;
+        let here = n.props().any(|p| matches!(p.key(), keys::B | keys::W)) as u32;
         count[n.id().index()] = n.parent().map_or(0, |p| count[p.id().index()]) + here;
     }
-    for f in findings {
-        let c = count[f.node.index()];
-        if c > 0 {
-            out.insert(f.node, c as usize);
+    Some(count)
+}
+
+/// The count of `code` in `counts` (a new entry at 0 the first time).
+fn count<'c>(counts: &'c mut Vec<(&'static str, usize)>, code: &'static str) -> &'c mut usize {
+    let k = match counts.iter().position(|(c, _)| std::ptr::eq(*c, code) || *c == code) {
+        Some(k) => k,
+        None => {
+            counts.push((code, 0));
+            counts.len() - 1
         }
-    }
-    out
+    };
+    &mut counts[k].1
 }
 
 /// Keeps at most [`crate::diag::MAX_PER_CODE`] repairs of one code per input, then one summary.
@@ -622,10 +853,11 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
     if diags.len() <= crate::diag::MAX_PER_CODE {
         return;
     }
-    let mut counts: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
+    // A few codes: a list, not a map.
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
     let mut over: Vec<(&'static str, Severity)> = Vec::new();
     diags.retain(|d| {
-        let n = counts.entry(d.code).or_insert(0);
+        let n = count(&mut counts, d.code);
         *n += 1;
         if *n == crate::diag::MAX_PER_CODE + 1 {
             over.push((d.code, d.severity));
@@ -633,7 +865,7 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
         *n <= crate::diag::MAX_PER_CODE
     });
     for (code, severity) in over {
-        let n = counts[code];
+        let n = counts.iter().find(|(c, _)| *c == code).map_or(0, |&(_, n)| n);
         diags.push(Diagnostic::new(
             severity,
             code,
@@ -665,7 +897,8 @@ fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)>, order: 
                                 let p = tree.stored_property(s);
                                 b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
                             }
-                            Repaired::New(ident, values) => b.add_prop(at, &ident, values),
+                            Repaired::New(_, ident, values) => b.add_prop(at, &ident, values),
+                            Repaired::One(_, ident, value) => b.add_prop(at, &ident, [value]),
                         }
                     }
                 }
@@ -740,6 +973,61 @@ mod tests {
         let tree = &many.collection.games[0];
         assert_eq!(tree.len(), 21);
         assert!(tree.nodes().skip(1).all(|n| n.value("C") == Some("x\n\ny") && n.prop_count() == 2));
+    }
+
+    std::thread_local! {
+        /// Set by a test: every repair is placed and worded, capped only at the end.
+        pub(super) static NO_EARLY_CAP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[test]
+    fn repairs_past_the_cap_are_counted_as_when_all_are_worded() {
+        // Many games whose roots and moves need the common repairs, codes crossing the cap in
+        // different games and at different places of one game.
+        let mut text = String::new();
+        for g in 0..260 {
+            let extra = match g % 5 {
+                0 => "GN[]",
+                1 => "HA[0]",
+                2 => "C[a]C[b]",
+                _ => "",
+            };
+            text.push_str(&format!(
+                "(;CA[UTF-8]AP[foxwq]GM[1]FF[4]\nSZ[19]{extra}\nBR[9段]WR[P{}]KM[{}]TC[3]TT[30]\n;B[pd];W[dd]{}\n;B[pp])\n",
+                g % 9 + 1,
+                if g % 3 == 0 { 0 } else { 750 },
+                if g % 7 == 0 { "C[x]C[y]" } else { "" },
+            ));
+        }
+        let run = |early: bool| {
+            NO_EARLY_CAP.with(|c| c.set(!early));
+            let r = read(&text);
+            NO_EARLY_CAP.with(|c| c.set(false));
+            let out = Format::SGF.write(&r.collection, &crate::WriteOptions::default()).unwrap().bytes;
+            let diags: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+            (diags, out)
+        };
+        let (early, late) = (run(true), run(false));
+        assert!(early.0.iter().any(|d| d.contains("more repairs like this not shown")));
+        assert_eq!(early, late);
+    }
+
+    #[test]
+    fn a_large_input_read_again_with_positions_is_placed_as_one_read_with_them() {
+        // Over the size up to which the first read records positions: the games are dropped and
+        // their text parsed again (no copy); the result is the one of a read that recorded them.
+        let game = "(;CA[UTF-8]AP[YuanYu]GM[1]FF[4]\nSZ[19]GN[]HA[0]\nBR[9段]KM[750]TC[3]TT[30]\n;B[pd];W[dd]C[a]C[b]\n;B[pp])\n";
+        let text = game.repeat(400 << 10 >> 7);
+        assert!(text.len() > 256 << 10);
+        let late = Format::SGF.read(text.clone().into_bytes(), &ReadOptions::default()).unwrap();
+        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let early = Format::SGF.read(text.into_bytes(), &opts).unwrap();
+        assert_eq!(late.diagnostics, early.diagnostics);
+        assert!(late.diagnostics.iter().any(|d| d.position.is_some_and(|p| p.line > 400)));
+        assert_eq!(late.collection, early.collection);
+        let game = &late.collection.games[1];
+        assert!(game.node_offset(NodeId::ROOT).is_some());
+        assert!(game.shares_source(&late.collection.games[0]));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! (`TM[30:00]`, `HA[2.0]`, `PL[1]`). Long mixed-case identifiers (`PlayerBlack`) are already
 //! shortened by the SGF reader (`sgf.old-identifier`).
 
-use super::{GameFacts, Prop, Work, codes};
+use super::{GameFacts, Prop, Work, codes, keys};
 use crate::diag::Severity;
 use crate::model::PropValue;
 
@@ -41,6 +41,16 @@ fn is_iso_shape(v: &str) -> bool {
 pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
     let mut i = 0;
     while i < w.props.len() {
+        // Most properties are none of this family's: told from the key alone.
+        let candidate = match w.props[i].key {
+            keys::DT | keys::TM | keys::BL | keys::WL | keys::HA | keys::PL => true,
+            keys::L | keys::M | keys::KI | keys::ID | keys::BS | keys::WS => true,
+            _ => facts.old_ff && DROPPED_OLD.contains(&&*w.props[i].ident),
+        };
+        if !candidate {
+            i += 1;
+            continue;
+        }
         let (id, first) = (&*w.props[i].ident, w.props[i].first());
         let odd = odd_value(id, first);
         // Most properties are none of this family's.
@@ -60,7 +70,7 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
             id if dropped(id, facts) => {
                 let new = super::private(id);
                 let msg = format!("{id} is an FF[1]-FF[3] property FF[4] has no equivalent for; kept as {new}");
-                w.props[i].ident = new.into();
+                w.props[i].rename(new);
                 w.report(origin, Severity::Info, codes::OLD_PROPERTY_KEPT, msg);
                 false
             }
@@ -91,7 +101,7 @@ fn rename(w: &mut Work<'_>, i: usize, to: &str, what: &str) -> bool {
             true
         }
         None => {
-            w.props[i].ident = to.to_string().into();
+            w.props[i].rename(to.to_string());
             false
         }
     };
@@ -119,7 +129,7 @@ fn integer_komi(w: &mut Work<'_>, i: usize) {
     let raw = w.props[i].first().to_string();
     let Ok(ki) = raw.trim().parse::<i64>() else {
         let new = super::private("KI");
-        w.props[i].ident = new.clone().into();
+        w.props[i].rename(new.clone());
         let msg = format!("KI[{raw}] is not an integer komi; kept as {new}");
         w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
         return;
@@ -127,11 +137,11 @@ fn integer_komi(w: &mut Work<'_>, i: usize) {
     let km = crate::model::info::format_real(ki as f64 / 2.0);
     if w.find("KM").is_some() {
         let new = super::private("KI");
-        w.props[i].ident = new.clone().into();
+        w.props[i].rename(new.clone());
         let msg = format!("KI[{raw}] (FF[3] integer komi ×2) beside a KM; kept as {new}");
         w.report(origin, Severity::Info, codes::OLD_PROPERTY_KEPT, msg);
     } else {
-        w.props[i] = Prop { ident: "KM".into(), values: vec![PropValue::new(km.clone())].into(), origin };
+        w.props[i] = Prop::with_origin("KM", vec![PropValue::new(km.clone())], origin);
         let msg = format!("KI[{raw}] (FF[3] integer komi ×2) written as KM[{km}]");
         w.report(origin, Severity::Info, codes::OLD_PROPERTY, msg);
     }
@@ -209,7 +219,7 @@ fn time(w: &mut Work<'_>, i: usize) -> bool {
         .filter(|(_, tail)| tail.is_empty() || (ident == "TM" && (tail.starts_with('(') || tail.starts_with('+'))));
     let Some((secs, tail)) = parsed else {
         let new = super::private(&ident);
-        w.props[i].ident = new.clone().into();
+        w.props[i].rename(new.clone());
         let msg = format!("{ident}[{raw}] is not a time in seconds and has no FF[4] form; kept as {new}");
         w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
         return false;
@@ -235,17 +245,22 @@ fn time(w: &mut Work<'_>, i: usize) -> bool {
 /// start at 2; Fox writes 1 for a game without komi). Returns whether `i` was removed.
 fn handicap(w: &mut Work<'_>, i: usize) -> bool {
     let origin = w.props[i].origin;
-    let raw = w.props[i].first().to_string();
+    let raw = w.props[i].first_text();
     let number = raw.trim().parse::<f64>().ok().filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x < 1000.0);
     match number.map(|x| x as u32) {
         Some(0) => {
             w.props.remove(i);
-            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, ["HA[", &raw, "] (no handicap) removed"].concat());
+            let msg = if w.wants(codes::EMPTY_REMOVED) {
+                ["HA[", &raw, "] (no handicap) removed"].concat()
+            } else {
+                String::new()
+            };
+            w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
             true
         }
         Some(1) => {
             let new = super::private("HA");
-            w.props[i].ident = new.clone().into();
+            w.props[i].rename(new.clone());
             let msg =
                 format!("HA[{raw}] is not an FF[4] handicap (2 or more; Fox writes 1 for no komi); kept as {new}");
             w.report(origin, Severity::Info, codes::VALUE_KEPT, msg);
@@ -258,7 +273,7 @@ fn handicap(w: &mut Work<'_>, i: usize) -> bool {
         }
         None => {
             let new = super::private("HA");
-            w.props[i].ident = new.clone().into();
+            w.props[i].rename(new.clone());
             let msg = format!("HA[{raw}] is not a number of stones; kept as {new}");
             w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
             false
@@ -277,7 +292,7 @@ fn player(w: &mut Work<'_>, i: usize) -> bool {
         "" => None,
         _ => {
             let new = super::private("PL");
-            w.props[i].ident = new.clone().into();
+            w.props[i].rename(new.clone());
             let msg = format!("PL[{raw}] is not a colour; kept as {new}");
             w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
             return false;

@@ -29,20 +29,23 @@ pub(crate) fn facts_of(tree: &GameTree) -> GameFacts {
     let root = tree.root();
     let mut ff: Option<Option<&str>> = None;
     let (mut fox, mut tc, mut tt) = (false, false, false);
+    // The dialect as `dialect::is_oro_dialect` decides it, in the same pass.
+    let (mut oro, mut signature) = (false, 0);
     for p in root.props() {
         match p.key() {
             keys::FF if ff.is_none() => ff = Some(p.first()),
             keys::AP => fox |= p.values().any(|v| contains_ignore_case(v.as_str(), b"foxwq")),
+            keys::KO | keys::TE => oro |= dialect::dialect_value(p),
             k if unknown(k) => match p.ident() {
                 "TC" => tc = true,
                 "TT" => tt = true,
-                _ => {}
+                id => signature += usize::from(dialect::SIGNATURE.contains(&id)),
             },
             _ => {}
         }
     }
     let old_ff = ff.flatten().and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
-    GameFacts { fox: fox || (tc && tt), oro: dialect::is_oro_dialect(tree), old_ff }
+    GameFacts { fox: fox || (tc && tt), oro: oro || signature >= 2, old_ff }
 }
 
 /// Whether `hay` contains `needle` (ASCII lower case) in any case.
@@ -140,7 +143,7 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
     // forms from the first value or "".
     let odd = |id: &str| p.first().is_some_and(|v| old_ff::odd_value(id, v));
     let first = || p.first().unwrap_or("");
-    let blank = |v: &str| v.trim().is_empty();
+    let blank = super::blank;
     let general = match key {
         keys::L | keys::M | keys::KI | keys::ID | keys::BS | keys::WS => true,
         keys::DT => (p.len() == 1 && odd("DT")) || empty_info_text(p),
@@ -151,7 +154,7 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         keys::B => present & bit(keys::W) != 0,
         keys::BR | keys::WR => {
             let v = first();
-            !plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
+            !small::plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
         }
         keys::RE => blank(first()) || dialect::result_from_text(first()).is_some(),
         keys::C | keys::N => blank(first()) && p.len() == 1,
@@ -164,19 +167,10 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
     general || (root && facts.oro && matches!(key, keys::KO | keys::TE) && dialect::dialect_value(p))
 }
 
-/// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
-fn plain_rank(v: &str) -> bool {
-    match *v.as_bytes() {
-        [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
-        [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
-        _ => false,
-    }
-}
-
 /// A game-info text property whose values are all blank (`GN[]`).
 fn empty_info_text(p: Property<'_>) -> bool {
     p.def().is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
-        && p.values().all(|v| v.as_str().trim().is_empty())
+        && p.values().all(|v| super::blank(v.as_str()))
 }
 
 /// Whether non-root node `n` holds only `B` or `W`, `BL`/`WL` with a plain number and `C`
@@ -194,7 +188,7 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
             keys::W => 2,
             keys::BL if plain_number(v()) => 4,
             keys::WL if plain_number(v()) => 8,
-            keys::C if !v().trim().is_empty() => 16,
+            keys::C if !super::blank(v()) => 16,
             _ => return false,
         };
         if seen & bit != 0 {
@@ -210,7 +204,7 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
 pub(crate) fn plain_beside_move(key: u16, v: &str) -> bool {
     match key {
         keys::BL | keys::WL => plain_number(v),
-        keys::C => !v.trim().is_empty(),
+        keys::C => !super::blank(v),
         _ => false,
     }
 }
@@ -255,6 +249,7 @@ mod tests {
             ("ST", keys::ST),
             ("SZ", keys::SZ),
             ("BR", keys::BR),
+            ("OT", keys::OT),
             ("DT", keys::DT),
             ("RE", keys::RE),
             ("TM", keys::TM),
@@ -443,6 +438,7 @@ mod tests {
                     let facts = facts_of(g);
                     let named = facts_by_name(g);
                     proptest::prop_assert_eq!((facts.fox, facts.oro, facts.old_ff), (named.fox, named.oro, named.old_ff));
+                    proptest::prop_assert_eq!(facts.oro, dialect::is_oro_dialect(g));
                     for n in g.nodes() {
                         proptest::prop_assert_eq!(node_needs_work(n, &facts), by_name(n, &facts), "{:?}", n);
                     }
@@ -476,7 +472,7 @@ mod tests {
         assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
         for rank in ["1k", "8d", "9p", "15k", "30k", "50k", "51k", "08d", "0k", "8D", "8 d", "100k", "k", "8dan"] {
             let same = small::normalize_rank(rank).is_some_and(|r| r == rank);
-            assert_eq!(plain_rank(rank), same, "{rank}");
+            assert_eq!(small::plain_rank(rank), same, "{rank}");
         }
     }
 }

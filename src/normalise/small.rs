@@ -2,12 +2,55 @@
 //! game-info texts (`GN[]`) and comments (`C[]`), root properties outside the root, ranks in CJK
 //! or spelled-out form, results in CJK text, setup and moves mixed in one node.
 
-use super::{Work, codes};
+use super::{Work, codes, keys};
 use crate::diag::Severity;
 /// A rank as FF\[4\] usage writes it (`15k`, `4d`, `9p`), also from kanji numerals (`九段`,
 /// `十五級`, `初段`); `None` when the text is not a rank.
 pub(crate) fn normalize_rank(raw: &str) -> Option<String> {
+    if let Some(rank) = quick_rank(raw) {
+        return Some(rank);
+    }
     crate::model::info::normalize_rank(raw).or_else(|| crate::model::info::normalize_rank(&kanji_digits(raw.trim())?))
+}
+
+/// The commonest ranks (`9段`, `15级`, `4단`, `P9`, `P8段`) as
+/// [`crate::model::info::normalize_rank`] writes them, without its general parse: digits and
+/// a unit, nothing around them. `None` for anything else (the general parse decides).
+fn quick_rank(raw: &str) -> Option<String> {
+    let (pro, rest) = match raw.as_bytes().first()? {
+        b'P' | b'p' => (true, &raw[1..]),
+        _ => (false, raw),
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let n = rest[..digits].bytes().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+    if !(1..=50).contains(&n) {
+        return None;
+    }
+    let letter = match (pro, &rest[digits..]) {
+        (true, "" | "段" | "단" | "d" | "D") => 'p',
+        (false, "段" | "단") => 'd',
+        (false, "級" | "级" | "급") => 'k',
+        _ => return None,
+    };
+    let mut out = String::with_capacity(3);
+    if n >= 10 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+    out.push(letter);
+    Some(out)
+}
+
+/// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
+pub(crate) fn plain_rank(v: &str) -> bool {
+    match *v.as_bytes() {
+        [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
+        [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
+        _ => false,
+    }
 }
 
 /// `九段` → `9段`, `十五級` → `15級`, `初段` → `1段`: the kanji number before the unit in digits.
@@ -38,19 +81,17 @@ pub(crate) fn square_composed(v: &str) -> Option<&str> {
     (a.trim() == b.trim() && a.trim().parse::<u32>().is_ok()).then(|| a.trim())
 }
 
-/// Root properties whose values are plain ASCII: `FF` and `CA` may follow them.
-const HEADER: &[&str] = &["FF", "CA", "GM", "SZ", "ST"];
-
 /// Whether `FF` or `CA` comes after a property with text in the root (readers that decide the
 /// charset from the first `CA` need it before any text; the writer puts a missing `CA` after
-/// `FF`).
-fn header_late<'a>(idents: impl Iterator<Item = &'a str>) -> bool {
+/// `FF`). The root properties whose values are plain ASCII (`FF`, `CA`, `GM`, `SZ`, `ST`) are no
+/// text.
+fn header_late(keys: impl Iterator<Item = u16>) -> bool {
     let mut text_before = false;
-    for i in idents {
-        if matches!(i, "FF" | "CA") && text_before {
+    for k in keys {
+        if matches!(k, keys::FF | keys::CA) && text_before {
             return true;
         }
-        text_before |= !HEADER.contains(&i);
+        text_before |= !matches!(k, keys::FF | keys::CA | keys::GM | keys::SZ | keys::ST);
     }
     false
 }
@@ -58,22 +99,27 @@ fn header_late<'a>(idents: impl Iterator<Item = &'a str>) -> bool {
 /// Moves `FF` and `CA` to the front of the root when one comes after text (SGFC stops with
 /// fatal error 73 on a `CA` that follows text it had to decode).
 pub(crate) fn header_first(w: &mut Work<'_>) {
-    if !header_late(w.props.iter().map(|p| &*p.ident)) {
+    if !header_late(w.props.iter().map(|p| p.key)) {
         return;
     }
-    let mut front = Vec::new();
-    for ident in ["FF", "CA"] {
-        if let Some(i) = w.find(ident) {
-            front.push(w.props.remove(i));
+    // Each moved to the front in turn, the properties before it shifted by one.
+    let mut moved = 0;
+    let mut origin = None;
+    let mut names = "";
+    for (key, name) in [(keys::FF, "FF"), (keys::CA, "CA")] {
+        if let Some(i) = w.find_key(key) {
+            w.props[moved..=i].rotate_right(1);
+            origin = w.props[moved].origin;
+            names = if moved == 0 { name } else { "FF and CA" };
+            moved += 1;
         }
     }
-    let origin = front.last().and_then(|p| p.origin);
-    let names = if front.len() == 2 { "FF and CA" } else { front.first().map_or("", |p| &*p.ident) };
     // Messages of the common repairs are joined without `format!` (they come on most reads).
-    let msg = [names, " moved to the front of the root (readers decide the charset from it)"].concat();
-    for (k, p) in front.into_iter().enumerate() {
-        w.props.insert(k, p);
-    }
+    let msg = if w.wants(codes::HEADER_ORDER) {
+        [names, " moved to the front of the root (readers decide the charset from it)"].concat()
+    } else {
+        String::new()
+    };
     w.report(origin, Severity::Info, codes::HEADER_ORDER, msg);
 }
 
@@ -82,16 +128,15 @@ pub(crate) fn header_first(w: &mut Work<'_>) {
 /// (comments and markup describe the position after it); in the root everything but the move
 /// stays. `B` and `W` each get a node, in their order.
 pub(crate) fn split(w: &mut Work<'_>) {
-    let is_move = |p: &super::Prop| crate::model::props::lookup(&p.ident).is_some_and(|d| d.kind == PropKind::Move);
+    let is_move = |p: &super::Prop| def(p.key).is_some_and(|d| d.kind == PropKind::Move);
     // In the root, everything but the move stays (game information, header).
     let root = w.is_root;
-    let is_setup = |p: &super::Prop| matches!(&*p.ident, "AB" | "AW" | "AE" | "PL");
+    let is_setup = |p: &super::Prop| matches!(p.key, keys::AB | keys::AW | keys::AE | keys::PL);
     // As SGFC does: setup, game information, root properties and N stay; the rest moves.
     let stays = |p: &super::Prop| {
         root || is_setup(p)
-            || p.ident == "N"
-            || crate::model::props::lookup(&p.ident)
-                .is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
+            || p.key == keys::N
+            || def(p.key).is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
     };
     let stays = |p: &super::Prop| if root { !is_move(p) } else { stays(p) };
     if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
@@ -105,8 +150,8 @@ pub(crate) fn split(w: &mut Work<'_>) {
         w.report(origin, Severity::Warning, codes::NODE_SPLIT, msg);
     }
     let last = w.after.last().map_or(&w.props, |l| l);
-    let b = last.iter().position(|p| p.ident == "B");
-    let wh = last.iter().position(|p| p.ident == "W");
+    let b = last.iter().position(|p| p.key == keys::B);
+    let wh = last.iter().position(|p| p.key == keys::W);
     if let (Some(b), Some(wh)) = (b, wh) {
         let mut node = match w.after.pop() {
             Some(n) => n,
@@ -139,10 +184,10 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
     while i < w.props.len() {
         let origin = w.props[i].origin;
         // Most properties are none of the forms below: only the blank-text check applies.
-        let id = &*w.props[i].ident;
-        let looked_at = matches!(id, "SZ" | "PL" | "BR" | "WR" | "RE" | "C" | "N")
-            || (!w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root));
-        if !looked_at {
+        let key = w.props[i].key;
+        let root_kind = !w.is_root && def(key).is_some_and(|d| d.kind == PropKind::Root);
+        let looked_at = matches!(key, keys::SZ | keys::PL | keys::BR | keys::WR | keys::RE | keys::C | keys::N);
+        if !looked_at && !root_kind {
             if empty_info_text(&w.props[i]) {
                 let ident = w.props[i].ident.clone();
                 remove_empty(w, i, &ident, origin);
@@ -151,31 +196,41 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             continue;
         }
+        let first = w.props[i].first();
+        // A rank already in its FF[4] form (`9d`, most of them) is left as it is.
+        if matches!(key, keys::BR | keys::WR) && plain_rank(first) {
+            i += 1;
+            continue;
+        }
         let ident = w.props[i].ident.clone();
-        let raw = w.props[i].first().to_string();
-        match &*ident {
-            "SZ" if w.is_root => {
+        let raw = w.props[i].first_text();
+        match key {
+            keys::SZ if w.is_root => {
                 if let Some(side) = square_composed(&raw).map(str::to_string) {
                     w.props[i].values = vec![PropValue::new(side.clone())].into();
                     let msg = format!("SZ[{raw}]: a square board is written SZ[{side}]");
                     w.report(origin, Severity::Info, codes::OLD_VALUE, msg);
                 }
             }
-            "PL" if w.props.iter().any(|p| matches!(&*p.ident, "B" | "W")) => {
+            keys::PL if w.props.iter().any(|p| matches!(p.key, keys::B | keys::W)) => {
                 w.props.remove(i);
                 let msg =
                     format!("PL[{raw}] in a move node removed (the move says who plays; FF[4] keeps PL to setup)");
                 w.report(origin, Severity::Info, codes::MOVE_PL, msg);
                 continue;
             }
-            "BR" | "WR" if !raw.trim().is_empty() => {
+            keys::BR | keys::WR if !super::blank(&raw) => {
                 if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
-                    w.props[i].values = vec![PropValue::new(rank.clone())].into();
-                    let msg = [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat();
+                    let msg = if w.wants(codes::RANK) {
+                        [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat()
+                    } else {
+                        String::new()
+                    };
+                    w.props[i].values = super::Values::One(PropValue::new(rank));
                     w.report(origin, Severity::Info, codes::RANK, msg);
                 }
             }
-            "RE" if !raw.trim().is_empty() => {
+            keys::RE if !super::blank(&raw) => {
                 if let Some(re) = super::dialect::result_from_text(&raw) {
                     w.props[i].values = vec![PropValue::new(re.clone())].into();
                     w.keep_private("RE", vec![PropValue::new(raw.clone())], i);
@@ -183,13 +238,14 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
                 }
             }
-            "C" | "N" if raw.trim().is_empty() && w.props[i].values.len() == 1 => {
+            keys::C | keys::N if super::blank(&raw) && w.props[i].values.len() == 1 => {
                 w.props.remove(i);
                 let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
                 w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
                 continue;
             }
-            id if !w.is_root && crate::model::props::lookup(id).is_some_and(|d| d.kind == PropKind::Root) => {
+            _ if root_kind => {
+                let id = &*ident;
                 let in_root: Option<Vec<PropValue>> =
                     tree.root().get(id).map(|p| p.values().map(|v| v.to_owned_value()).collect());
                 if in_root == Some(w.props[i].values.to_vec()) {
@@ -199,7 +255,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     continue;
                 }
                 let new = super::private(id);
-                w.props[i].ident = new.clone().into();
+                w.props[i].rename(new.clone());
                 let msg = format!(
                     "{ident}[{raw}] is a root property outside the root, where it means nothing; kept as {new}"
                 );
@@ -215,22 +271,57 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
     }
 }
 
+/// The table entry of a [`super::Prop::key`].
+#[inline]
+fn def(key: u16) -> Option<&'static crate::model::props::PropDef> {
+    crate::model::props::PROPS.get(usize::from(key))
+}
+
 /// A game-info text property whose values are all blank (`GN[]`).
 fn empty_info_text(p: &super::Prop) -> bool {
-    crate::model::props::lookup(&p.ident)
+    def(p.key)
         .is_some_and(|d| d.kind == PropKind::GameInfo && matches!(d.value, ValueType::SimpleText | ValueType::Text))
-        && p.values.texts().all(|v| v.trim().is_empty())
+        && p.values.all_blank()
 }
 
 /// Removes the blank game-info text at `i` (read as `ident`), reported.
 fn remove_empty(w: &mut Work<'_>, i: usize, ident: &str, origin: Option<usize>) {
-    let mut msg = ident.to_string();
-    for v in w.props[i].values.texts() {
-        msg.push('[');
-        msg.push_str(v);
-        msg.push(']');
+    let mut msg = String::new();
+    if w.wants(codes::EMPTY_REMOVED) {
+        msg.push_str(ident);
+        for v in w.props[i].values.texts() {
+            msg.push('[');
+            msg.push_str(v);
+            msg.push(']');
+        }
+        msg.push_str(" is empty; removed");
     }
-    msg.push_str(" is empty; removed");
     w.props.remove(i);
     w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_ranks_are_the_general_parse() {
+        let units = ["", "段", "단", "級", "级", "급", "d", "D", "k", "p", " 段", "段 ", "dan", "*", "段*"];
+        for pre in ["", "P", "p", " ", "PP", "十"] {
+            for num in ["0", "1", "9", "09", "10", "15", "50", "51", "99", "100", "", "1.5"] {
+                for unit in units {
+                    let raw = format!("{pre}{num}{unit}");
+                    let general = crate::model::info::normalize_rank(&raw)
+                        .or_else(|| crate::model::info::normalize_rank(&kanji_digits(raw.trim())?));
+                    if let Some(quick) = quick_rank(&raw) {
+                        assert_eq!(Some(quick), general, "{raw:?}");
+                    }
+                    assert_eq!(normalize_rank(&raw), general, "{raw:?}");
+                }
+            }
+        }
+        assert_eq!(quick_rank("9段").as_deref(), Some("9d"));
+        assert_eq!(quick_rank("P9").as_deref(), Some("9p"));
+        assert_eq!(quick_rank("15级").as_deref(), Some("15k"));
+    }
 }

@@ -70,6 +70,7 @@ pub(crate) fn plan(tree: &GameTree, findings: &mut Vec<Finding>) -> Vec<(NodeId,
                 node: c,
                 origin: None,
                 diag: Diagnostic::new(Severity::Warning, codes::INLINE_VARIATION, msg),
+                capped: false,
             });
         }
         let mut order = inline.clone();
