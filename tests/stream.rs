@@ -138,6 +138,38 @@ fn pieces_read_and_write_like_the_whole_file_on_the_shared_files() {
 }
 
 #[test]
+fn repairs_past_the_cap_are_counted_over_pieces_as_the_whole_read_counts_them() {
+    // 300 games, each with a rank to rewrite and a Fox komi: pieces of about 120 games each
+    // hold more than the cap of one code, so each piece sums up what it held back.
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!("(;GM[1]FF[4]SZ[19]PB[p{i}]BR[9段]KM[650];B[pd];W[dd])\n"));
+    }
+    let bytes = text.as_bytes();
+    let options = ReadOptions::default();
+    let whole = Format::SGF.read(bytes.to_vec(), &options).unwrap();
+    let cut = stream::cut_for(Format::SGF, bytes).unwrap();
+    let mut pieces = Pieces::new(Parts::new(Format::SGF, Vec::new(), bytes, cut).with_target(120 * 50), options);
+    let mut diags = Vec::new();
+    let mut n = 0;
+    for piece in pieces.by_ref() {
+        diags.extend(piece.unwrap().unwrap().diagnostics);
+        n += 1;
+    }
+    diags.extend(pieces.finish());
+    assert!(n >= 3, "{n} pieces");
+    let summary = |d: &[kifu::Diagnostic], code: &str| {
+        d.iter().filter(|d| d.code == code && d.position.is_none()).map(|d| d.message.clone()).collect::<Vec<_>>()
+    };
+    for code in ["fix.rank", "fix.komi-scaled"] {
+        assert_eq!(summary(&whole.diagnostics, code), ["200 more repairs like this not shown (300 in all)"], "{code}");
+        assert_eq!(summary(&diags, code), summary(&whole.diagnostics, code), "{code}");
+        let shown = |d: &[kifu::Diagnostic]| d.iter().filter(|d| d.code == code && d.position.is_some()).count();
+        assert_eq!((shown(&diags), shown(&whole.diagnostics)), (100, 100), "{code}");
+    }
+}
+
+#[test]
 fn a_game_cut_off_at_the_end_of_a_stream_is_reported_and_the_games_before_are_written() {
     let (kifu, _) = kifu_binary();
     let dir = tempfile::tempdir().unwrap();

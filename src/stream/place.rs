@@ -111,24 +111,33 @@ impl Placer {
         out
     }
 
-    /// The counts of diagnostics held back past [`MAX_PER_CODE`] of a code, in code order (as
-    /// [`crate::diag::Sink::finish`] words them).
+    /// The counts of diagnostics held back past [`MAX_PER_CODE`] of a code, in code order,
+    /// worded as the whole input's reader ([`crate::diag::Sink::finish`]) and repairs (`fix.*`
+    /// codes) word them.
     pub(super) fn finish(self) -> Vec<Diagnostic> {
         let mut over: Vec<_> = self.counts.into_iter().filter(|&(_, (n, _))| n > MAX_PER_CODE).collect();
         over.sort_by_key(|&(code, _)| code);
         over.into_iter()
             .map(|(code, (n, severity))| {
-                Diagnostic::new(severity, code, format!("{} more like this not shown ({n} in all)", n - MAX_PER_CODE))
+                let what = if code.starts_with("fix.") { "repairs " } else { "" };
+                Diagnostic::new(
+                    severity,
+                    code,
+                    format!("{} more {what}like this not shown ({n} in all)", n - MAX_PER_CODE),
+                )
             })
             .collect()
     }
 }
 
-/// The number of diagnostics a summary `K more like this not shown (N in all)` held back.
+/// The number of diagnostics a summary held back: the reader's `K more like this not shown (N in
+/// all)` or the repairs' `K more repairs like this not shown (N in all)`.
 fn held_back(message: &str) -> Option<usize> {
     // The end first: a cheap test that most messages fail.
     let rest = message.strip_suffix(" in all)")?;
-    let (k, n) = rest.split_once(" more like this not shown (")?;
+    let (k, n) = rest
+        .split_once(" more like this not shown (")
+        .or_else(|| rest.split_once(" more repairs like this not shown ("))?;
     n.parse::<usize>().ok()?;
     k.parse().ok()
 }
@@ -170,6 +179,7 @@ mod tests {
         assert_eq!((s.len, s.breaks, s.lfs, s.tail), (3, 0, 0, 2));
         assert_eq!(renumber("line 3: malformed", 10), "line 13: malformed");
         assert_eq!(held_back("5 more like this not shown (105 in all)"), Some(5));
+        assert_eq!(held_back("7 more repairs like this not shown (107 in all)"), Some(7));
         assert_eq!(held_back("a value"), None);
         assert_eq!(held_back("5 more like this not shown (x in all)"), None);
         assert_eq!(held_back("KM[5 more like this not shown (105 in all)] kept"), None);
