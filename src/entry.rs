@@ -14,6 +14,22 @@ use crate::model::Collection;
 /// [`Format::read`]).
 const POSITIONS_UP_TO: usize = 256 << 10;
 
+/// How much of a larger SGF input [`first_games_need_repair`] reads (whole games up to about
+/// this size).
+const PROBE: usize = 64 << 10;
+
+/// Whether a game among the first of a larger SGF input needs a repair (its first [`PROBE`]
+/// bytes or so, read alone). Collections are mostly of one origin, repaired throughout or not at
+/// all: when the first games need repairs, reading with offsets costs less than the second parse
+/// that would find them; when they do not, the offsets would cost memory for nothing. Only the
+/// cost depends on the guess, never the result.
+fn first_games_need_repair(bytes: &[u8]) -> bool {
+    let mut chunks = crate::stream::Chunks::new(Vec::new(), bytes, crate::stream::Cut::Sgf).with_target(PROBE);
+    let Some(Ok(first)) = chunks.next() else { return false };
+    let options = ReadOptions { no_repair: true, positions: true, ..ReadOptions::default() };
+    Format::SGF.read(first.bytes, &options).is_ok_and(|r| r.collection.games.iter().any(crate::normalise::needs_repair))
+}
+
 /// Diagnostic codes of the entry points.
 pub(crate) mod codes {
     /// The input could not be read (the message gives the operating system's reason).
@@ -102,7 +118,8 @@ impl Format {
                 // Repairs are placed by the reader's offsets; most small files need one, and
                 // recording offsets while reading costs less than the second parse that would
                 // find them. Trees that needed no repair are returned without them, as asked.
-                let early = repair && !options.positions && bytes.len() <= POSITIONS_UP_TO;
+                let early =
+                    repair && !options.positions && (bytes.len() <= POSITIONS_UP_TO || first_games_need_repair(&bytes));
                 let opts;
                 let options = if early {
                     opts = ReadOptions { positions: true, ..options.clone() };
@@ -198,6 +215,25 @@ pub fn write_file(path: impl AsRef<Path>, bytes: &[u8], replace: bool) -> io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_inputs_are_read_with_offsets_when_their_first_games_need_repairs() {
+        // 8,000 clean games (over 256 KiB), then the same with a rank to rewrite in each.
+        let clean: String = (0..8000).map(|i| format!("(;GM[1]FF[4]SZ[19]PB[p{i}];B[pd];W[dd];B[pp])\n")).collect();
+        let repaired = clean.replace("PB[", "BR[9段]PB[");
+        assert!(clean.len() > POSITIONS_UP_TO);
+        assert!(!first_games_need_repair(clean.as_bytes()));
+        assert!(first_games_need_repair(repaired.as_bytes()));
+        // The guess changes only the cost: the games and diagnostics are those of a read that
+        // recorded offsets from the start, without the offsets.
+        let read = Format::SGF.read(repaired.clone().into_bytes(), &ReadOptions::default()).unwrap();
+        let mut with = Format::SGF.read(repaired.into_bytes(), &ReadOptions { positions: true, ..Default::default() });
+        let with = with.as_mut().unwrap();
+        with.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
+        assert_eq!(read.diagnostics, with.diagnostics);
+        assert_eq!(read.collection, with.collection);
+        assert!(read.diagnostics.iter().any(|d| d.code == "fix.rank" && d.position.is_some()));
+    }
 
     #[test]
     fn unreadable_paths_and_readers_are_diagnostics() {
