@@ -19,12 +19,15 @@ const POSITIONS_UP_TO: usize = 256 << 10;
 const PROBE: usize = 64 << 10;
 
 /// Whether a game among the first of a larger SGF input needs a repair (its first [`PROBE`]
-/// bytes or so, read alone). Collections are mostly of one origin, repaired throughout or not at
+/// bytes or so of whole games, read alone). Collections are mostly of one origin, repaired throughout or not at
 /// all: when the first games need repairs, reading with offsets costs less than the second parse
 /// that would find them; when they do not, the offsets would cost memory for nothing. Only the
 /// cost depends on the guess, never the result.
 fn first_games_need_repair(bytes: &[u8]) -> bool {
-    let mut chunks = crate::stream::Chunks::new(Vec::new(), bytes, crate::stream::Cut::Sgf).with_target(PROBE);
+    // At most four times that is looked at: a first game larger than that is guessed from its
+    // beginning (memory stays bounded whatever the input holds).
+    let head = &bytes[..bytes.len().min(4 * PROBE)];
+    let mut chunks = crate::stream::Chunks::new(Vec::new(), head, crate::stream::Cut::Sgf).with_target(PROBE);
     let Some(Ok(first)) = chunks.next() else { return false };
     let options = ReadOptions { no_repair: true, positions: true, ..ReadOptions::default() };
     Format::SGF.read(first.bytes, &options).is_ok_and(|r| r.collection.games.iter().any(crate::normalise::needs_repair))
@@ -224,6 +227,9 @@ mod tests {
         assert!(clean.len() > POSITIONS_UP_TO);
         assert!(!first_games_need_repair(clean.as_bytes()));
         assert!(first_games_need_repair(repaired.as_bytes()));
+        // One game larger than what is looked at: guessed from its beginning.
+        let long = format!("(;GM[1]BR[9段]{})", ";B[pd];W[dd]".repeat(100_000));
+        assert!(long.len() > 4 * PROBE && first_games_need_repair(long.as_bytes()));
         // The guess changes only the cost: the games and diagnostics are those of a read that
         // recorded offsets from the start, without the offsets.
         let read = Format::SGF.read(repaired.clone().into_bytes(), &ReadOptions::default()).unwrap();
