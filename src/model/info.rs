@@ -160,7 +160,7 @@ pub fn normalize_rank(raw: &str) -> Option<String> {
 
 /// Whether `s` is a rank already in the written form (`9d`, `15k`, `1p*`; the case of most
 /// ranks), which [`normalize_rank`] gives back as it is.
-fn is_written_rank(s: &str) -> bool {
+pub(crate) fn is_written_rank(s: &str) -> bool {
     let [d0 @ b'1'..=b'9', rest @ ..] = s.as_bytes() else { return false };
     let (n, unit) = match rest {
         [d1 @ b'0'..=b'9', unit @ ..] => (10 * (d0 - b'0') + (d1 - b'0'), unit),

@@ -154,7 +154,7 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         keys::B => present & bit(keys::W) != 0,
         keys::BR | keys::WR => {
             let v = first();
-            !small::plain_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
+            !crate::model::info::is_written_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
         }
         keys::RE => blank(first()) || dialect::result_from_text(first()).is_some(),
         keys::C | keys::N => blank(first()) && p.len() == 1,
@@ -472,7 +472,7 @@ mod tests {
         assert!(!plain_number("") && !plain_number("-1") && !plain_number("30:00"));
         for rank in ["1k", "8d", "9p", "15k", "30k", "50k", "51k", "08d", "0k", "8D", "8 d", "100k", "k", "8dan"] {
             let same = small::normalize_rank(rank).is_some_and(|r| r == rank);
-            assert_eq!(small::plain_rank(rank), same, "{rank}");
+            assert_eq!(crate::model::info::is_written_rank(rank), same, "{rank}");
         }
     }
 }

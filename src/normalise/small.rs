@@ -44,15 +44,6 @@ fn quick_rank(raw: &str) -> Option<String> {
     Some(out)
 }
 
-/// A rank as FF\[4\] usage writes it (`8d`, `15k`, `9p`): `normalize_rank` gives it back as it is.
-pub(crate) fn plain_rank(v: &str) -> bool {
-    match *v.as_bytes() {
-        [b'1'..=b'9', u] => matches!(u, b'k' | b'd' | b'p'),
-        [a @ b'1'..=b'5', b @ b'0'..=b'9', u] => (a < b'5' || b == b'0') && matches!(u, b'k' | b'd' | b'p'),
-        _ => false,
-    }
-}
-
 /// `九段` → `9段`, `十五級` → `15級`, `初段` → `1段`: the kanji number before the unit in digits.
 fn kanji_digits(s: &str) -> Option<String> {
     let unit = s.find(['段', '級', '级', '단', '급'])?;
@@ -198,7 +189,7 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
         }
         let first = w.props[i].first();
         // A rank already in its FF[4] form (`9d`, most of them) is left as it is.
-        if matches!(key, keys::BR | keys::WR) && plain_rank(first) {
+        if matches!(key, keys::BR | keys::WR) && crate::model::info::is_written_rank(first) {
             i += 1;
             continue;
         }
