@@ -7,10 +7,54 @@ use std::fmt;
 const INFO_IDENTS: [&str; 19] =
     ["PB", "PW", "BR", "WR", "BT", "WT", "KM", "HA", "RE", "DT", "RU", "TM", "OT", "EV", "RO", "PC", "GN", "SO", "GC"];
 
-/// The keys of [`INFO_IDENTS`] (all in the property table).
-fn info_keys() -> &'static [u16; INFO_IDENTS.len()] {
-    static KEYS: std::sync::OnceLock<[u16; INFO_IDENTS.len()]> = std::sync::OnceLock::new();
-    KEYS.get_or_init(|| INFO_IDENTS.map(|id| super::props::index_of(id).unwrap_or(u16::MAX)))
+/// For each key of the property table, its index in [`INFO_IDENTS`] ([`NOT_INFO`] for the other
+/// properties): one look-up per property instead of a search of the list.
+fn info_index() -> &'static [u8] {
+    static INDEX: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut t = vec![NOT_INFO; super::props::PROPS.len()];
+        for (i, id) in INFO_IDENTS.iter().enumerate() {
+            if let Some(k) = super::props::index_of(id) {
+                t[usize::from(k)] = i as u8;
+            }
+        }
+        t
+    })
+}
+
+/// [`info_index`]'s entry for a property that is not game information.
+const NOT_INFO: u8 = u8::MAX;
+
+/// Indexes into [`InfoTexts::found`], one per field of [`INFO_IDENTS`].
+pub(crate) mod field {
+    pub(crate) const PB: usize = 0;
+    pub(crate) const PW: usize = 1;
+    pub(crate) const BR: usize = 2;
+    pub(crate) const WR: usize = 3;
+    pub(crate) const BT: usize = 4;
+    pub(crate) const WT: usize = 5;
+    pub(crate) const KM: usize = 6;
+    pub(crate) const HA: usize = 7;
+    pub(crate) const RE: usize = 8;
+    pub(crate) const DT: usize = 9;
+    pub(crate) const RU: usize = 10;
+    pub(crate) const TM: usize = 11;
+    pub(crate) const OT: usize = 12;
+    pub(crate) const EV: usize = 13;
+    pub(crate) const RO: usize = 14;
+    pub(crate) const PC: usize = 15;
+    pub(crate) const GN: usize = 16;
+    pub(crate) const SO: usize = 17;
+    pub(crate) const GC: usize = 18;
+}
+
+/// The texts [`GameTree::info`] reads its fields from, borrowed from the tree (what a writer of
+/// the digest needs without building a [`GameInfo`]).
+pub(crate) struct InfoTexts<'a> {
+    /// The value of each field of [`INFO_IDENTS`] (indexed by the constants of [`field`]).
+    pub(crate) found: [Option<&'a str>; INFO_IDENTS.len()],
+    /// The first value of the root's first `SZ` (what [`GameTree::board_size`] reads).
+    pub(crate) size: Option<&'a str>,
 }
 
 /// Who won and how, parsed from an FF\[4\] `RE` value.
@@ -256,51 +300,75 @@ pub struct GameInfo {
 impl GameTree {
     /// The game's information (see [`GameInfo`]).
     pub fn info(&self) -> GameInfo {
-        // Each field is the first value of the first property of its name in the first of the
-        // main line's first three nodes that has a value there; found in one pass over those
-        // nodes, properties told by their key.
-        let keys = info_keys();
-        let mut found: [Option<&str>; INFO_IDENTS.len()] = [None; INFO_IDENTS.len()];
+        let found = self.info_texts().found;
+        let get = |i: usize| found[i].map(str::to_string);
+        use field::*;
+        let result_text = get(RE);
+        GameInfo {
+            black: get(PB),
+            white: get(PW),
+            black_rank: get(BR),
+            white_rank: get(WR),
+            black_team: get(BT),
+            white_team: get(WT),
+            komi: found[KM].and_then(parse_komi),
+            handicap: found[HA].and_then(parse_handicap),
+            result: result_text.as_deref().and_then(GameResult::from_sgf),
+            result_text,
+            date: get(DT),
+            rules: get(RU),
+            time: found[TM].and_then(|t| t.trim().parse::<f64>().ok()).filter(|k| k.is_finite()),
+            overtime: get(OT),
+            event: get(EV),
+            round: get(RO),
+            place: get(PC),
+            name: get(GN),
+            source: get(SO),
+            comment: get(GC),
+        }
+    }
+
+    /// The texts of [`GameTree::info`]'s fields and of the root's `SZ`, borrowed. Each field
+    /// is the first value of the first property of its name in the first of the main line's
+    /// first three nodes that has a value there; found in one pass over those nodes,
+    /// properties told by their key.
+    pub(crate) fn info_texts(&self) -> InfoTexts<'_> {
+        let index = info_index();
+        let size_key = super::props::index_of("SZ");
+        let mut texts = InfoTexts { found: [None; INFO_IDENTS.len()], size: None };
+        let mut size_seen = false;
         for n in self.main_line().take(3) {
             let mut seen = 0u32;
             for p in n.props() {
-                let Some(i) = keys.iter().position(|&k| k == p.key()) else { continue };
+                let k = p.key();
+                if !size_seen && Some(k) == size_key && n.is_root() {
+                    size_seen = true;
+                    texts.size = p.values().next().map(|v| v.as_str());
+                }
+                let i = match index.get(usize::from(k)) {
+                    Some(&i) if i != NOT_INFO => usize::from(i),
+                    _ => continue,
+                };
                 if seen & (1 << i) == 0 {
                     seen |= 1 << i;
-                    if found[i].is_none() {
-                        found[i] = p.values().next().map(|v| v.as_str());
+                    if texts.found[i].is_none() {
+                        texts.found[i] = p.values().next().map(|v| v.as_str());
                     }
                 }
             }
         }
-        let get = |id: &str| -> Option<String> {
-            let i = INFO_IDENTS.iter().position(|&f| f == id)?;
-            found[i].map(str::to_string)
-        };
-        let result_text = get("RE");
-        GameInfo {
-            black: get("PB"),
-            white: get("PW"),
-            black_rank: get("BR"),
-            white_rank: get("WR"),
-            black_team: get("BT"),
-            white_team: get("WT"),
-            komi: get("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite()),
-            handicap: get("HA").and_then(|h| h.trim().parse().ok()),
-            result: result_text.as_deref().and_then(GameResult::from_sgf),
-            result_text,
-            date: get("DT"),
-            rules: get("RU"),
-            time: get("TM").and_then(|t| t.trim().parse::<f64>().ok()).filter(|k| k.is_finite()),
-            overtime: get("OT"),
-            event: get("EV"),
-            round: get("RO"),
-            place: get("PC"),
-            name: get("GN"),
-            source: get("SO"),
-            comment: get("GC"),
-        }
+        texts
     }
+}
+
+/// `KM` as [`GameInfo::komi`] reads it.
+pub(crate) fn parse_komi(k: &str) -> Option<f64> {
+    k.trim().parse::<f64>().ok().filter(|k| k.is_finite())
+}
+
+/// `HA` as [`GameInfo::handicap`] reads it.
+pub(crate) fn parse_handicap(h: &str) -> Option<u32> {
+    h.trim().parse().ok()
 }
 
 #[cfg(test)]

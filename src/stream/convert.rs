@@ -93,8 +93,8 @@ fn write_part(
         // The piece's games of the document (head and tail are written once around them), with
         // the notes the whole-document writer gives.
         let mut bytes = pool.take();
-        crate::formats::json::document_games(&mut bytes, collection, options.source_charset, true);
-        let diagnostics = crate::formats::json::write_notes(collection, options);
+        let empty = crate::formats::json::document_games(&mut bytes, collection, options.source_charset, true);
+        let diagnostics = crate::formats::json::write_notes(collection, options, empty);
         return Ok(WriteOutput { bytes, diagnostics });
     }
     if to == Format::SGF {
@@ -103,8 +103,8 @@ fn write_part(
     if to == Format::NDJSON {
         // As `Format::NDJSON.write`, into a reused buffer.
         let mut bytes = pool.take();
-        crate::formats::json::lines_into(&mut bytes, collection, options.source_charset);
-        let diagnostics = crate::formats::json::write_notes(collection, options);
+        let empty = crate::formats::json::lines_into(&mut bytes, collection, options.source_charset);
+        let diagnostics = crate::formats::json::write_notes(collection, options, empty);
         return Ok(WriteOutput { bytes, diagnostics });
     }
     match to.spec().write {

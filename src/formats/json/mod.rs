@@ -8,7 +8,7 @@ mod parse;
 mod read;
 mod write;
 
-use write::{document_bytes, lines_bytes};
+use write::{Empty, document_bytes, lines_bytes};
 pub(crate) use write::{document_games, document_head, document_tail, lines_into};
 #[cfg(feature = "serde")]
 pub(crate) use write::{write_document, write_lines};
@@ -123,25 +123,16 @@ pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
     read::read(bytes, options, true)
 }
 
-/// The writer's notes: the charset it ignored, and every property without values (a warning each,
-/// placed by node and, in a collection, by game).
-pub(crate) fn write_notes(collection: &Collection, options: &WriteOptions) -> Vec<Diagnostic> {
+/// The writer's notes: the charset it ignored, and every property without values (`empty`, as
+/// the writer met them: a warning each, placed by node and, in a collection, by game).
+pub(crate) fn write_notes(collection: &Collection, options: &WriteOptions, empty: Vec<Empty>) -> Vec<Diagnostic> {
     let mut out = utf8_note(options);
-    for (g, game) in collection.games.iter().enumerate() {
-        // A node holding one move and nothing else (most nodes) has no empty property.
-        for node in game.nodes().filter(|n| game.lone_move(n.id()).is_none()) {
-            for p in node.props().filter(|p| p.is_empty()) {
-                let game = if collection.games.len() > 1 { format!(" (game {})", g + 1) } else { String::new() };
-                out.push(Diagnostic::warning(
-                    codes::LOSSY_NO_VALUES,
-                    format!(
-                        "node {}{game}: property {} has no values; written as [\"\"], one empty value",
-                        node.id().index(),
-                        p.ident()
-                    ),
-                ));
-            }
-        }
+    for e in empty {
+        let game = if collection.games.len() > 1 { format!(" (game {})", e.game + 1) } else { String::new() };
+        out.push(Diagnostic::warning(
+            codes::LOSSY_NO_VALUES,
+            format!("node {}{game}: property {} has no values; written as [\"\"], one empty value", e.node, e.ident),
+        ));
     }
     out
 }
@@ -159,15 +150,15 @@ fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
 /// Writes one kifu JSON document holding every game (always UTF-8).
 #[doc(hidden)]
 pub fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let bytes = document_bytes(collection, options.source_charset);
-    Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options) })
+    let (bytes, empty) = document_bytes(collection, options.source_charset);
+    Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options, empty) })
 }
 
 /// Writes kifu NDJSON: one compact game object per line (always UTF-8).
 #[doc(hidden)]
 pub fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let bytes = lines_bytes(collection, options.source_charset);
-    Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options) })
+    let (bytes, empty) = lines_bytes(collection, options.source_charset);
+    Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options, empty) })
 }
 
 #[cfg(test)]

@@ -1,26 +1,56 @@
 //! Writing: the game tree as `{"nodes": [...], "variations": [...]}` objects, walked with an
 //! explicit stack, plus the read-only `info` digest of each game.
+//!
+//! A game without variations (most games) is written in one pass over its nodes in storage
+//! order: each node goes to a scratch buffer and each move to the digest's `main_line` in
+//! another, since the digest (with its move count first) comes before the nodes. A node that
+//! holds one move and nothing else is written from its slot in fixed-size copies, and its
+//! `main_line` entry from a table of the points' coordinates.
 
 use std::io::Write as _;
 
 use super::{MARKER, VERSION};
 use crate::charset::CharsetDecision;
-use crate::model::{BoardSize, Collection, GameTree, Move, NodeId, info::normalize_rank};
+use crate::model::info::{InfoTexts, field, is_written_rank, normalize_rank, parse_handicap, parse_komi};
+use crate::model::{BoardSize, Collection, GameResult, GameTree, Move, NodeId};
 
 /// Indentation stops growing past this depth, so deep variation trees stay linear in size.
 const MAX_INDENT: usize = 16;
 
+/// A property without values met by the writer: index of its game in the collection, its node,
+/// its identifier (reported by [`super::write_notes`]).
+pub(crate) struct Empty {
+    pub(crate) game: usize,
+    pub(crate) node: usize,
+    pub(crate) ident: String,
+}
+
+/// The properties without values met so far, and the game being written.
+#[derive(Default)]
+struct Notes {
+    game: usize,
+    empty: Vec<Empty>,
+}
+
 struct Out {
     s: Vec<u8>,
     pretty: bool,
+    /// The `main_line` entries of the game being written, each after a `,`.
+    entries: Vec<u8>,
+    /// The nodes of the game being written when it has no variations (written before its
+    /// digest, which comes first).
+    nodes: Vec<u8>,
+    notes: Notes,
 }
 
 impl Out {
+    fn new(s: Vec<u8>, pretty: bool) -> Out {
+        Out { s, pretty, entries: Vec::new(), nodes: Vec::new(), notes: Notes::default() }
+    }
+
     /// A line break and indentation for `depth` (pretty output only).
     fn nl(&mut self, depth: usize) {
         if self.pretty {
-            // A line break and two blanks per level, in one fixed-size copy.
-            const BREAK: &[u8; 1 + 2 * MAX_INDENT] = b"\n                                ";
             put_prefix(&mut self.s, BREAK, 1 + 2 * depth.min(MAX_INDENT));
         }
     }
@@ -31,6 +61,9 @@ impl Out {
         self.s.extend_from_slice(if self.pretty { &b": "[..] } else { &b":"[..] });
     }
 }
+
+/// A line break and two blanks per level, up to [`MAX_INDENT`] (copied whole, then cut).
+const BREAK: &[u8; 1 + 2 * MAX_INDENT] = b"\n                                ";
 
 /// Which bytes a JSON string must escape: `"`, `\\` and the control characters.
 static ESCAPE: [bool; 256] = {
@@ -104,18 +137,6 @@ fn int(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-/// Appends a coordinate (below 100 digit by digit).
-fn coordinate(out: &mut Vec<u8>, n: u8) {
-    if n >= 100 {
-        int(out, n);
-        return;
-    }
-    if n >= 10 {
-        out.push(b'0' + n / 10);
-    }
-    out.push(b'0' + n % 10);
-}
-
 fn opt_str(out: &mut Vec<u8>, v: Option<&str>) {
     match v {
         Some(s) => string(out, s),
@@ -123,32 +144,42 @@ fn opt_str(out: &mut Vec<u8>, v: Option<&str>) {
     }
 }
 
+/// Appends `x` as Rust's `Display` writes it (the shortest text that reads back as `x`), `null`
+/// when it is not finite. Whole and half numbers (most komi and margins) without `core::fmt`.
 fn number(out: &mut Vec<u8>, x: f64) {
-    if x.is_finite() {
-        let _ = write!(out, "{x}");
-    } else {
+    if !x.is_finite() {
         out.extend_from_slice(b"null");
+        return;
     }
+    // Below 10^15 twice the number is exact and whole exactly when the number is whole or half.
+    if x.is_sign_positive() && x < 1e15 && (2.0 * x).fract() == 0.0 {
+        int(out, x as u64);
+        if x.fract() != 0.0 {
+            out.extend_from_slice(b".5");
+        }
+        return;
+    }
+    let _ = write!(out, "{x}");
 }
 
 /// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
 /// nodes one per line.
 #[cfg(feature = "serde")]
 pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
-    crate::formats::written_text(document_bytes(collection, charset))
+    crate::formats::written_text(document_bytes(collection, charset).0)
 }
 
-/// [`write_document`] as UTF-8 bytes.
-pub(crate) fn document_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> Vec<u8> {
+/// [`write_document`] as UTF-8 bytes, with the properties without values it met.
+pub(crate) fn document_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> (Vec<u8>, Vec<Empty>) {
     let mut s = document_head().into_bytes();
-    document_games(&mut s, collection, charset, true);
+    let empty = document_games(&mut s, collection, charset, true);
     s.extend_from_slice(document_tail(!collection.games.is_empty()).as_bytes());
-    s
+    (s, empty)
 }
 
 /// The start of a document, up to the `[` of `games`.
 pub(crate) fn document_head() -> String {
-    let mut o = Out { s: Vec::new(), pretty: true };
+    let mut o = Out::new(Vec::new(), true);
     o.s.push(b'{');
     o.nl(1);
     o.key("format");
@@ -165,18 +196,26 @@ pub(crate) fn document_head() -> String {
 }
 
 /// Appends the games of `collection` as elements of a document's `games` array (`first`: no
-/// game was written before them), so a document can be written part by part.
-pub(crate) fn document_games(s: &mut Vec<u8>, collection: &Collection, charset: Option<CharsetDecision>, first: bool) {
-    let mut o = Out { s: std::mem::take(s), pretty: true };
-    o.s.reserve(size_guess(collection));
+/// game was written before them), so a document can be written part by part. Returns the
+/// properties without values met (for [`super::write_notes`]).
+pub(crate) fn document_games(
+    s: &mut Vec<u8>,
+    collection: &Collection,
+    charset: Option<CharsetDecision>,
+    first: bool,
+) -> Vec<Empty> {
+    let mut o = Out::new(std::mem::take(s), true);
+    o.s.reserve(size_guess(collection, true));
     for (i, game) in collection.games.iter().enumerate() {
         if i > 0 || !first {
             o.s.push(b',');
         }
         o.nl(2);
+        o.notes.game = i;
         game_object(&mut o, game, charset, 2, false);
     }
     *s = o.s;
+    o.notes.empty
 }
 
 /// The end of a document after its games (`any`: at least one game was written).
@@ -188,48 +227,62 @@ pub(crate) fn document_tail(any: bool) -> &'static str {
 /// "variations":…}`.
 #[cfg(feature = "serde")]
 pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
-    crate::formats::written_text(lines_bytes(collection, charset))
+    crate::formats::written_text(lines_bytes(collection, charset).0)
 }
 
-/// [`write_lines`] as UTF-8 bytes.
-pub(crate) fn lines_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> Vec<u8> {
+/// [`write_lines`] as UTF-8 bytes, with the properties without values it met.
+pub(crate) fn lines_bytes(collection: &Collection, charset: Option<CharsetDecision>) -> (Vec<u8>, Vec<Empty>) {
     let mut s = Vec::new();
-    lines_into(&mut s, collection, charset);
-    s
+    let empty = lines_into(&mut s, collection, charset);
+    (s, empty)
 }
 
-/// Appends [`write_lines`]'s bytes to `s`.
-pub(crate) fn lines_into(s: &mut Vec<u8>, collection: &Collection, charset: Option<CharsetDecision>) {
-    let mut o = Out { s: std::mem::take(s), pretty: false };
-    o.s.reserve(size_guess(collection));
-    for game in &collection.games {
+/// Appends [`write_lines`]'s bytes to `s`; returns the properties without values met (for
+/// [`super::write_notes`]).
+pub(crate) fn lines_into(s: &mut Vec<u8>, collection: &Collection, charset: Option<CharsetDecision>) -> Vec<Empty> {
+    let mut o = Out::new(std::mem::take(s), false);
+    o.s.reserve(size_guess(collection, false));
+    for (i, game) in collection.games.iter().enumerate() {
+        o.notes.game = i;
         game_object(&mut o, game, charset, 0, true);
         o.s.push(b'\n');
     }
     *s = o.s;
+    o.notes.empty
 }
 
 /// A first guess at the size of the games' JSON, to save most regrowing: a move node
-/// (`{"B":["pd"]},`) and its `main_line` entry (`{"color":"B","x":15,"y":3},`) take about 40
-/// bytes; a reservation not written to costs no memory.
-fn size_guess(collection: &Collection) -> usize {
-    collection.games.iter().map(|g| 512 + g.len() * 40 + g.prop_total() * 8).sum()
+/// (`{"B":["pd"]},`, after a line break and 8 blanks in a document) and its `main_line` entry
+/// (`{"color":"B","x":15,"y":3},`) take about 40 bytes (50); a reservation not written to
+/// costs no memory.
+fn size_guess(collection: &Collection, pretty: bool) -> usize {
+    let per_node = if pretty { 50 } else { 40 };
+    collection.games.iter().map(|g| 512 + g.len() * per_node + g.prop_total() * 8).sum()
 }
 
 /// A game object at `depth`: the digest, then the root sequence and its variations.
 fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, depth: usize, marker: bool) {
     o.s.push(b'{');
     if marker {
-        o.key("format");
-        string(&mut o.s, MARKER);
-        o.s.extend_from_slice(b",\"version\":");
+        o.s.extend_from_slice(b"\"format\":\"kifu\",\"version\":");
         int(&mut o.s, VERSION);
         o.s.push(b',');
     }
     o.nl(depth + 1);
     o.key("info");
-    info(&mut o.s, game, charset);
-    o.s.push(b',');
+    let texts = game.info_texts();
+    let size = texts.size.and_then(BoardSize::from_sgf).unwrap_or_default();
+    // The nodes of a game without variations are written with its entries, in one pass.
+    let flat = !game.has_variations() && !game.is_empty();
+    o.entries.clear();
+    let moves = if flat { flat_nodes(o, game, size, depth) } else { main_line_entries(o, game, size) };
+    info(&mut o.s, &texts, size, charset);
+    o.s.extend_from_slice(b",\"moves\":");
+    int(&mut o.s, moves);
+    o.s.extend_from_slice(b",\"main_line\":[");
+    // Each entry follows a `,`; the first one's is not written.
+    o.s.extend_from_slice(o.entries.get(1..).unwrap_or_default());
+    o.s.extend_from_slice(b"]},");
     if game.is_empty() {
         o.nl(depth + 1);
         o.key("nodes");
@@ -239,7 +292,84 @@ fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, d
         o.s.extend_from_slice(b"[]}");
         return;
     }
+    if flat {
+        // One sequence: the nodes written above, and no variations.
+        o.nl(depth + 1);
+        o.key("nodes");
+        o.s.push(b'[');
+        o.s.extend_from_slice(&o.nodes);
+        o.nl(depth + 1);
+        o.s.extend_from_slice(b"],");
+        o.nl(depth + 1);
+        o.key("variations");
+        o.s.extend_from_slice(b"[]");
+        o.nl(depth);
+        o.s.push(b'}');
+        return;
+    }
     tree(o, game, depth);
+}
+
+/// Writes the nodes of a game without variations (`nodes`' elements, at `depth`) into
+/// `o.nodes` and the `main_line` entries of their moves into `o.entries`; returns the number of
+/// moves.
+fn flat_nodes(o: &mut Out, game: &GameTree, size: BoardSize, depth: usize) -> usize {
+    // What goes before a node after the first: `,` and, in a document, a line break and blanks.
+    let mut before = [b' '; 2 + 2 * MAX_INDENT];
+    before[0] = b',';
+    before[1] = b'\n';
+    let n_before = if o.pretty { 2 + 2 * (depth + 2).min(MAX_INDENT) } else { 1 };
+    // A lone move node (`{"B":["pd"]}`) after what goes before it: its 12 bytes change.
+    let mut lone = [0u8; 64];
+    lone[..before.len()].copy_from_slice(&before);
+    lone[n_before..n_before + 12].copy_from_slice(b"{\"B\":[\"pd\"]}");
+    let Out { nodes, entries, notes, .. } = o;
+    nodes.clear();
+    nodes.reserve(game.len() * (n_before + 12) + 64);
+    entries.reserve(game.len() * 28);
+    let mut moves = 0;
+    nodes.extend_from_slice(&before[1..n_before]);
+    any_node(nodes, game, NodeId::ROOT, notes);
+    node_entries(entries, &mut moves, game, NodeId::ROOT, size);
+    for i in 1..game.len() {
+        let id = NodeId::from_index(i);
+        match game.lone_move(id) {
+            Some([colour, x, y]) => {
+                if n_before == 1 {
+                    nodes.extend_from_slice(&[b',', b'{', b'"', colour, b'"', b':', b'[', b'"', x, y, b'"', b']', b'}']);
+                } else {
+                    lone[n_before + 2] = colour;
+                    lone[n_before + 7] = x;
+                    lone[n_before + 8] = y;
+                    put_prefix(nodes, &lone, n_before + 12);
+                }
+                lone_entry(entries, colour == b'B', x, y, size);
+                moves += 1;
+            }
+            None => {
+                nodes.extend_from_slice(&before[..n_before]);
+                any_node(nodes, game, id, notes);
+                node_entries(entries, &mut moves, game, id, size);
+            }
+        }
+    }
+    moves
+}
+
+/// Writes the `main_line` entries of a game with variations into `o.entries`; returns their
+/// number.
+fn main_line_entries(o: &mut Out, game: &GameTree, size: BoardSize) -> usize {
+    let mut moves = 0;
+    for n in game.main_line() {
+        match game.lone_move(n.id()) {
+            Some([colour, x, y]) => {
+                lone_entry(&mut o.entries, colour == b'B', x, y, size);
+                moves += 1;
+            }
+            None => node_entries(&mut o.entries, &mut moves, game, n.id(), size),
+        }
+    }
+    moves
 }
 
 /// Writes `"nodes": [...], "variations": [...]}` for the sequence starting at `start` (the
@@ -251,7 +381,7 @@ fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option
     let mut cur = start;
     loop {
         o.nl(depth + 2);
-        node(&mut o.s, game, cur);
+        node(&mut o.s, game, cur, &mut o.notes);
         let mut kids = game.children(cur);
         match (kids.next(), kids.next()) {
             (Some(only), None) => {
@@ -270,29 +400,9 @@ fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option
     }
 }
 
-/// The root sequence and every variation below it, depth-first with an explicit stack.
+/// The root sequence and every variation below it, depth-first with an explicit stack (for a
+/// game with variations; nodes come in storage order, as in [`flat_nodes`]).
 fn tree(o: &mut Out, game: &GameTree, depth: usize) {
-    if !game.has_variations() {
-        // One sequence (most games): the nodes in storage order, and no variations.
-        o.nl(depth + 1);
-        o.key("nodes");
-        o.s.push(b'[');
-        for i in 0..game.len() {
-            if i > 0 {
-                o.s.push(b',');
-            }
-            o.nl(depth + 2);
-            node(&mut o.s, game, NodeId::from_index(i));
-        }
-        o.nl(depth + 1);
-        o.s.extend_from_slice(b"],");
-        o.nl(depth + 1);
-        o.key("variations");
-        o.s.extend_from_slice(b"[]");
-        o.nl(depth);
-        o.s.push(b'}');
-        return;
-    }
     // Per open `variations` array: the next child to write, whether one was written, depth.
     let mut stack: Vec<(Option<NodeId>, bool, usize)> = Vec::new();
     let first = sequence(o, game, NodeId::ROOT, depth);
@@ -327,18 +437,18 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
 /// One node: `{"B":["pd"]}`, or, when an identifier repeats in the node, the pair form
 /// `[["B",["pd"]],["B",["dd"]]]`.
 #[inline(always)]
-fn node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
+fn node(out: &mut Vec<u8>, game: &GameTree, id: NodeId, notes: &mut Notes) {
     // A node holding one move and nothing else (most nodes): `{"B":["pd"]}` in one copy.
     match game.lone_move(id).filter(|_| id != NodeId::ROOT) {
         Some([colour, x, y]) => {
             out.extend_from_slice(&[b'{', b'"', colour, b'"', b':', b'[', b'"', x, y, b'"', b']', b'}'])
         }
-        None => any_node(out, game, id),
+        None => any_node(out, game, id, notes),
     }
 }
 
-/// [`node`] for any node.
-fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
+/// [`node`] for any node; a property without values is noted in `notes`.
+fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId, notes: &mut Notes) {
     let n = game.node(id);
     // Keys are equal exactly when identifiers are.
     let repeated = n.prop_count() > 1 && {
@@ -415,6 +525,7 @@ fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId) {
         if p.is_empty() {
             // What the reader makes of `[]` (reported by the writer).
             string(out, "");
+            notes.empty.push(Empty { game: notes.game, node: id.index(), ident: p.ident().to_string() });
         }
         for (j, v) in p.values().enumerate() {
             if j > 0 {
@@ -451,46 +562,40 @@ fn ident(out: &mut Vec<u8>, p: crate::model::Property<'_>) {
     }
 }
 
-/// The read-only digest: typed game information and the main line's moves.
-fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
-    let gi = game.info();
-    let size = game.board_size();
+/// The read-only digest up to its move count: typed game information from `texts` (what
+/// [`GameTree::info`] reads).
+fn info(out: &mut Vec<u8>, texts: &InfoTexts<'_>, size: BoardSize, charset: Option<CharsetDecision>) {
+    let found = &texts.found;
     out.extend_from_slice(b"{\"size\":{\"width\":");
     int(out, size.width);
     out.extend_from_slice(b",\"height\":");
     int(out, size.height);
     out.push(b'}');
-    let rank = |r: &Option<String>| r.as_deref().map(|r| normalize_rank(r).unwrap_or_else(|| r.to_string()));
-    for (k, v) in [
-        ("black", gi.black.clone()),
-        ("white", gi.white.clone()),
-        ("black_rank", rank(&gi.black_rank)),
-        ("white_rank", rank(&gi.white_rank)),
-    ] {
-        out.extend_from_slice(b",\"");
-        out.extend_from_slice(k.as_bytes());
-        out.extend_from_slice(b"\":");
-        opt_str(out, v.as_deref());
-    }
+    out.extend_from_slice(b",\"black\":");
+    opt_str(out, found[field::PB]);
+    out.extend_from_slice(b",\"white\":");
+    opt_str(out, found[field::PW]);
+    out.extend_from_slice(b",\"black_rank\":");
+    rank(out, found[field::BR]);
+    out.extend_from_slice(b",\"white_rank\":");
+    rank(out, found[field::WR]);
     out.extend_from_slice(b",\"komi\":");
-    match gi.komi {
+    match found[field::KM].and_then(parse_komi) {
         Some(k) => number(out, k),
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(b",\"handicap\":");
-    match gi.handicap {
-        Some(h) => {
-            int(out, h);
-        }
+    match found[field::HA].and_then(parse_handicap) {
+        Some(h) => int(out, h),
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(b",\"result\":");
-    match &gi.result_text {
+    match found[field::RE] {
         None => out.extend_from_slice(b"null"),
         Some(text) => {
             out.extend_from_slice(b"{\"text\":");
             string(out, text);
-            let (winner, how, margin) = match &gi.result {
+            let (winner, how, margin) = match GameResult::from_sgf(text) {
                 None => (None, None, None),
                 Some(r) => {
                     let (winner, how, margin) = r.parts();
@@ -509,12 +614,14 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
             out.push(b'}');
         }
     }
-    for (k, v) in [("date", &gi.date), ("rules", &gi.rules), ("event", &gi.event), ("name", &gi.name)] {
-        out.extend_from_slice(b",\"");
-        out.extend_from_slice(k.as_bytes());
-        out.extend_from_slice(b"\":");
-        opt_str(out, v.as_deref());
-    }
+    out.extend_from_slice(b",\"date\":");
+    opt_str(out, found[field::DT]);
+    out.extend_from_slice(b",\"rules\":");
+    opt_str(out, found[field::RU]);
+    out.extend_from_slice(b",\"event\":");
+    opt_str(out, found[field::EV]);
+    out.extend_from_slice(b",\"name\":");
+    opt_str(out, found[field::GN]);
     out.extend_from_slice(b",\"charset\":");
     match charset {
         Some(c) => {
@@ -526,108 +633,131 @@ fn info(out: &mut Vec<u8>, game: &GameTree, charset: Option<CharsetDecision>) {
         }
         None => out.extend_from_slice(b"null"),
     }
-    // Every value of every move property is an entry: a node `B[tt]W[tt]` holds two moves, and
-    // a second value of one property (`W[ce][x]`) is listed too (as invalid), so `moves`
-    // counts what a reader of the nodes counts. Move properties are told by their key.
-    let (black, white) = (crate::model::props::index_of("B"), crate::model::props::index_of("W"));
-    let color = |p: &crate::model::Property| {
-        let k = Some(p.key());
-        if k == black {
-            Some(true)
-        } else if k == white {
-            Some(false)
+}
+
+/// A rank, normalised when recognisable (`3段` → `3d`), else as written; `null` when absent.
+fn rank(out: &mut Vec<u8>, r: Option<&str>) {
+    match r {
+        // The written form (most ranks) is what normalising gives back, without a copy.
+        Some(r) if is_written_rank(r.trim()) => string(out, r.trim()),
+        Some(r) => string(out, normalize_rank(r).as_deref().unwrap_or(r)),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// The `main_line` entries of node `id`'s moves, each after a `,` (`moves` counts them).
+///
+/// Every value of every move property is an entry: a node `B[tt]W[tt]` holds two moves, and a
+/// second value of one property (`W[ce][x]`) is listed too (as invalid), so `moves` counts what
+/// a reader of the nodes counts. Move properties are told by their key.
+fn node_entries(out: &mut Vec<u8>, moves: &mut usize, game: &GameTree, id: NodeId, size: BoardSize) {
+    for p in game.node(id).props() {
+        let black = match p.key() {
+            KEY_B => true,
+            KEY_W => false,
+            _ => continue,
+        };
+        match p.single_plain() {
+            Some(v) => entry(out, moves, black, v, size),
+            None => p.values().for_each(|v| entry(out, moves, black, v.as_str(), size)),
+        }
+    }
+}
+
+/// The table keys of `B` and `W`: the first two identifiers of the property table (checked in
+/// a test).
+const KEY_B: u16 = 0;
+const KEY_W: u16 = 1;
+
+/// `"x":X,"y":Y}` for every point with both coordinates below 52 (the points of two letters),
+/// at `52 * x + y`, in 16 bytes whose last one is the length.
+static POINT_TAILS: [[u8; 16]; 52 * 52] = point_tails();
+
+const fn point_tails() -> [[u8; 16]; 52 * 52] {
+    /// Writes `c` in one or two digits at `e[n..]`; returns where they end.
+    const fn digits(e: &mut [u8; 16], n: usize, c: usize) -> usize {
+        if c >= 10 {
+            e[n] = b'0' + (c / 10) as u8;
+            e[n + 1] = b'0' + (c % 10) as u8;
+            n + 2
         } else {
-            None
+            e[n] = b'0' + c as u8;
+            n + 1
         }
-    };
-    // The entries are written first (and counted), then the count and the entries.
-    let (doc, out) = (out, &mut Vec::with_capacity(32 * game.len()));
-    let mut moves = 0usize;
-    let mut each = |n: crate::model::Node<'_>| {
-        // A node holding one move and nothing else: its colour and letters from its one slot.
-        if let Some([colour, x, y]) = game.lone_move(n.id()) {
-            // Lower-case letters: what `Move::from_sgf` makes of them, without the text.
-            let mv = if [x, y] == *b"tt" && size.width <= 19 && size.height <= 19 {
-                Move::Pass
-            } else {
-                Move::Play(crate::model::Point::new(x - b'a', y - b'a'))
-            };
-            entry(out, &mut moves, colour == b'B', Some(mv), &[x, y], size);
-            return;
-        }
-        for p in n.props() {
-            let Some(black) = color(&p) else { continue };
-            match p.single_plain() {
-                Some(v) => entry(out, &mut moves, black, Move::from_sgf(v, size), v.as_bytes(), size),
-                None => p.values().for_each(|v| {
-                    let v = v.as_str();
-                    entry(out, &mut moves, black, Move::from_sgf(v, size), v.as_bytes(), size);
-                }),
-            }
-        }
-    };
-    // Without variations the main line is every node, in storage order.
-    if game.has_variations() {
-        game.main_line().for_each(&mut each);
-    } else {
-        game.nodes().for_each(&mut each);
     }
-    doc.extend_from_slice(b",\"moves\":");
-    int(doc, moves);
-    doc.extend_from_slice(b",\"main_line\":[");
-    doc.extend_from_slice(out);
-    doc.extend_from_slice(b"]}");
+    let mut t = [[0u8; 16]; 52 * 52];
+    let mut x = 0;
+    while x < 52 {
+        let mut y = 0;
+        while y < 52 {
+            let mut e = [0u8; 16];
+            e[0] = b'"';
+            e[1] = b'x';
+            e[2] = b'"';
+            e[3] = b':';
+            let mut n = digits(&mut e, 4, x);
+            e[n] = b',';
+            e[n + 1] = b'"';
+            e[n + 2] = b'y';
+            e[n + 3] = b'"';
+            e[n + 4] = b':';
+            n = digits(&mut e, n + 5, y);
+            e[n] = b'}';
+            e[15] = n as u8 + 1;
+            t[52 * x + y] = e;
+            y += 1;
+        }
+        x += 1;
+    }
+    t
 }
 
-/// Writes `c` (below 100) at `buf[at..]` in one or two digits; returns where they end.
+/// `,{"color":"B","x":15,"y":3}` for a point with both coordinates below 52.
 #[inline(always)]
-fn two_digits(buf: &mut [u8; 32], at: usize, c: u8) -> usize {
-    if c >= 10 {
-        buf[at] = b'0' + c / 10;
-        buf[at + 1] = b'0' + c % 10;
-        at + 2
+fn point_entry(out: &mut Vec<u8>, black: bool, x: u8, y: u8) {
+    let tail = &POINT_TAILS[52 * usize::from(x) + usize::from(y)];
+    let mut buf = [0u8; 32];
+    buf[..14].copy_from_slice(if black { b",{\"color\":\"B\"," } else { b",{\"color\":\"W\"," });
+    buf[14..30].copy_from_slice(tail);
+    put_prefix(out, &buf, 14 + usize::from(tail[15]));
+}
+
+/// The `main_line` entry of a node holding one move and nothing else (lower-case letters `x`
+/// `y`), after a `,`: what [`entry`] writes for their text.
+#[inline(always)]
+fn lone_entry(out: &mut Vec<u8>, black: bool, x: u8, y: u8, size: BoardSize) {
+    let (px, py) = (x.wrapping_sub(b'a'), y.wrapping_sub(b'a'));
+    // `tt` (a pass on boards up to 19×19) is off those boards.
+    if px < size.width && py < size.height && px < 26 && py < 26 {
+        point_entry(out, black, px, py);
     } else {
-        buf[at] = b'0' + c;
-        at + 1
+        entry(out, &mut 0, black, std::str::from_utf8(&[x, y]).unwrap_or_default(), size);
     }
 }
 
-/// One entry of `main_line` (`,` before all but the first; `moves` counts them): the colour, then
-/// the point, a pass, or the value as it is when it is no move on this board (`mv`: what
-/// `Move::from_sgf` makes of `value`).
-fn entry(out: &mut Vec<u8>, moves: &mut usize, black: bool, mv: Option<Move>, value: &[u8], size: BoardSize) {
-    if *moves > 0 {
-        out.push(b',');
-    }
+/// One entry of `main_line` after a `,` (`moves` counts them): the colour, then the point, a
+/// pass, or the value as it is when it is no move on this board.
+fn entry(out: &mut Vec<u8>, moves: &mut usize, black: bool, value: &str, size: BoardSize) {
     *moves += 1;
-    match mv {
-        Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 100 && pt.y < 100 => {
-            // `{"color":"B","x":15,"y":3}` assembled on the stack from copies of fixed sizes.
-            let mut buf = [0u8; 32];
-            buf[..17].copy_from_slice(if black { b"{\"color\":\"B\",\"x\":" } else { b"{\"color\":\"W\",\"x\":" });
-            let n = two_digits(&mut buf, 17, pt.x);
-            buf[n..n + 5].copy_from_slice(b",\"y\":");
-            let n = two_digits(&mut buf, n + 5, pt.y);
-            buf[n] = b'}';
-            put_prefix(out, &buf, n + 1);
-            return;
-        }
-        _ => out.extend_from_slice(if black { b"{\"color\":\"B\"," } else { b"{\"color\":\"W\"," }),
-    }
-    match mv {
-        Some(Move::Play(pt)) if pt.is_on(size) => {
-            out.extend_from_slice(b"\"x\":");
-            coordinate(out, pt.x);
-            out.extend_from_slice(b",\"y\":");
-            coordinate(out, pt.y);
-            out.push(b'}');
-        }
-        Some(Move::Pass) => out.extend_from_slice(b"\"pass\":true}"),
-        _ => {
-            out.extend_from_slice(b"\"invalid\":");
-            // `value` is the text of a value (or a lone move's two letters): valid UTF-8.
-            string(out, &String::from_utf8_lossy(value));
-            out.push(b'}');
+    match Move::from_sgf(value, size) {
+        Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 52 && pt.y < 52 => point_entry(out, black, pt.x, pt.y),
+        mv => {
+            out.extend_from_slice(if black { b",{\"color\":\"B\"," } else { b",{\"color\":\"W\"," });
+            match mv {
+                Some(Move::Play(pt)) if pt.is_on(size) => {
+                    out.extend_from_slice(b"\"x\":");
+                    int(out, pt.x);
+                    out.extend_from_slice(b",\"y\":");
+                    int(out, pt.y);
+                    out.push(b'}');
+                }
+                Some(Move::Pass) => out.extend_from_slice(b"\"pass\":true}"),
+                _ => {
+                    out.extend_from_slice(b"\"invalid\":");
+                    string(out, value);
+                    out.push(b'}');
+                }
+            }
         }
     }
 }
