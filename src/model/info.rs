@@ -378,7 +378,9 @@ mod tests {
 
     #[test]
     fn info_takes_the_first_value_of_the_first_property_in_the_first_three_nodes() {
-        assert!(info_keys().iter().all(|&k| k != u16::MAX));
+        // Every field has its key in the table, and the field constants follow the list.
+        assert_eq!(info_index().iter().filter(|&&i| i != NOT_INFO).count(), INFO_IDENTS.len());
+        assert_eq!((INFO_IDENTS[field::PB], INFO_IDENTS[field::GC], INFO_IDENTS[field::RE]), ("PB", "GC", "RE"));
         let mut b = crate::model::TreeBuilder::new();
         let root = b.root();
         b.add_prop(root, "PB", [""]);
@@ -397,6 +399,22 @@ mod tests {
         // at); the first `PW` on the main line wins; a fourth node is not looked at.
         assert_eq!((info.black.as_deref(), info.white.as_deref(), info.komi), (Some(""), Some("Bo"), Some(6.5)));
         assert_eq!(info.result_text, None);
+    }
+
+    #[test]
+    fn info_texts_read_the_roots_first_size_as_board_size_does() {
+        for (sgf, size) in [
+            ("(;SZ[13]SZ[9];SZ[7])", Some("13")),
+            ("(;GM[1];SZ[9])", None),
+            ("(;SZ[x]PB[a])", Some("x")),
+            ("(;SZ[19:13])", Some("19:13")),
+        ] {
+            let game = crate::read(sgf.as_bytes()).unwrap().collection.games.remove(0);
+            let texts = game.info_texts();
+            assert_eq!(texts.size, size, "{sgf}");
+            let from_texts = texts.size.and_then(crate::model::BoardSize::from_sgf).unwrap_or_default();
+            assert_eq!(from_texts, game.board_size(), "{sgf}");
+        }
     }
 
     #[test]

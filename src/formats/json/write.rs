@@ -450,50 +450,57 @@ fn node(out: &mut Vec<u8>, game: &GameTree, id: NodeId, notes: &mut Notes) {
 /// [`node`] for any node; a property without values is noted in `notes`.
 fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId, notes: &mut Notes) {
     let n = game.node(id);
-    // Keys are equal exactly when identifiers are.
-    let repeated = n.prop_count() > 1 && {
-        let mut keys = [0u16; 32];
-        let mut count = 0;
-        let mut repeated = false;
-        for p in n.props() {
-            let k = p.key();
-            if count < keys.len() {
-                repeated |= keys[..count].contains(&k);
-                keys[count] = k;
-                count += 1;
-            } else {
-                // Past 32 properties: against every one before, from the node.
-                repeated |= n.props().take(count).any(|b| b.key() == k);
-                count += 1;
-            }
-        }
-        repeated
-    };
-    out.push(if repeated { b'[' } else { b'{' });
+    let (start, noted) = (out.len(), notes.empty.len());
+    // Written as an object, the keys seen kept as bits (known identifiers by key, others by
+    // the key's low bits, a possible repeat checked against the properties before): a repeated
+    // identifier (rare) starts the node again in pair form.
+    let (mut known, mut other) = (0u128, 0u128);
+    out.push(b'{');
     for (i, p) in n.props().enumerate() {
-        if !repeated {
-            // `"B":["pd"]`: a one-letter known identifier with a two-letter value that needs no
-            // escape (moves), in one copy.
-            if let (Some(d), Some(v)) = (p.def(), p.single_plain()) {
-                if let (&[k], &[a, b]) = (d.ident.as_bytes(), v.as_bytes()) {
-                    if !ESCAPE[usize::from(a)] && !ESCAPE[usize::from(b)] {
-                        if i > 0 {
-                            out.push(b',');
-                        }
-                        out.extend_from_slice(&[b'"', k, b'"', b':', b'[', b'"', a, b, b'"', b']']);
-                        continue;
-                    }
+        let k = p.key();
+        let (set, bit) = if p.known() && k < 128 { (&mut known, k) } else { (&mut other, k & 127) };
+        if *set & (1 << bit) != 0 && n.props().take(i).any(|q| q.key() == k) {
+            out.truncate(start);
+            notes.empty.truncate(noted);
+            out.push(b'[');
+            for (i, p) in n.props().enumerate() {
+                if i > 0 {
+                    out.push(b',');
                 }
-                // `"BL":["1795.3"]` and other short values: assembled on the stack.
-                let (k, v) = (d.ident.as_bytes(), v.as_bytes());
-                if k.len() + v.len() <= 24 && !v.iter().any(|&c| ESCAPE[usize::from(c)]) {
-                    if i > 0 {
-                        out.push(b',');
+                out.push(b'[');
+                ident(out, p);
+                out.push(b',');
+                values(out, p, id, notes);
+                out.push(b']');
+            }
+            out.push(b']');
+            return;
+        }
+        *set |= 1 << bit;
+        if i > 0 {
+            out.push(b',');
+        }
+        // `"B":["pd"]`, `"BL":["1795.3"]`, `"KM":["6.5"]`: a known identifier with one short
+        // value that needs no escape, assembled on the stack.
+        if let (Some(d), Some(v)) = (p.def(), p.single_plain()) {
+            let (k, v) = (d.ident.as_bytes(), v.as_bytes());
+            if v.len() <= 23 && !v.iter().any(|&c| ESCAPE[usize::from(c)]) {
+                let mut buf = [b'"'; 32];
+                // Identifiers of the table have one or two letters.
+                let at = match *k {
+                    [a] => {
+                        buf[1] = a;
+                        2
                     }
-                    let mut buf = [b'"'; 32];
-                    buf[1..1 + k.len()].copy_from_slice(k);
-                    let at = 1 + k.len();
-                    buf[at..at + 3].copy_from_slice(b"\":[");
+                    [a, b] => {
+                        buf[1] = a;
+                        buf[2] = b;
+                        3
+                    }
+                    _ => 0,
+                };
+                if at > 0 {
+                    buf[at + 1..at + 3].copy_from_slice(b":[");
                     buf[at + 4..at + 4 + v.len()].copy_from_slice(v);
                     buf[at + 5 + v.len()] = b']';
                     put_prefix(out, &buf, at + 6 + v.len());
@@ -501,53 +508,44 @@ fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId, notes: &mut Notes) {
                 }
             }
         }
-        if i > 0 {
+        ident(out, p);
+        out.push(b':');
+        values(out, p, id, notes);
+    }
+    out.push(b'}');
+}
+
+/// A property's values as a JSON array (node `id`'s, for the note of a property without
+/// values).
+fn values(out: &mut Vec<u8>, p: crate::model::Property<'_>, id: NodeId, notes: &mut Notes) {
+    out.push(b'[');
+    if let Some(v) = p.single_plain() {
+        // One plain value (most properties), without the value iterator.
+        string(out, v);
+        out.push(b']');
+        return;
+    }
+    if p.is_empty() {
+        // What the reader makes of `[]` (reported by the writer).
+        string(out, "");
+        notes.empty.push(Empty { game: notes.game, node: id.index(), ident: p.ident().to_string() });
+    }
+    for (j, v) in p.values().enumerate() {
+        if j > 0 {
             out.push(b',');
         }
-        if repeated {
-            out.push(b'[');
-            ident(out, p);
-            out.push(b',');
-        } else {
-            ident(out, p);
-            out.push(b':');
-        }
-        out.push(b'[');
-        if let Some(v) = p.single_plain() {
-            // One plain value (most properties), without the value iterator.
-            string(out, v);
-            out.push(b']');
-            if repeated {
+        match v.parts() {
+            Some((a, b)) => {
+                out.push(b'[');
+                string(out, a);
+                out.push(b',');
+                string(out, b);
                 out.push(b']');
             }
-            continue;
-        }
-        if p.is_empty() {
-            // What the reader makes of `[]` (reported by the writer).
-            string(out, "");
-            notes.empty.push(Empty { game: notes.game, node: id.index(), ident: p.ident().to_string() });
-        }
-        for (j, v) in p.values().enumerate() {
-            if j > 0 {
-                out.push(b',');
-            }
-            match v.parts() {
-                Some((a, b)) => {
-                    out.push(b'[');
-                    string(out, a);
-                    out.push(b',');
-                    string(out, b);
-                    out.push(b']');
-                }
-                None => string(out, v.as_str()),
-            }
-        }
-        out.push(b']');
-        if repeated {
-            out.push(b']');
+            None => string(out, v.as_str()),
         }
     }
-    out.push(if repeated { b']' } else { b'}' });
+    out.push(b']');
 }
 
 /// A property's identifier as a JSON string (the table's identifiers need no escape).
@@ -669,13 +667,14 @@ fn node_entries(out: &mut Vec<u8>, moves: &mut usize, game: &GameTree, id: NodeI
 const KEY_B: u16 = 0;
 const KEY_W: u16 = 1;
 
-/// `"x":X,"y":Y}` for every point with both coordinates below 52 (the points of two letters),
-/// at `52 * x + y`, in 16 bytes whose last one is the length.
-static POINT_TAILS: [[u8; 16]; 52 * 52] = point_tails();
+/// `,{"color":"B","x":X,"y":Y}` for both colours (black first) and every point with both
+/// coordinates below 26 (the points of lower-case letters) at `26 * x + y`, in 32 bytes whose
+/// last one is the length.
+static POINT_ENTRIES: [[[u8; 32]; 26 * 26]; 2] = [point_entries(b'B'), point_entries(b'W')];
 
-const fn point_tails() -> [[u8; 16]; 52 * 52] {
+const fn point_entries(colour: u8) -> [[u8; 32]; 26 * 26] {
     /// Writes `c` in one or two digits at `e[n..]`; returns where they end.
-    const fn digits(e: &mut [u8; 16], n: usize, c: usize) -> usize {
+    const fn digits(e: &mut [u8; 32], n: usize, c: usize) -> usize {
         if c >= 10 {
             e[n] = b'0' + (c / 10) as u8;
             e[n + 1] = b'0' + (c % 10) as u8;
@@ -685,17 +684,20 @@ const fn point_tails() -> [[u8; 16]; 52 * 52] {
             n + 1
         }
     }
-    let mut t = [[0u8; 16]; 52 * 52];
+    const HEAD: &[u8; 18] = b",{\"color\":\"B\",\"x\":";
+    let mut t = [[0u8; 32]; 26 * 26];
     let mut x = 0;
-    while x < 52 {
+    while x < 26 {
         let mut y = 0;
-        while y < 52 {
-            let mut e = [0u8; 16];
-            e[0] = b'"';
-            e[1] = b'x';
-            e[2] = b'"';
-            e[3] = b':';
-            let mut n = digits(&mut e, 4, x);
+        while y < 26 {
+            let mut e = [0u8; 32];
+            let mut n = 0;
+            while n < HEAD.len() {
+                e[n] = HEAD[n];
+                n += 1;
+            }
+            e[11] = colour;
+            n = digits(&mut e, n, x);
             e[n] = b',';
             e[n + 1] = b'"';
             e[n + 2] = b'y';
@@ -703,8 +705,8 @@ const fn point_tails() -> [[u8; 16]; 52 * 52] {
             e[n + 4] = b':';
             n = digits(&mut e, n + 5, y);
             e[n] = b'}';
-            e[15] = n as u8 + 1;
-            t[52 * x + y] = e;
+            e[31] = n as u8 + 1;
+            t[26 * x + y] = e;
             y += 1;
         }
         x += 1;
@@ -712,14 +714,19 @@ const fn point_tails() -> [[u8; 16]; 52 * 52] {
     t
 }
 
-/// `,{"color":"B","x":15,"y":3}` for a point with both coordinates below 52.
+/// `,{"color":"B","x":15,"y":3}`: the entry of a move on a point of the board.
 #[inline(always)]
 fn point_entry(out: &mut Vec<u8>, black: bool, x: u8, y: u8) {
-    let tail = &POINT_TAILS[52 * usize::from(x) + usize::from(y)];
-    let mut buf = [0u8; 32];
-    buf[..14].copy_from_slice(if black { b",{\"color\":\"B\"," } else { b",{\"color\":\"W\"," });
-    buf[14..30].copy_from_slice(tail);
-    put_prefix(out, &buf, 14 + usize::from(tail[15]));
+    if x < 26 && y < 26 {
+        let e = &POINT_ENTRIES[usize::from(!black)][26 * usize::from(x) + usize::from(y)];
+        put_prefix(out, e, usize::from(e[31]));
+        return;
+    }
+    out.extend_from_slice(if black { b",{\"color\":\"B\",\"x\":" } else { b",{\"color\":\"W\",\"x\":" });
+    int(out, x);
+    out.extend_from_slice(b",\"y\":");
+    int(out, y);
+    out.push(b'}');
 }
 
 /// The `main_line` entry of a node holding one move and nothing else (lower-case letters `x`
@@ -728,7 +735,7 @@ fn point_entry(out: &mut Vec<u8>, black: bool, x: u8, y: u8) {
 fn lone_entry(out: &mut Vec<u8>, black: bool, x: u8, y: u8, size: BoardSize) {
     let (px, py) = (x.wrapping_sub(b'a'), y.wrapping_sub(b'a'));
     // `tt` (a pass on boards up to 19×19) is off those boards.
-    if px < size.width && py < size.height && px < 26 && py < 26 {
+    if px < size.width && py < size.height {
         point_entry(out, black, px, py);
     } else {
         entry(out, &mut 0, black, std::str::from_utf8(&[x, y]).unwrap_or_default(), size);
@@ -740,23 +747,15 @@ fn lone_entry(out: &mut Vec<u8>, black: bool, x: u8, y: u8, size: BoardSize) {
 fn entry(out: &mut Vec<u8>, moves: &mut usize, black: bool, value: &str, size: BoardSize) {
     *moves += 1;
     match Move::from_sgf(value, size) {
-        Some(Move::Play(pt)) if pt.is_on(size) && pt.x < 52 && pt.y < 52 => point_entry(out, black, pt.x, pt.y),
+        Some(Move::Play(pt)) if pt.is_on(size) => point_entry(out, black, pt.x, pt.y),
         mv => {
             out.extend_from_slice(if black { b",{\"color\":\"B\"," } else { b",{\"color\":\"W\"," });
-            match mv {
-                Some(Move::Play(pt)) if pt.is_on(size) => {
-                    out.extend_from_slice(b"\"x\":");
-                    int(out, pt.x);
-                    out.extend_from_slice(b",\"y\":");
-                    int(out, pt.y);
-                    out.push(b'}');
-                }
-                Some(Move::Pass) => out.extend_from_slice(b"\"pass\":true}"),
-                _ => {
-                    out.extend_from_slice(b"\"invalid\":");
-                    string(out, value);
-                    out.push(b'}');
-                }
+            if mv == Some(Move::Pass) {
+                out.extend_from_slice(b"\"pass\":true}");
+            } else {
+                out.extend_from_slice(b"\"invalid\":");
+                string(out, value);
+                out.push(b'}');
             }
         }
     }
@@ -773,7 +772,7 @@ mod tests {
         // Moves alone in their node (written from their one slot), beside other properties, a
         // pass as `tt` and as `[]`, a move in the root.
         let read = crate::read(&b"(;SZ[19]B[aa];B[pd];W[tt];B[dd]C[x];W[];B[sa]BL[30])"[..]).unwrap();
-        let text = String::from_utf8(lines_bytes(&read.collection, None)).unwrap();
+        let text = String::from_utf8(lines_bytes(&read.collection, None).0).unwrap();
         let nodes = r#""nodes":[{"SZ":["19"],"B":["aa"]},{"B":["pd"]},{"W":["tt"]},{"B":["dd"],"C":["x"]},{"W":[""]},{"B":["sa"],"BL":["30"]}]"#;
         assert!(text.contains(nodes), "{text}");
         let line = concat!(
@@ -784,7 +783,7 @@ mod tests {
         assert!(text.contains(line), "{text}");
         // `tt` is a point on a board larger than 19; a point off a small board is invalid.
         let read = crate::read(&b"(;SZ[21];B[tt];W[ab])(;SZ[9];B[pd];W[ii])"[..]).unwrap();
-        let text = String::from_utf8(lines_bytes(&read.collection, None)).unwrap();
+        let text = String::from_utf8(lines_bytes(&read.collection, None).0).unwrap();
         let big = r#""main_line":[{"color":"B","x":19,"y":19},{"color":"W","x":0,"y":1}]"#;
         let small = r#""main_line":[{"color":"B","invalid":"pd"},{"color":"W","x":8,"y":8}]"#;
         assert!(text.contains(big) && text.contains(small), "{text}");
@@ -807,8 +806,8 @@ mod tests {
         b.add_prop(n, "B", ["dd"]);
         let t = b.build();
         let mut s = Vec::new();
-        node(&mut s, &t, NodeId::ROOT);
-        node(&mut s, &t, NodeId(1));
+        node(&mut s, &t, NodeId::ROOT, &mut Notes::default());
+        node(&mut s, &t, NodeId(1), &mut Notes::default());
         assert_eq!(crate::formats::written_text(s), r#"{"AB":[["aa","cc"],"dd"]}[["B",["pd"]],["B",["dd"]]]"#);
         // Forty identifiers, all different, then the first again: the repeat is found past the
         // thirty-two the writer keeps at hand.
@@ -823,9 +822,107 @@ mod tests {
             }
             let t = b.build();
             let mut s = Vec::new();
-            node(&mut s, &t, NodeId::ROOT);
+            node(&mut s, &t, NodeId::ROOT, &mut Notes::default());
             let s = crate::formats::written_text(s);
             assert_eq!(s.starts_with("[["), repeat, "{s}");
         }
+    }
+
+    #[test]
+    fn numbers_are_written_as_display_writes_them() {
+        for x in [0.0, -0.0, 6.5, 7.0, 375.0, 0.5, -6.5, -0.5, 2.75, 1e15, 1e16 + 2.0, 123456789.5, f64::MIN_POSITIVE] {
+            let mut s = Vec::new();
+            number(&mut s, x);
+            assert_eq!(String::from_utf8(s).unwrap(), x.to_string(), "{x}");
+        }
+        let mut s = Vec::new();
+        number(&mut s, f64::NAN);
+        assert_eq!(s, b"null");
+    }
+
+    #[test]
+    fn point_entries_spell_the_coordinates() {
+        for (black, x, y, want) in [
+            (true, 0, 0, r#",{"color":"B","x":0,"y":0}"#),
+            (false, 15, 3, r#",{"color":"W","x":15,"y":3}"#),
+            (true, 25, 9, r#",{"color":"B","x":25,"y":9}"#),
+            (false, 26, 51, r#",{"color":"W","x":26,"y":51}"#),
+        ] {
+            let mut s = Vec::new();
+            point_entry(&mut s, black, x, y);
+            assert_eq!(String::from_utf8(s).unwrap(), want);
+        }
+        assert_eq!(crate::model::props::index_of("B"), Some(KEY_B));
+        assert_eq!(crate::model::props::index_of("W"), Some(KEY_W));
+    }
+
+    #[test]
+    fn repeats_of_unknown_identifiers_and_their_look_alikes_are_told_apart() {
+        // Unknown identifiers share bits by their keys' low bits: only a true repeat turns the
+        // node into pairs. Two identifiers whose keys share them are found first.
+        let name = |i: u32| format!("X{}{}", (b'A' + (i / 26) as u8) as char, (b'A' + (i % 26) as u8) as char);
+        let mut b = TreeBuilder::new();
+        let r = b.root();
+        for i in 0..300 {
+            b.add_prop(r, &name(i), ["v"]);
+        }
+        let t = b.build();
+        let keys: Vec<(u16, &str)> = t.root().props().map(|p| (p.key(), p.ident())).collect();
+        let (x, y) = keys
+            .iter()
+            .find_map(|&(k, x)| keys.iter().find(|&&(l, _)| l != k && l & 127 == k & 127).map(|&(_, y)| (x, y)))
+            .unwrap();
+        let mut b = TreeBuilder::new();
+        let r = b.root();
+        for i in 0..300 {
+            b.add_prop(r, &name(i), ["v"]);
+        }
+        let n = b.add_child(r);
+        b.add_prop(n, x, ["1"]);
+        b.add_prop(n, y, ["2"]);
+        b.add_prop(n, "KM", ["6.5"]);
+        let m = b.add_child(n);
+        b.add_prop(m, y, ["1"]);
+        b.add_prop(m, "C", ["a\"b"]);
+        b.add_prop(m, y, ["2"]);
+        let t = b.build();
+        let mut s = Vec::new();
+        node(&mut s, &t, NodeId(1), &mut Notes::default());
+        node(&mut s, &t, NodeId(2), &mut Notes::default());
+        let want = format!(r#"{{"{x}":["1"],"{y}":["2"],"KM":["6.5"]}}[["{y}",["1"]],["C",["a\"b"]],["{y}",["2"]]]"#);
+        assert_eq!(crate::formats::written_text(s), want);
+    }
+
+    #[test]
+    fn properties_without_values_are_noted_where_the_writer_meets_them() {
+        // In a game with variations and in one without, in a node written as pairs too.
+        let game = |variations: bool| {
+            let mut b = TreeBuilder::new();
+            let r = b.root();
+            b.add_prop(r, "GN", std::iter::empty::<&str>());
+            let one = b.add_child(r);
+            b.add_prop(one, "B", ["pd"]);
+            b.add_prop(one, "TR", std::iter::empty::<&str>());
+            if variations {
+                let two = b.add_child(r);
+                b.add_prop(two, "B", ["dd"]);
+                b.add_prop(two, "B", ["dp"]);
+                b.add_prop(two, "SQ", std::iter::empty::<&str>());
+            }
+            b.build()
+        };
+        let collection = Collection::new(vec![game(false), game(true)]);
+        for pretty in [false, true] {
+            let empty = if pretty {
+                let mut s = Vec::new();
+                document_games(&mut s, &collection, None, true)
+            } else {
+                lines_bytes(&collection, None).1
+            };
+            let got: Vec<_> = empty.iter().map(|e| (e.game, e.node, e.ident.as_str())).collect();
+            assert_eq!(got, [(0, 0, "GN"), (0, 1, "TR"), (1, 0, "GN"), (1, 1, "TR"), (1, 2, "SQ")]);
+        }
+        let text = String::from_utf8(lines_bytes(&collection, None).0).unwrap();
+        assert!(text.contains(r#"[["B",["dd"]],["B",["dp"]],["SQ",[""]]]"#), "{text}");
     }
 }
