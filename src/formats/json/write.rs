@@ -323,14 +323,15 @@ fn flat_nodes(o: &mut Out, game: &GameTree, size: BoardSize, depth: usize) -> us
     let mut lone = [0u8; 64];
     lone[..before.len()].copy_from_slice(&before);
     lone[n_before..n_before + 12].copy_from_slice(b"{\"B\":[\"pd\"]}");
-    let Out { nodes, entries, notes, .. } = o;
+    // The buffers as locals while written (what the loop keeps at hand).
+    let (mut nodes, mut entries, notes) = (std::mem::take(&mut o.nodes), std::mem::take(&mut o.entries), &mut o.notes);
     nodes.clear();
     nodes.reserve(game.len() * (n_before + 12) + 64);
     entries.reserve(game.len() * 28);
     let mut moves = 0;
     nodes.extend_from_slice(&before[1..n_before]);
-    any_node(nodes, game, NodeId::ROOT, notes);
-    node_entries(entries, &mut moves, game, NodeId::ROOT, size);
+    any_node(&mut nodes, game, NodeId::ROOT, notes);
+    node_entries(&mut entries, &mut moves, game, NodeId::ROOT, size);
     for i in 1..game.len() {
         let id = NodeId::from_index(i);
         match game.lone_move(id) {
@@ -341,18 +342,19 @@ fn flat_nodes(o: &mut Out, game: &GameTree, size: BoardSize, depth: usize) -> us
                     lone[n_before + 2] = colour;
                     lone[n_before + 7] = x;
                     lone[n_before + 8] = y;
-                    put_prefix(nodes, &lone, n_before + 12);
+                    put_prefix(&mut nodes, &lone, n_before + 12);
                 }
-                lone_entry(entries, colour == b'B', x, y, size);
+                lone_entry(&mut entries, colour == b'B', x, y, size);
                 moves += 1;
             }
             None => {
                 nodes.extend_from_slice(&before[..n_before]);
-                any_node(nodes, game, id, notes);
-                node_entries(entries, &mut moves, game, id, size);
+                any_node(&mut nodes, game, id, notes);
+                node_entries(&mut entries, &mut moves, game, id, size);
             }
         }
     }
+    (o.nodes, o.entries) = (nodes, entries);
     moves
 }
 
