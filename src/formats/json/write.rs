@@ -337,7 +337,8 @@ fn flat_nodes(o: &mut Out, game: &GameTree, size: BoardSize, depth: usize) -> us
         match game.lone_move(id) {
             Some([colour, x, y]) => {
                 if n_before == 1 {
-                    nodes.extend_from_slice(&[b',', b'{', b'"', colour, b'"', b':', b'[', b'"', x, y, b'"', b']', b'}']);
+                    nodes
+                        .extend_from_slice(&[b',', b'{', b'"', colour, b'"', b':', b'[', b'"', x, y, b'"', b']', b'}']);
                 } else {
                     lone[n_before + 2] = colour;
                     lone[n_before + 7] = x;
