@@ -5,7 +5,7 @@
 //! order: each node goes to a scratch buffer and each move to the digest's `main_line` in
 //! another, since the digest (with its move count first) comes before the nodes. A node that
 //! holds one move and nothing else is written from its slot in fixed-size copies, and its
-//! `main_line` entry from a table of the points' coordinates.
+//! `main_line` entry copied whole from a table of every point's entry.
 
 use std::io::Write as _;
 
@@ -32,6 +32,7 @@ struct Notes {
     empty: Vec<Empty>,
 }
 
+/// The output and the writer's scratch buffers, kept from game to game.
 struct Out {
     s: Vec<u8>,
     pretty: bool,
