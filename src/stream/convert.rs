@@ -327,3 +327,66 @@ fn run<R: Read + Send>(
     });
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::Cut;
+
+    /// `n` games named `Player 0` …, one piece each, of 1 to 4,001 moves (so pieces finish out
+    /// of order on several threads); game `bad` names a player ISO-8859-2 cannot hold.
+    fn games(n: usize, bad: usize) -> String {
+        (0..n)
+            .map(|i| {
+                let name = if i == bad { "李".to_string() } else { format!("Player {i}") };
+                format!("(;GM[1]PB[{name}]{})\n", ";B[aa];W[bb]".repeat(i * 37 % 11 * 200 + 1))
+            })
+            .collect()
+    }
+
+    fn run_to(
+        text: &str,
+        threads: usize,
+        encoding: &'static encoding_rs::Encoding,
+    ) -> (Summary, Result<(), StreamError>, Vec<u8>) {
+        let parts = Parts::new(Format::SGF, Vec::new(), text.as_bytes(), Cut::Sgf).with_target(1);
+        let options = StreamOptions {
+            to: Format::SGF,
+            read: ReadOptions::default(),
+            write: WriteOptions { encoding: Some(encoding), ..WriteOptions::default() },
+            name_moves: None,
+        };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut out = Vec::new();
+        let (summary, result) = pool.install(|| convert(parts, &options, &mut out));
+        (summary, result, out)
+    }
+
+    #[test]
+    fn pieces_are_emitted_in_input_order_on_any_number_of_threads() {
+        let text = games(200, usize::MAX);
+        let whole = Format::SGF.read(text.clone().into_bytes(), &ReadOptions::default()).unwrap();
+        let expected = Format::SGF.write(&whole.collection, &WriteOptions::default()).unwrap().bytes;
+        for threads in [1, 2, 3, 8] {
+            let (summary, result, out) = run_to(&text, threads, encoding_rs::UTF_8);
+            assert!(result.is_ok(), "{threads} threads: {result:?}");
+            assert_eq!(summary.games, 200);
+            assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&expected), "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_piece_that_cannot_be_written_stops_the_output_after_the_pieces_before_it() {
+        let text = games(120, 70);
+        for threads in [1, 2, 4] {
+            let (summary, result, out) = run_to(&text, threads, encoding_rs::ISO_8859_2);
+            assert!(matches!(result, Err(StreamError::CannotHold)), "{threads} threads: {result:?}");
+            let out = String::from_utf8(out).unwrap();
+            // Every game before the one that failed, in order, and none after it.
+            let names: Vec<&str> = out.split("PB[").skip(1).map(|s| &s[..s.find(']').unwrap()]).collect();
+            let expected: Vec<String> = (0..70).map(|i| format!("Player {i}")).collect();
+            assert_eq!(names, expected, "{threads} threads");
+            assert!(summary.write.iter().any(|d| d.message.contains('李')), "{:?}", summary.write);
+        }
+    }
+}
