@@ -1,6 +1,7 @@
 //! Converting an input piece by piece: pieces are read and written in parallel on the current
-//! rayon pool (a batch at a time, while the batch before is emitted and the next one read) and
-//! emitted in input order, so memory stays bounded by a few batches whatever the input's size.
+//! rayon pool (a window of a few pieces per thread in flight, each taken by whichever thread is
+//! free) and emitted in input order, so memory stays bounded by the window whatever the input's
+//! size.
 
 use super::place::Placer;
 use super::{Parts, Piece, ReadPiece, read_piece};
@@ -8,7 +9,6 @@ use crate::charset::CharsetDecision;
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
 use crate::model::Collection;
-use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
 /// What a streaming conversion does.
@@ -217,19 +217,6 @@ impl Emit<'_> {
     }
 }
 
-/// The next `n` pieces (fewer at the end of the input).
-fn take<R: Read>(parts: &mut Parts<R>, n: usize) -> Result<Vec<Piece>, StreamError> {
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        match parts.next_piece() {
-            Some(Ok(p)) => out.push(p),
-            Some(Err(e)) => return Err(StreamError::Input(e)),
-            None => break,
-        }
-    }
-    Ok(out)
-}
-
 /// Converts the input `parts` to `options.to`, writing to `out` as it goes; returns what was
 /// read and written, and why it stopped early, if it did. Output bytes are those the format's
 /// writer gives for the whole collection, when every piece reads as it does in the whole file
@@ -275,34 +262,131 @@ fn run<R: Read + Send>(
     emit: &mut Emit<'_>,
 ) -> Result<(), StreamError> {
     // The first piece alone: its charset decision is the one the writer records for all.
-    let Some(first) = take(parts, 1)?.pop() else { return Ok(()) };
+    let first = match parts.next_piece() {
+        None => return Ok(()),
+        Some(p) => p.map_err(StreamError::Input)?,
+    };
     let read = read_piece(format, first, &options.read, options.name_moves);
     let mut write = options.write.clone();
     if write.source_charset.is_none() {
         write.source_charset = read.read.as_ref().ok().and_then(|r| r.charset);
     }
-    let pool = &emit.pool.clone();
-    let first = written(read, options.to, &write, pool);
-    let n = 2 * rayon::current_num_threads().max(1);
-    let mut ready = vec![first];
-    let mut batch = take(parts, n)?;
-    loop {
-        let write = &write;
-        let todo = std::mem::take(&mut batch);
-        let last = todo.is_empty();
-        let (next, done) = rayon::join(
-            || {
-                for d in ready.drain(..) {
-                    emit.emit(d)?;
+    let pool = emit.pool.clone();
+    emit.emit(written(read, options.to, &write, &pool))?;
+    let (write, pool) = (&write, &pool);
+    // A window of pieces in flight: each is read and written by whichever thread is free, and
+    // emitted as soon as the pieces before it are; no thread waits for a whole batch.
+    let window = 4 * rayon::current_num_threads().max(1);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Done)>();
+    let mut result = Ok(());
+    let out = &mut result;
+    rayon::scope_fifo(move |scope| {
+        let mut waiting = std::collections::BTreeMap::new();
+        let (mut spawned, mut emitted, mut more) = (0usize, 0usize, true);
+        loop {
+            while more && spawned - emitted < window {
+                match parts.next_piece() {
+                    Some(Ok(piece)) => {
+                        let (tx, index) = (tx.clone(), spawned);
+                        scope.spawn_fifo(move |_| {
+                            // Every piece spawned is received before the receiver is dropped.
+                            let _ = tx.send((index, process(piece, format, options, write, pool)));
+                        });
+                        spawned += 1;
+                    }
+                    Some(Err(e)) => {
+                        *out = Err(StreamError::Input(e));
+                        more = false;
+                    }
+                    None => more = false,
                 }
-                if last { Ok(Vec::new()) } else { take(parts, n) }
-            },
-            || todo.into_par_iter().map(|p| process(p, format, options, write, pool)).collect::<Vec<_>>(),
-        );
-        batch = next?;
-        ready = done;
-        if last {
-            return Ok(());
+            }
+            if emitted == spawned {
+                return;
+            }
+            // A piece done, if one is; else this thread reads and writes a piece itself, or
+            // waits for one when every piece in flight is taken.
+            let done = rx.try_recv().ok().or_else(|| match rayon::yield_now() {
+                Some(rayon::Yield::Executed) => None,
+                _ => rx.recv().ok(),
+            });
+            if let Some((index, done)) = done {
+                waiting.insert(index, done);
+            }
+            while let Some(done) = waiting.remove(&emitted) {
+                emitted += 1;
+                if out.is_ok() {
+                    if let Err(e) = emit.emit(done) {
+                        // The pieces in flight are finished and dropped.
+                        *out = Err(e);
+                        more = false;
+                    }
+                }
+            }
+        }
+    });
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::Cut;
+
+    /// `n` games named `Player 0` …, one piece each, of 1 to 4,001 moves (so pieces finish out
+    /// of order on several threads); game `bad` names a player ISO-8859-2 cannot hold.
+    fn games(n: usize, bad: usize) -> String {
+        (0..n)
+            .map(|i| {
+                let name = if i == bad { "李".to_string() } else { format!("Player {i}") };
+                format!("(;GM[1]PB[{name}]{})\n", ";B[aa];W[bb]".repeat(i * 37 % 11 * 200 + 1))
+            })
+            .collect()
+    }
+
+    fn run_to(
+        text: &str,
+        threads: usize,
+        encoding: &'static encoding_rs::Encoding,
+    ) -> (Summary, Result<(), StreamError>, Vec<u8>) {
+        let parts = Parts::new(Format::SGF, Vec::new(), text.as_bytes(), Cut::Sgf).with_target(1);
+        let options = StreamOptions {
+            to: Format::SGF,
+            read: ReadOptions::default(),
+            write: WriteOptions { encoding: Some(encoding), ..WriteOptions::default() },
+            name_moves: None,
+        };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut out = Vec::new();
+        let (summary, result) = pool.install(|| convert(parts, &options, &mut out));
+        (summary, result, out)
+    }
+
+    #[test]
+    fn pieces_are_emitted_in_input_order_on_any_number_of_threads() {
+        let text = games(200, usize::MAX);
+        let whole = Format::SGF.read(text.clone().into_bytes(), &ReadOptions::default()).unwrap();
+        let expected = Format::SGF.write(&whole.collection, &WriteOptions::default()).unwrap().bytes;
+        for threads in [1, 2, 3, 8] {
+            let (summary, result, out) = run_to(&text, threads, encoding_rs::UTF_8);
+            assert!(result.is_ok(), "{threads} threads: {result:?}");
+            assert_eq!(summary.games, 200);
+            assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&expected), "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_piece_that_cannot_be_written_stops_the_output_after_the_pieces_before_it() {
+        let text = games(120, 70);
+        for threads in [1, 2, 4] {
+            let (summary, result, out) = run_to(&text, threads, encoding_rs::ISO_8859_2);
+            assert!(matches!(result, Err(StreamError::CannotHold)), "{threads} threads: {result:?}");
+            let out = String::from_utf8(out).unwrap();
+            // Every game before the one that failed, in order, and none after it.
+            let names: Vec<&str> = out.split("PB[").skip(1).map(|s| &s[..s.find(']').unwrap()]).collect();
+            let expected: Vec<String> = (0..70).map(|i| format!("Player {i}")).collect();
+            assert_eq!(names, expected, "{threads} threads");
+            assert!(summary.write.iter().any(|d| d.message.contains('李')), "{:?}", summary.write);
         }
     }
 }
