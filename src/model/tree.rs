@@ -175,6 +175,9 @@ pub struct GameTree {
     unknown: Vec<Box<str>>,
     /// Byte offsets into the source text, recorded only when a reader was asked for them.
     positions: Option<Box<Positions>>,
+    /// Where in the source text the reader found this game (its `(`; [`NO_OFFSET`] when it was
+    /// not read from one): the game can be read again there, with positions.
+    read_at: u32,
 }
 
 /// Where nodes and properties start in the source text.
@@ -283,6 +286,7 @@ impl GameTree {
             values: Vec::new(),
             unknown: Vec::new(),
             positions: None,
+            read_at: NO_OFFSET,
         }
     }
 
@@ -292,6 +296,17 @@ impl GameTree {
         let (nodes, props) = (self.node_props.capacity(), self.slots.capacity());
         self.positions =
             Some(Box::new(Positions { nodes: Vec::with_capacity(nodes), props: Vec::with_capacity(props) }));
+    }
+
+    /// Record where in the source text the reader found this game.
+    pub(crate) fn set_read_at(&mut self, offset: usize) {
+        self.read_at = u32::try_from(offset).unwrap_or(NO_OFFSET);
+    }
+
+    /// Where in [`GameTree::source`] the reader found this game (its `(`), if it was read from
+    /// one.
+    pub(crate) fn read_at(&self) -> Option<usize> {
+        (self.read_at != NO_OFFSET && !self.src.is_empty()).then_some(self.read_at as usize)
     }
 
     /// Record the source offset of the node just pushed.
@@ -315,12 +330,6 @@ impl GameTree {
     /// empty for trees built otherwise).
     pub fn source(&self) -> &str {
         &self.src
-    }
-
-    /// Whether this tree's values refer to the same source text as `other`'s (the games of one
-    /// read do).
-    pub(crate) fn shares_source(&self, other: &GameTree) -> bool {
-        Arc::ptr_eq(&self.src, &other.src)
     }
 
     /// The shared source text.
@@ -910,7 +919,10 @@ impl GameTree {
                 NewProp::Owned(_, values) | NewProp::Keyed(_, values) => values.iter().map(|v| v.text.len()).sum(),
             })
             .sum();
-        self.own.reserve(texts);
+        if self.own.capacity() - self.own.len() < texts {
+            // As `splice_in` grows the slots: a little room, not twice the size.
+            self.own.reserve_exact(texts + self.own.len() / 8);
+        }
         let (start, end) = self.prop_range(node);
         // Room for the node's slots and a few more properties.
         let mut new: Vec<u16> = Vec::with_capacity(end - start + 4 * WIDE);
@@ -987,7 +999,13 @@ fn splice_in<T: Copy>(v: &mut Vec<T>, range: std::ops::Range<usize>, new: impl E
             v.extend(new);
             return;
         };
-        v.resize(v.len() + n - old, fill);
+        let extra = n - old;
+        if v.capacity() - v.len() < extra {
+            // Read trees are stored at their exact size and most get one edit (the root's
+            // repairs): a little room, not twice the size (still geometric over many edits).
+            v.reserve_exact(extra + v.len() / 8);
+        }
+        v.resize(v.len() + extra, fill);
         v.copy_within(end..end + tail, start + n);
     } else if n < old {
         v.copy_within(end.., start + n);

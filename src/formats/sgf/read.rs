@@ -193,6 +193,27 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
     Parsed { collection: Collection::new(games), diagnostics, text: holder, roots }
 }
 
+/// The game `tree` read again from where the reader found it in its source text, recording
+/// positions: the same game (checked), with [`GameTree::node_offset`] and
+/// [`crate::model::Property::offset`] as a read of the whole text with positions gives them.
+/// `None` for a tree not read from a text, or edited since.
+///
+/// The reader's state at a game's `(` is the state it starts with (what it keeps between games
+/// only words diagnostics), and it reads on from there to the same end, so the game reads the
+/// same; a collection read in pieces reads as the whole text does (see [`parse_pieces`]).
+pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
+    let start = tree.read_at()?;
+    let src = tree.source_arc();
+    let text: &str = src.as_str();
+    if start >= text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let mut r = Reader::new(text, Arc::clone(&src), Sink::new(), true, false);
+    r.pos = start;
+    let again = r.game_tree()?;
+    (again == *tree).then_some(again)
+}
+
 /// Texts from this size are read in pieces on the rayon pool when it has more than one thread.
 const PIECES_FROM: usize = 8 << 20;
 
@@ -395,6 +416,7 @@ impl<'s> Reader<'s> {
             frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
         }
         let game_open = frames[0].open_at;
+        tree.set_read_at(game_open);
         self.game_open = game_open;
         self.root_found = false;
         // The node that receives properties: the last node created, until a '(' or ')'.
@@ -1124,6 +1146,52 @@ mod tests {
         crate::shared_files::each_shared_sgf(|path, bytes| {
             assert!(runs_agree(&String::from_utf8_lossy(&bytes)), "{}", path.display());
         });
+    }
+
+    /// Every game of `text` read without positions reads again, alone, as the whole text read
+    /// with positions gives it (offsets included); pieces too.
+    fn read_again_agrees(text: &str) {
+        let (with, _) = parse_text(text.to_string(), Sink::new(), true);
+        let (without, _) = parse_text(text.to_string(), Sink::new(), false);
+        assert_eq!(with.games.len(), without.games.len(), "{text}");
+        for (w, g) in with.games.iter().zip(&without.games) {
+            let again = read_game_again(g).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(&again, w, "{text}");
+            assert_eq!(offsets(std::slice::from_ref(&again)), offsets(std::slice::from_ref(w)), "{text}");
+        }
+        let src = Arc::new(text.to_string());
+        if let Some((games, _)) = parse_pieces(text, &src, false, false, 0) {
+            for (g, w) in games.iter().zip(&with.games) {
+                assert_eq!(read_game_again(g).as_ref(), Some(w), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_reads_again_alone_as_in_its_text() {
+        let texts = [
+            "(;GM[1];B[pd];W[dp]\n;B[pq] ;W[dd](;B[qq];W[cc])(;B[aa]C[x];W[bb]))(;B[aa])",
+            "junk (;C[a\\]b]PB[x) (;B[pd]) ;W[dd]",
+            ";B[pd];W[dp] (;C[second])",
+            "(;B[pd];W[dp]);B[qq])(;B[aa];W[bb] (;B[cc]) ;W[dd])",
+            "((;B[aa]))(()(;C[x]))((;B[bb])(;B[cc]))",
+            "(;C[lone\rcr]B[pd]BL[1795.4];W[dp]WL[12]WL[3];B[aa]BL[1][2])(;B[cc]WL[1.5]\n;W[dd]BL[x];B[ee]BL[9)",
+            "(;FF[3]SiZe[9]AB[aa:cc]XX[1]YY[2](;B[pd];W[dp]",
+        ];
+        for text in texts {
+            read_again_agrees(text);
+        }
+        // Not read from a text, or edited since: not read again.
+        let (c, _) = parse_text("(;B[pd])(;B[dd])".to_string(), Sink::new(), false);
+        let mut edited = c.games[1].clone();
+        edited.set_prop(crate::model::NodeId::ROOT, "C", ["x"]);
+        assert!(read_game_again(&edited).is_none());
+        assert!(read_game_again(&GameTree::new()).is_none());
+    }
+
+    #[test]
+    fn every_game_of_the_shared_files_reads_again_alone() {
+        crate::shared_files::each_shared_sgf(|_, bytes| read_again_agrees(&String::from_utf8_lossy(&bytes)));
     }
 
     /// Pieces read in parallel give the whole text's games and roots, or nothing.
