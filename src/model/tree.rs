@@ -175,9 +175,10 @@ pub struct GameTree {
     unknown: Vec<Box<str>>,
     /// Byte offsets into the source text, recorded only when a reader was asked for them.
     positions: Option<Box<Positions>>,
-    /// Where in the source text the reader found this game (its `(`; [`NO_OFFSET`] when it was
-    /// not read from one): the game can be read again there, with positions.
-    read_at: u32,
+    /// Where in the source text the reader found this game: from its `(` to after its `)`
+    /// ([`NO_OFFSET`] when it was not read from one). The game can be read again there, with
+    /// positions.
+    read_span: [u32; 2],
 }
 
 /// Where nodes and properties start in the source text.
@@ -286,7 +287,7 @@ impl GameTree {
             values: Vec::new(),
             unknown: Vec::new(),
             positions: None,
-            read_at: NO_OFFSET,
+            read_span: [NO_OFFSET; 2],
         }
     }
 
@@ -298,15 +299,18 @@ impl GameTree {
             Some(Box::new(Positions { nodes: Vec::with_capacity(nodes), props: Vec::with_capacity(props) }));
     }
 
-    /// Record where in the source text the reader found this game.
-    pub(crate) fn set_read_at(&mut self, offset: usize) {
-        self.read_at = u32::try_from(offset).unwrap_or(NO_OFFSET);
+    /// Record where in the source text the reader found this game (`start..end`).
+    pub(crate) fn set_read_span(&mut self, start: usize, end: usize) {
+        let at = |o: usize| u32::try_from(o).unwrap_or(NO_OFFSET);
+        self.read_span = [at(start), at(end)];
     }
 
-    /// Where in [`GameTree::source`] the reader found this game (its `(`), if it was read from
-    /// one.
-    pub(crate) fn read_at(&self) -> Option<usize> {
-        (self.read_at != NO_OFFSET && !self.src.is_empty()).then_some(self.read_at as usize)
+    /// Where in [`GameTree::source`] the reader found this game (from its `(` to after its
+    /// `)`), if it was read from one.
+    pub(crate) fn read_span(&self) -> Option<std::ops::Range<usize>> {
+        let [start, end] = self.read_span;
+        let known = start != NO_OFFSET && end != NO_OFFSET && start <= end && end as usize <= self.src.len();
+        (known && !self.src.is_empty()).then_some(start as usize..end as usize)
     }
 
     /// Record the source offset of the node just pushed.

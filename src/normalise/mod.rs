@@ -626,12 +626,17 @@ fn plan(tree: &GameTree, may_continue: bool) -> Option<Plan> {
     (!nodes.is_empty() || inline_candidate(tree, may_continue)).then_some(Plan { facts, nodes, may_continue })
 }
 
-/// Whether `tree` may hold inline variations. Without the reader's offsets a game cannot scan
-/// only its own text: a game with variations in a source that may continue them is a candidate,
-/// and the repairs read the game again with its offsets.
+/// Whether `tree` may hold inline variations. A game that knows neither the reader's offsets nor
+/// where the reader found it cannot scan only its own text: it is a candidate when it has
+/// variations in a source that may continue them. A candidate read without offsets is read
+/// again with them to find its inline variations.
 fn inline_candidate(tree: &GameTree, may_continue: bool) -> bool {
     may_continue
-        && if tree.node_offset(NodeId::ROOT).is_some() { variations::candidates(tree) } else { tree.has_variations() }
+        && if tree.node_offset(NodeId::ROOT).is_some() || tree.read_span().is_some() {
+            variations::candidates(tree)
+        } else {
+            tree.has_variations()
+        }
 }
 
 /// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
@@ -691,18 +696,22 @@ fn repair_game(tree: &mut GameTree, plan: Plan, full: &[&'static str], scratch: 
     let Plan { facts, nodes, may_continue } = plan;
     let with_positions = tree.node_offset(NodeId::ROOT).is_some();
     repair_nodes(tree, &facts, &nodes, full, scratch);
-    // Offsets to place a repair whose message is shown, or to find inline variations: a game
-    // read without them is read again with them (the same game; its repairs are redone).
-    let wanted = scratch.findings.iter().any(|f| !f.capped) || (may_continue && tree.has_variations());
-    if !with_positions && wanted {
+    // A game read without offsets is read again with them: whole to find inline variations (its
+    // repairs are then redone on the same game, read with them), else up to the last node whose
+    // repair is shown, to place those.
+    let mut head = None;
+    if !with_positions && inline_candidate(tree, may_continue) {
         if let Some(again) = crate::formats::sgf::read_game_again(tree) {
             *tree = again;
             repair_nodes(tree, &facts, &nodes, full, scratch);
         }
+    } else if !with_positions {
+        let shown = scratch.findings.iter().filter(|f| !f.capped).map(|f| f.node).max();
+        head = shown.and_then(|last| crate::formats::sgf::read_game_head_again(tree, last));
     }
     let order = variations::plan(tree, &mut scratch.findings);
     let from = out.diags.len();
-    place(tree, &mut scratch.findings, &mut out.diags);
+    place(tree, head.as_ref().unwrap_or(tree), &mut scratch.findings, &mut out.diags);
     let src = out.diags[from..].iter().any(|d| d.1.is_some()).then(|| tree.source_arc());
     out.games.push((out.diags.len() - from, src));
     edit(tree, scratch, &order);
@@ -797,8 +806,9 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
 }
 
 /// The findings of one game as diagnostics, each with the offset of its place (from the reader's
-/// offsets) when its message is shown, and the move number of nodes below the root added.
-fn place(tree: &GameTree, findings: &mut Vec<Finding>, out: &mut Vec<Pending>) {
+/// offsets, recorded in `tree` or in `read`, the same game read again up to a node) when its
+/// message is shown, and the move number of nodes below the root added.
+fn place(tree: &GameTree, read: &GameTree, findings: &mut Vec<Finding>, out: &mut Vec<Pending>) {
     if findings.iter().all(|f| f.capped) {
         out.extend(findings.drain(..).map(|f| (f.diag, None)));
         return;
@@ -812,14 +822,14 @@ fn place(tree: &GameTree, findings: &mut Vec<Finding>, out: &mut Vec<Pending>) {
             if f.capped {
                 return None;
             }
-            let node = tree.get_node(f.node)?;
-            let Some(i) = f.origin else { return tree.node_offset(f.node) };
+            let node = read.get_node(f.node)?;
+            let Some(i) = f.origin else { return read.node_offset(f.node) };
             if props_of.as_ref().is_none_or(|(n, _)| *n != f.node) {
                 props_of = Some((f.node, node.props().map(|p| p.offset()).collect()));
             }
             match props_of.as_ref().and_then(|(_, offs)| offs.get(i)) {
-                Some(&o) => o.or_else(|| tree.node_offset(f.node)),
-                None => tree.node_offset(f.node),
+                Some(&o) => o.or_else(|| read.node_offset(f.node)),
+                None => read.node_offset(f.node),
             }
         })
         .collect();
@@ -1118,6 +1128,7 @@ mod tests {
         let text = mixed_collection(3000);
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let mut results = Vec::new();
         for positions in [false, true] {
             let opts = ReadOptions { positions, ..ReadOptions::default() };
             let a = one.install(|| Format::SGF.read(text.clone().into_bytes(), &opts).unwrap());
@@ -1131,7 +1142,11 @@ mod tests {
             // (Games with inline variations are rebuilt, without offsets.)
             assert_eq!(n(&a), n(&b));
             assert_eq!(n(&a) > 2000, positions);
+            results.push(b);
         }
+        // Read without offsets (each game read again where needed) as with them.
+        assert_eq!(results[0].diagnostics, results[1].diagnostics);
+        assert_eq!(results[0].collection, results[1].collection);
     }
 
     #[test]

@@ -112,8 +112,10 @@ struct Reader<'s> {
     /// Whether to record node and property offsets.
     positions: bool,
     /// Whether runs of moves are read by [`Reader::move_run`] (always but in the tests that
-    /// compare it with the general path).
+    /// compare it with the general path, and when reading stops early).
     move_runs: bool,
+    /// The last node to read: the game tree stops before the next one (`u32::MAX`: none).
+    last_node: u32,
     /// The tree games are built in (reused: each game is then copied out at its final size).
     scratch: Option<GameTree>,
     /// The identifier lookup table (see `props::lookup_table`).
@@ -202,7 +204,7 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
 /// only words diagnostics), and it reads on from there to the same end, so the game reads the
 /// same; a collection read in pieces reads as the whole text does (see [`parse_pieces`]).
 pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
-    let start = tree.read_at()?;
+    let start = tree.read_span()?.start;
     let src = tree.source_arc();
     let text: &str = src.as_str();
     if start >= text.len() || !text.is_char_boundary(start) {
@@ -212,6 +214,34 @@ pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
     r.pos = start;
     let again = r.game_tree()?;
     (again == *tree).then_some(again)
+}
+
+/// The nodes of the game `tree` up to `last` (in pre-order) read again from where the reader
+/// found it, recording positions: a tree of those nodes (checked to be the same as `tree`'s),
+/// whose offsets are the ones [`read_game_again`] would give them. Cheaper when `last` is near
+/// the root (a repair of the root needs its offsets only). `None` as for [`read_game_again`].
+pub(crate) fn read_game_head_again(tree: &GameTree, last: crate::model::NodeId) -> Option<GameTree> {
+    let start = tree.read_span()?.start;
+    if last.index() >= tree.len() {
+        return None;
+    }
+    let src = tree.source_arc();
+    let text: &str = src.as_str();
+    if start >= text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let mut r = Reader::new(text, Arc::clone(&src), Sink::new(), true, false);
+    r.pos = start;
+    r.move_runs = false;
+    r.last_node = last.index() as u32;
+    let head = r.game_tree()?;
+    let same = head.len() == last.index() + 1
+        && head.nodes().zip(tree.nodes()).all(|(a, b)| {
+            a.parent().map(|p| p.id()) == b.parent().map(|p| p.id())
+                && a.prop_count() == b.prop_count()
+                && a.props().zip(b.props()).all(|(p, q)| p.ident() == q.ident() && p.values().eq(q.values()))
+        });
+    same.then_some(head)
 }
 
 /// Texts from this size are read in pieces on the rayon pool when it has more than one thread.
@@ -280,6 +310,7 @@ impl<'s> Reader<'s> {
             lone_cr: None,
             positions,
             move_runs: true,
+            last_node: u32::MAX,
             scratch: None,
             table: props::lookup_table(),
             key_b: props::index_of("B").unwrap_or_default(),
@@ -398,8 +429,11 @@ impl<'s> Reader<'s> {
                 let mut t = GameTree::with_source(Arc::clone(&self.src));
                 // Room for a small file's game at once, so that its buffers do not grow step by
                 // step, each step a copy; larger games grow from there.
-                let (nodes, slots) = room_for(&self.bytes[self.pos..]);
-                t.reserve(nodes, slots);
+                // (Not when reading stops early: a few nodes, near the root.)
+                if self.last_node == u32::MAX {
+                    let (nodes, slots) = room_for(&self.bytes[self.pos..]);
+                    t.reserve(nodes, slots);
+                }
                 if self.positions {
                     t.record_positions();
                 }
@@ -416,7 +450,6 @@ impl<'s> Reader<'s> {
             frames.push(Frame { attach: None, tail: None, open_at: self.pos, seen: false, below: 0 });
         }
         let game_open = frames[0].open_at;
-        tree.set_read_at(game_open);
         self.game_open = game_open;
         self.root_found = false;
         // The node that receives properties: the last node created, until a '(' or ')'.
@@ -436,6 +469,9 @@ impl<'s> Reader<'s> {
             };
             match c {
                 b';' => {
+                    if tree.len() > self.last_node as usize {
+                        break;
+                    }
                     let node_at = self.pos;
                     self.pos += 1;
                     let id = self.new_node(&mut tree, &mut frames, &mut last_child);
@@ -517,6 +553,7 @@ impl<'s> Reader<'s> {
                 c if c.is_ascii_alphabetic() => {
                     let id = match open_node {
                         Some(id) => id,
+                        None if tree.len() > self.last_node as usize => break,
                         None => {
                             self.warn(
                                 self.pos,
@@ -553,6 +590,7 @@ impl<'s> Reader<'s> {
             self.scratch = Some(tree);
             return None;
         }
+        tree.set_read_span(game_open, self.pos);
         tree.finish();
         if tree.prop_total() > SCRATCH_MAX_PROPS {
             // A large game keeps its own buffers (no second copy of them).
@@ -1157,7 +1195,16 @@ mod tests {
         for (w, g) in with.games.iter().zip(&without.games) {
             let again = read_game_again(g).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(&again, w, "{text}");
-            assert_eq!(offsets(std::slice::from_ref(&again)), offsets(std::slice::from_ref(w)), "{text}");
+            let all = offsets(std::slice::from_ref(w));
+            assert_eq!(offsets(std::slice::from_ref(&again)), all, "{text}");
+            // Up to a node: the offsets of the nodes up to it.
+            for last in [0, g.len() / 2, g.len() - 1] {
+                let head = read_game_head_again(g, crate::model::NodeId::from_index(last));
+                let head = head.unwrap_or_else(|| panic!("{last} {text}"));
+                let n = offsets(std::slice::from_ref(&head)).len();
+                assert_eq!(offsets(std::slice::from_ref(&head)), all[..n], "{last} {text}");
+                assert_eq!(head.len(), last + 1, "{text}");
+            }
         }
         let src = Arc::new(text.to_string());
         if let Some((games, _)) = parse_pieces(text, &src, false, false, 0) {
@@ -1186,6 +1233,7 @@ mod tests {
         let mut edited = c.games[1].clone();
         edited.set_prop(crate::model::NodeId::ROOT, "C", ["x"]);
         assert!(read_game_again(&edited).is_none());
+        assert!(read_game_head_again(&edited, crate::model::NodeId::ROOT).is_none());
         assert!(read_game_again(&GameTree::new()).is_none());
     }
 
