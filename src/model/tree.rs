@@ -346,14 +346,21 @@ impl GameTree {
     /// for which `plain(key, value)` holds: read from the slots alone (the normaliser's first
     /// look at a game, where most nodes are such moves).
     pub(crate) fn each_beyond_plain_moves(&self, plain: impl Fn(u16, &str) -> bool, mut f: impl FnMut(NodeId)) {
+        // `run`: the nodes after those of `starts` hold one slot each (a move), the first of
+        // them starting at the last entry of `starts` (see `Starts::Linear`).
         fn walk<T: Copy + Into<u32>>(
             tree: &GameTree,
             starts: &[T],
+            run: usize,
             plain: &impl Fn(u16, &str) -> bool,
             f: &mut impl FnMut(NodeId),
         ) {
             let slots = &tree.slots[..];
             let nodes = starts.len().saturating_sub(1);
+            // Nodes of one slot (a move) below the root are skipped: only the root may be called.
+            if run > 0 && nodes == 0 {
+                f(NodeId(0));
+            }
             let mut i = 0;
             while i < nodes {
                 // A run of nodes of one slot each (a slot alone is a move: any other property
@@ -394,8 +401,9 @@ impl GameTree {
             }
         }
         match &self.node_props {
-            Starts::Narrow(v) => walk(self, v, &plain, &mut f),
-            Starts::Wide(v) => walk(self, v, &plain, &mut f),
+            Starts::Narrow(v) => walk(self, v, 0, &plain, &mut f),
+            Starts::Wide(v) => walk(self, v, 0, &plain, &mut f),
+            Starts::Linear(v, run) => walk(self, v, *run as usize, &plain, &mut f),
         }
     }
 
@@ -518,7 +526,11 @@ impl GameTree {
     /// its capacity kept (a reader builds each game in one reused tree, so each game's buffers
     /// are allocated once, at their final size).
     pub(crate) fn take_exact(&mut self) -> GameTree {
-        let out = self.clone();
+        // The node table is copied compacted (not cloned first).
+        let starts = std::mem::replace(&mut self.node_props, Starts::Narrow(Vec::new()));
+        let mut out = self.clone();
+        out.node_props = starts.compacted();
+        self.node_props = starts;
         if let Some(p) = &mut self.positions {
             p.nodes.clear();
             p.props.clear();
@@ -547,7 +559,7 @@ impl GameTree {
             p.nodes.shrink_to_fit();
             p.props.shrink_to_fit();
         }
-        self.node_props.shrink_to_fit();
+        self.node_props = self.node_props.compacted();
         self.slots.shrink_to_fit();
         self.values.shrink_to_fit();
         self.own.shrink_to_fit();
