@@ -25,6 +25,10 @@ impl Starts {
 
     #[inline]
     pub(crate) fn len(&self) -> usize {
+        // (The reader's case first: the test is a compare, not a jump table.)
+        if let Starts::Narrow(v) = self {
+            return v.len();
+        }
         match self {
             Starts::Narrow(v) => v.len(),
             Starts::Wide(v) => v.len(),
@@ -34,6 +38,9 @@ impl Starts {
 
     #[inline]
     pub(crate) fn get(&self, i: usize) -> u32 {
+        if let Starts::Narrow(v) = self {
+            return v[i] as u32;
+        }
         match self {
             Starts::Narrow(v) => v[i] as u32,
             Starts::Wide(v) => v[i],
@@ -70,14 +77,22 @@ impl Starts {
 
     #[inline(always)]
     pub(crate) fn push(&mut self, x: u32) {
-        match self {
-            Starts::Narrow(v) if x <= u16::MAX as u32 => v.push(x as u16),
-            Starts::Wide(v) => v.push(x),
-            Starts::Narrow(_) => self.widen().push(x),
-            Starts::Linear(..) => {
-                self.expand();
-                self.push(x);
+        // The reader's case first, the rest out of line.
+        if let Starts::Narrow(v) = self {
+            if x <= u16::MAX as u32 {
+                v.push(x as u16);
+                return;
             }
+        }
+        self.push_other(x);
+    }
+
+    #[inline(never)]
+    fn push_other(&mut self, x: u32) {
+        self.expand();
+        match self {
+            Starts::Wide(v) => v.push(x),
+            _ => self.widen().push(x),
         }
     }
 
@@ -87,6 +102,19 @@ impl Starts {
         let Starts::Narrow(v) = self else { return self.clone() };
         // The first entry of the run of entries one more than the one before, to the end.
         let mut k = v.len().saturating_sub(1);
+        // Eight entries at a time while they all follow on (a loop the compiler vectorises).
+        const STEP: usize = 8;
+        while k > STEP {
+            let w = &v[k - STEP..=k];
+            let mut on = true;
+            for j in 0..STEP {
+                on &= w[j].wrapping_add(1) == w[j + 1];
+            }
+            if !on {
+                break;
+            }
+            k -= STEP;
+        }
         while k > 0 && v[k - 1].wrapping_add(1) == v[k] {
             k -= 1;
         }
@@ -100,29 +128,32 @@ impl Starts {
     /// Sets the sentinel (the end of the last node's properties).
     #[inline]
     pub(crate) fn set_last(&mut self, x: u32) {
+        // The reader's case first, the rest out of line.
+        if let Starts::Narrow(v) = self {
+            if x <= u16::MAX as u32 {
+                if let Some(l) = v.last_mut() {
+                    *l = x as u16;
+                }
+                return;
+            }
+        }
+        self.set_last_other(x);
+    }
+
+    #[inline(never)]
+    fn set_last_other(&mut self, x: u32) {
         if let Starts::Linear(..) = self {
             if self.get(self.len() - 1) == x {
                 return;
             }
             self.expand();
         }
-        match self {
-            Starts::Narrow(v) if x <= u16::MAX as u32 => {
-                if let Some(l) = v.last_mut() {
-                    *l = x as u16;
-                }
-            }
-            Starts::Wide(v) => {
-                if let Some(l) = v.last_mut() {
-                    *l = x;
-                }
-            }
-            Starts::Narrow(_) => {
-                if let Some(l) = self.widen().last_mut() {
-                    *l = x;
-                }
-            }
-            Starts::Linear(..) => unreachable!("expanded above"),
+        let last = match self {
+            Starts::Wide(v) => v.last_mut(),
+            _ => self.widen().last_mut(),
+        };
+        if let Some(l) = last {
+            *l = x;
         }
     }
 
