@@ -36,19 +36,23 @@ impl Starts {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> u32 {
-        if let Starts::Narrow(v) = self {
-            return v[i] as u32;
-        }
         match self {
             Starts::Narrow(v) => v[i] as u32,
             Starts::Wide(v) => v[i],
-            Starts::Linear(v, run) => match v.get(i) {
-                Some(&x) => x as u32,
-                None if i < v.len() + *run as usize => v.last().map_or(0, |&l| l as u32) + (i + 1 - v.len()) as u32,
-                None => panic!("start {i} out of {} entries", self.len()),
-            },
+            Starts::Linear(..) => self.get_linear(i),
+        }
+    }
+
+    /// [`Starts::get`] of a [`Starts::Linear`] (out of line: the other cases stay small).
+    #[inline(never)]
+    fn get_linear(&self, i: usize) -> u32 {
+        let Starts::Linear(v, run) = self else { return 0 };
+        match v.get(i) {
+            Some(&x) => x as u32,
+            None if i < v.len() + *run as usize => v.last().map_or(0, |&l| l as u32) + (i + 1 - v.len()) as u32,
+            None => panic!("start {i} out of {} entries", self.len()),
         }
     }
 

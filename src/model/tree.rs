@@ -526,10 +526,12 @@ impl GameTree {
     /// its capacity kept (a reader builds each game in one reused tree, so each game's buffers
     /// are allocated once, at their final size).
     pub(crate) fn take_exact(&mut self) -> GameTree {
-        // The node table is copied compacted (not cloned first).
+        // The node table is copied compacted (not cloned first), for a tree read without
+        // positions: a large collection kept whole (trees with positions are read in pieces
+        // and written at once, where the plain table is quicker to walk).
         let starts = std::mem::replace(&mut self.node_props, Starts::Narrow(Vec::new()));
         let mut out = self.clone();
-        out.node_props = starts.compacted();
+        out.node_props = if self.positions.is_none() { starts.compacted() } else { starts.clone() };
         self.node_props = starts;
         if let Some(p) = &mut self.positions {
             p.nodes.clear();
