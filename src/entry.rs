@@ -10,8 +10,8 @@ use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
 use crate::model::Collection;
 
-/// SGF inputs up to this size are read with offsets when they are to be repaired (see
-/// [`Format::read`]).
+/// SGF inputs up to this size are read with offsets when they are to be repaired, and keep them
+/// when some game was (see [`Format::read`]).
 const POSITIONS_UP_TO: usize = 256 << 10;
 
 /// How much of a larger SGF input [`first_games_need_repair`] reads (whole games up to about
@@ -106,6 +106,11 @@ impl Format {
     /// Reads `bytes` in this format, deciding their charset; SGF input then gets the repairs of
     /// [`normalise`](crate::normalise) unless [`ReadOptions::no_repair`] is set.
     ///
+    /// The games carry the offsets of their nodes and properties when
+    /// [`ReadOptions::positions`] asks for them; the repaired games of a small SGF input (up to
+    /// 256 KiB) may carry them too (recorded to place the repairs;
+    /// [`GameTree::forget_positions`](crate::model::GameTree::forget_positions) drops them).
+    ///
     /// ```
     /// use kifu::{Format, ReadOptions};
     /// let read = Format::SGF.read(b"(;GM[1]SZ[9];B[ee])".to_vec(), &ReadOptions::default()).unwrap();
@@ -114,15 +119,30 @@ impl Format {
     /// assert!(err.diagnostics.iter().any(|d| d.code == "gib.no-game"));
     /// ```
     pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+        self.read_placing(bytes, options, false)
+    }
+
+    /// [`Format::read`], where the repaired games of an SGF input keep the offsets that placed
+    /// their repairs (recorded while reading when its first games need a repair, whatever its
+    /// size): `kifu convert` names the moves of its diagnostics from them.
+    pub(crate) fn read_keeping_offsets(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+        self.read_placing(bytes, options, true)
+    }
+
+    /// [`Format::read`]; `keep`: see [`Format::read_keeping_offsets`].
+    fn read_placing(self, bytes: Vec<u8>, options: &ReadOptions, keep: bool) -> Result<ReadOutput, ReadError> {
         match self.spec().read {
             Some(read) => {
                 // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
                 let repair = !options.no_repair && self == Format::SGF;
                 // Repairs are placed by the reader's offsets; most small files need one, and
-                // recording offsets while reading costs less than the second parse that would
-                // find them. Trees that needed no repair are returned without them, as asked.
-                let early =
-                    repair && !options.positions && (bytes.len() <= POSITIONS_UP_TO || first_games_need_repair(&bytes));
+                // recording offsets while reading costs less than reading a game again to find
+                // them. Trees that needed no repair are returned without them, as asked. A
+                // larger input is read without them (they would take more memory than its
+                // games): each game whose repair is to be placed is read again with them.
+                let early = repair
+                    && !options.positions
+                    && (bytes.len() <= POSITIONS_UP_TO || (keep && first_games_need_repair(&bytes)));
                 let opts;
                 let options = if early {
                     opts = ReadOptions { positions: true, ..options.clone() };

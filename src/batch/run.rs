@@ -129,7 +129,7 @@ fn read_input(
     };
     record.add(Stage::Batch, mismatch.as_slice());
     record.from = Some(format.name());
-    match format.read(bytes, &options.read) {
+    match format.read_keeping_offsets(bytes, &options.read) {
         Ok(read) => {
             record.charset = read.charset.map(Into::into);
             record.games = read.collection.games.len();

@@ -212,6 +212,61 @@ fn utf8_marked(bytes: &[u8], marks: impl IntoIterator<Item = (usize, usize)>) ->
     (text, damage)
 }
 
+/// [`utf8_marked`] of bytes it owns: the replacements are made in place (the text after a
+/// malformed sequence shorter than U+FFFD's three bytes moves right, once), so that a large
+/// damaged file is not copied into a second buffer of its size.
+fn utf8_marked_owned(mut bytes: Vec<u8>, marks: &[(usize, usize)]) -> (String, Vec<Damage>) {
+    const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+    // Every malformed sequence is at most three bytes (a cut character, or one byte), so the
+    // text only grows; the marks ascend and lie within the bytes.
+    let fits = marks.iter().all(|&(start, len)| len <= REPLACEMENT.len() && start + len <= bytes.len())
+        && marks.windows(2).all(|w| w[0].0 + w[0].1 <= w[1].0);
+    if !fits {
+        return utf8_marked(&bytes, marks.iter().copied());
+    }
+    let grow: usize = marks.iter().map(|&(_, len)| REPLACEMENT.len() - len).sum();
+    let mut end = bytes.len();
+    bytes.resize(end + grow, 0);
+    // From the last mark back: the text after each moves by the growth of the marks up to it.
+    let mut shift = grow;
+    let mut damage = Vec::with_capacity(marks.len());
+    for &(start, len) in marks.iter().rev() {
+        bytes.copy_within(start + len..end, start + len + shift);
+        let bad = bytes[start..start + len].to_vec();
+        shift -= REPLACEMENT.len() - len;
+        bytes[start + shift..start + shift + REPLACEMENT.len()].copy_from_slice(REPLACEMENT);
+        damage.push(Damage { offset: start + shift, bytes: bad });
+        end = start;
+    }
+    damage.reverse();
+    // Valid runs and replacement characters: always UTF-8.
+    let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (text, damage)
+}
+
+/// [`decode_marking_after`] of bytes it owns: UTF-8 is marked in place.
+fn decode_marking_after_owned(enc: &'static Encoding, bytes: Vec<u8>, valid: usize) -> (String, Vec<Damage>) {
+    if enc != encoding_rs::UTF_8 {
+        return decode_marking_after(enc, &bytes, valid);
+    }
+    let start = match std::str::from_utf8(&bytes[valid..]) {
+        Ok(_) if valid == 0 => {
+            let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            return (text, Vec::new());
+        }
+        Ok(_) => bytes.len(),
+        Err(e) => valid + e.valid_up_to(),
+    };
+    let marks: Vec<(usize, usize)> = detect::Utf8Runs::new(&bytes[start..])
+        .scan(start, |at, (valid, invalid)| {
+            *at += valid.len() + invalid.len();
+            Some((*at - invalid.len(), invalid.len()))
+        })
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    utf8_marked_owned(bytes, &marks)
+}
+
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
 #[doc(hidden)]
@@ -287,6 +342,31 @@ fn decode_after(
         // (The body is `bytes` without a byte-order mark.)
         _ => decode_marking_after(decision.encoding, body, valid.saturating_sub(bytes.len() - body.len())),
     };
+    finish_decoding(text, damage, decision, sink)
+}
+
+/// [`decode_after`] of bytes it owns: damaged UTF-8 without a byte-order mark is repaired in
+/// place (no second buffer of the input's size).
+fn decode_after_owned(
+    bytes: Vec<u8>,
+    valid: usize,
+    override_enc: Option<&'static Encoding>,
+    declared: Option<&str>,
+    sink: &mut Sink,
+) -> Decoded {
+    let (decision, body, marks) = decide(&bytes, valid, override_enc, declared, sink);
+    let skip = bytes.len() - body.len();
+    let (text, damage) = match marks {
+        Some(marks) if decision.encoding == encoding_rs::UTF_8 && skip == 0 => utf8_marked_owned(bytes, &marks),
+        Some(marks) if decision.encoding == encoding_rs::UTF_8 => utf8_marked(&bytes[skip..], marks),
+        _ if skip == 0 => decode_marking_after_owned(decision.encoding, bytes, valid),
+        _ => decode_marking_after(decision.encoding, &bytes[skip..], valid.saturating_sub(skip)),
+    };
+    finish_decoding(text, damage, decision, sink)
+}
+
+/// The end of a decoding: NULs marked, each replacement reported where it is.
+fn finish_decoding(text: String, damage: Vec<Damage>, decision: CharsetDecision, sink: &mut Sink) -> Decoded {
     // Each NUL before a damaged place becomes U+FFFD, two bytes longer: the place moves.
     let nul = memchr::memchr(0, text.as_bytes()).is_some();
     let nuls: Vec<usize> =
@@ -536,7 +616,7 @@ pub fn decode_owned(
 ) -> Decoded {
     match taken_as_is(bytes, override_enc, declared) {
         Ok(Decoded { text, decision }) => Decoded { text: mark_nul(text, sink), decision },
-        Err(rest) => decode_after(&rest.bytes, rest.valid, override_enc, declared, sink),
+        Err(rest) => decode_after_owned(rest.bytes, rest.valid, override_enc, declared, sink),
     }
 }
 
@@ -563,7 +643,7 @@ impl Undecoded {
         if self.untried {
             return decode_owned(self.bytes, override_enc, declared, sink);
         }
-        decode_after(&self.bytes, self.valid, override_enc, declared, sink)
+        decode_after_owned(self.bytes, self.valid, override_enc, declared, sink)
     }
 }
 
@@ -813,7 +893,14 @@ mod tests {
             }
             // From the decision's marks, as `decode` does.
             let (_, marks) = Utf8Stats::measure(&bytes, usize::MAX);
-            assert_eq!(utf8_marked(&bytes, marks.unwrap_or_default()), expected, "{bytes:02X?}");
+            let marks = marks.unwrap_or_default();
+            assert_eq!(utf8_marked(&bytes, marks.iter().copied()), expected, "{bytes:02X?}");
+            // In place, from the marks or finding them.
+            assert_eq!(utf8_marked_owned(bytes.clone(), &marks), expected, "{bytes:02X?}");
+            for valid in detect::tests::valid_starts(&bytes) {
+                let owned = decode_marking_after_owned(encoding_rs::UTF_8, bytes.clone(), valid);
+                assert_eq!(owned, expected, "{bytes:02X?}");
+            }
         }
     }
 
@@ -880,6 +967,10 @@ mod tests {
                     let mut sink = Sink::new();
                     let c = decode_after(&bytes, valid, o, declared, &mut sink);
                     let dc = sink.finish(&c.text);
+                    let mut sink = Sink::new();
+                    let e = decode_after_owned(bytes.clone(), valid, o, declared, &mut sink);
+                    let de = sink.finish(&e.text);
+                    assert_eq!((&c.text, c.decision, &dc), (&e.text, e.decision, &de), "{bytes:02X?}");
                     let mut sink = Sink::new();
                     let d = decode(&bytes, o, declared, &mut sink);
                     let dd = sink.finish(&d.text);

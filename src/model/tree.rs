@@ -175,6 +175,10 @@ pub struct GameTree {
     unknown: Vec<Box<str>>,
     /// Byte offsets into the source text, recorded only when a reader was asked for them.
     positions: Option<Box<Positions>>,
+    /// Where in the source text the reader found this game: from its `(` to after its `)`
+    /// ([`NO_OFFSET`] when it was not read from one). The game can be read again there, with
+    /// positions.
+    read_span: [u32; 2],
 }
 
 /// Where nodes and properties start in the source text.
@@ -283,6 +287,7 @@ impl GameTree {
             values: Vec::new(),
             unknown: Vec::new(),
             positions: None,
+            read_span: [NO_OFFSET; 2],
         }
     }
 
@@ -292,6 +297,20 @@ impl GameTree {
         let (nodes, props) = (self.node_props.capacity(), self.slots.capacity());
         self.positions =
             Some(Box::new(Positions { nodes: Vec::with_capacity(nodes), props: Vec::with_capacity(props) }));
+    }
+
+    /// Record where in the source text the reader found this game (`start..end`).
+    pub(crate) fn set_read_span(&mut self, start: usize, end: usize) {
+        let at = |o: usize| u32::try_from(o).unwrap_or(NO_OFFSET);
+        self.read_span = [at(start), at(end)];
+    }
+
+    /// Where in [`GameTree::source`] the reader found this game (from its `(` to after its
+    /// `)`), if it was read from one.
+    pub(crate) fn read_span(&self) -> Option<std::ops::Range<usize>> {
+        let [start, end] = self.read_span;
+        let known = start != NO_OFFSET && end != NO_OFFSET && start <= end && end as usize <= self.src.len();
+        (known && !self.src.is_empty()).then_some(start as usize..end as usize)
     }
 
     /// Record the source offset of the node just pushed.
@@ -317,12 +336,6 @@ impl GameTree {
         &self.src
     }
 
-    /// Whether this tree's values refer to the same source text as `other`'s (the games of one
-    /// read do).
-    pub(crate) fn shares_source(&self, other: &GameTree) -> bool {
-        Arc::ptr_eq(&self.src, &other.src)
-    }
-
     /// The shared source text.
     pub(crate) fn source_arc(&self) -> Arc<String> {
         Arc::clone(&self.src)
@@ -333,14 +346,21 @@ impl GameTree {
     /// for which `plain(key, value)` holds: read from the slots alone (the normaliser's first
     /// look at a game, where most nodes are such moves).
     pub(crate) fn each_beyond_plain_moves(&self, plain: impl Fn(u16, &str) -> bool, mut f: impl FnMut(NodeId)) {
+        // `run`: the nodes after those of `starts` hold one slot each (a move), the first of
+        // them starting at the last entry of `starts` (see `Starts::Linear`).
         fn walk<T: Copy + Into<u32>>(
             tree: &GameTree,
             starts: &[T],
+            run: usize,
             plain: &impl Fn(u16, &str) -> bool,
             f: &mut impl FnMut(NodeId),
         ) {
             let slots = &tree.slots[..];
             let nodes = starts.len().saturating_sub(1);
+            // Nodes of one slot (a move) below the root are skipped: only the root may be called.
+            if run > 0 && nodes == 0 {
+                f(NodeId(0));
+            }
             let mut i = 0;
             while i < nodes {
                 // A run of nodes of one slot each (a slot alone is a move: any other property
@@ -381,8 +401,9 @@ impl GameTree {
             }
         }
         match &self.node_props {
-            Starts::Narrow(v) => walk(self, v, &plain, &mut f),
-            Starts::Wide(v) => walk(self, v, &plain, &mut f),
+            Starts::Narrow(v) => walk(self, v, 0, &plain, &mut f),
+            Starts::Wide(v) => walk(self, v, 0, &plain, &mut f),
+            Starts::Linear(v, run) => walk(self, v, *run as usize, &plain, &mut f),
         }
     }
 
@@ -505,7 +526,13 @@ impl GameTree {
     /// its capacity kept (a reader builds each game in one reused tree, so each game's buffers
     /// are allocated once, at their final size).
     pub(crate) fn take_exact(&mut self) -> GameTree {
-        let out = self.clone();
+        // The node table is copied compacted (not cloned first), for a tree read without
+        // positions: a large collection kept whole (trees with positions are read in pieces
+        // and written at once, where the plain table is quicker to walk).
+        let starts = std::mem::replace(&mut self.node_props, Starts::Narrow(Vec::new()));
+        let mut out = self.clone();
+        out.node_props = if self.positions.is_none() { starts.compacted() } else { starts.clone() };
+        self.node_props = starts;
         if let Some(p) = &mut self.positions {
             p.nodes.clear();
             p.props.clear();
@@ -534,7 +561,7 @@ impl GameTree {
             p.nodes.shrink_to_fit();
             p.props.shrink_to_fit();
         }
-        self.node_props.shrink_to_fit();
+        self.node_props = self.node_props.compacted();
         self.slots.shrink_to_fit();
         self.values.shrink_to_fit();
         self.own.shrink_to_fit();
@@ -910,7 +937,10 @@ impl GameTree {
                 NewProp::Owned(_, values) | NewProp::Keyed(_, values) => values.iter().map(|v| v.text.len()).sum(),
             })
             .sum();
-        self.own.reserve(texts);
+        if self.own.capacity() - self.own.len() < texts {
+            // As `splice_in` grows the slots: a little room, not twice the size.
+            self.own.reserve_exact(texts + self.own.len() / 8);
+        }
         let (start, end) = self.prop_range(node);
         // Room for the node's slots and a few more properties.
         let mut new: Vec<u16> = Vec::with_capacity(end - start + 4 * WIDE);
@@ -987,7 +1017,13 @@ fn splice_in<T: Copy>(v: &mut Vec<T>, range: std::ops::Range<usize>, new: impl E
             v.extend(new);
             return;
         };
-        v.resize(v.len() + n - old, fill);
+        let extra = n - old;
+        if v.capacity() - v.len() < extra {
+            // Read trees are stored at their exact size and most get one edit (the root's
+            // repairs): a little room, not twice the size (still geometric over many edits).
+            v.reserve_exact(extra + v.len() / 8);
+        }
+        v.resize(v.len() + extra, fill);
         v.copy_within(end..end + tail, start + n);
     } else if n < old {
         v.copy_within(end.., start + n);

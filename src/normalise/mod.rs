@@ -6,9 +6,11 @@
 //! split or reordered node) rebuild the game once, linear in its size.
 //! Positions: repairs are placed at the line and column of the property (or node) concerned,
 //! from the reader's offsets. [`crate::Format::read`] records them for small inputs it is to
-//! repair; an SGF input read without them is parsed a second time with them, only when some
-//! repair applies. Which nodes need work is decided first, on the model's property keys, in one
-//! pass per node (`scan.rs`): a clean game costs no allocation.
+//! repair; a game read without them is read again with them (from where the reader found it)
+//! only when a repair of it is shown (the first [`crate::diag::MAX_PER_CODE`] of each code) or
+//! it may hold inline variations. A large collection's games are repaired in parallel. Which
+//! nodes need work is decided first, on the model's property keys, in one pass per node
+//! (`scan.rs`): a clean game costs no allocation.
 
 mod dialect;
 mod duplicates;
@@ -483,8 +485,12 @@ pub fn apply(read: &mut ReadOutput) {
     apply_reporting(read);
 }
 
-/// [`apply`]; returns whether some game needed work (games read without positions then have
-/// them: the text was parsed again to place the repairs).
+/// [`apply`]; returns whether some game needed work.
+///
+/// A large collection's games are repaired in runs, each run's games in parallel on the rayon
+/// pool, then their diagnostics are placed and counted in game order. A game read without
+/// positions is read again with them only to place a repair whose message is shown, or to look
+/// for inline variations; it is returned without them.
 pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     // The games of a collection share their source text: scan it once for inline variations.
     let mut scanned: Option<(usize, bool)> = None;
@@ -502,8 +508,9 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     };
     // One pass over each game: the nodes some repair touches (nothing allocated for a clean one).
     let games = &read.collection.games;
+    let parallel = games.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1;
     let mut plans: Vec<Option<Plan>> = Vec::new();
-    if games.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1 {
+    if parallel {
         use rayon::prelude::*;
         let may: Vec<bool> = games.iter().map(&mut may_continue).collect();
         plans = games.par_iter().zip(may).map(|(game, may)| plan(game, may)).collect();
@@ -524,61 +531,83 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     if plans.is_empty() {
         return false;
     }
-    match reparse_with_positions(read) {
-        Reparse::WithPositions => {
-            // The same text and parser give the same trees, so the same facts and nodes; only the
-            // inline-variation check is finer now that the offsets are there.
-            for (game, plan) in read.collection.games.iter().zip(&mut plans) {
-                if plan.as_ref().is_some_and(|p| p.nodes.is_empty()) && !inline_candidate(game, true) {
-                    *plan = None;
-                }
-            }
-        }
-        Reparse::ReadAgain => {
-            plans =
-                read.collection.games.iter().map(|g| plan(g, variations::source_may_continue(g.source()))).collect();
-        }
-        Reparse::Kept => {}
-    }
     let mut added = Vec::new();
     // The games of a collection come in the order of their shared text: their repairs are
     // placed in one pass over it.
     let mut cursor = crate::diag::PositionCursor::default();
-    let mut scratch = Scratch::default();
     // Repairs per code so far, and the codes past the cap: a later game's repairs of those are
     // all dropped by `cap_per_code`, so they are only counted (no message, no position).
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
     let mut full: Vec<&'static str> = Vec::new();
+    // Repairs after the first one past the cap, per code: not kept, only counted.
+    let mut dropped: Vec<(&'static str, usize)> = Vec::new();
     #[cfg(test)]
     let early_cap = !tests::NO_EARLY_CAP.with(std::cell::Cell::get);
     #[cfg(not(test))]
     let early_cap = true;
-    for (game, plan) in read.collection.games.iter_mut().zip(plans) {
-        if let Some(plan) = plan {
-            let from = added.len();
-            repair_game(game, plan, &mut cursor, &full, &mut scratch, &mut added);
-            for d in &added[from..] {
-                let n = count(&mut counts, d.code);
-                *n += 1;
-                if *n == crate::diag::MAX_PER_CODE + 1 && early_cap {
-                    full.push(d.code);
+    let games = &mut read.collection.games;
+    let mut runs: Vec<Repairs> = Vec::new();
+    let mut scratch = Scratch::default();
+    let (mut pending, mut placed) = (Vec::new(), Vec::new());
+    let mut done = 0;
+    while done < games.len() {
+        let end = if parallel { done + done.clamp(RUN_FIRST, RUN_MAX) } else { done + 1 }.min(games.len());
+        if parallel {
+            // A run's games know the codes past the cap before it, not those that cross it within
+            // the run: those are worded a little longer, then dropped by `cap_per_code` as the
+            // cap drops them (the same diagnostics).
+            runs = repair_run(&mut games[done..end], &mut plans[done..end], &full);
+        } else {
+            if runs.is_empty() {
+                runs.push(Repairs::default());
+            }
+            if let Some(plan) = plans[done].take() {
+                repair_game(&mut games[done], plan, &full, &mut scratch, &mut runs[0]);
+            }
+        }
+        for run in &mut runs {
+            let mut diags = run.diags.drain(..);
+            for (n, src) in run.games.drain(..) {
+                pending.clear();
+                pending.extend(diags.by_ref().take(n));
+                resolve(src.as_deref().map(String::as_str), &mut pending, &mut cursor, &mut placed);
+                for d in placed.drain(..) {
+                    let n = count(&mut counts, d.code);
+                    *n += 1;
+                    if *n == crate::diag::MAX_PER_CODE + 1 && early_cap {
+                        full.push(d.code);
+                    }
+                    if *n <= crate::diag::MAX_PER_CODE + 1 {
+                        added.push(d);
+                    } else {
+                        *count(&mut dropped, d.code) += 1;
+                    }
                 }
             }
         }
+        done = end;
     }
-    cap_per_code(&mut added);
+    cap_per_code(&mut added, &dropped);
     read.diagnostics.extend(added);
     true
 }
 
-/// Collections of this many games are planned on the rayon pool (when it has more than one
-/// thread).
+/// Collections of this many games are planned and repaired on the rayon pool (when it has more
+/// than one thread).
 const PARALLEL_FROM: usize = 512;
 
-/// What the repairs of one game start from: its facts and the nodes some repair touches.
+/// The first runs of games repaired in parallel (a run as long as the games before it, from
+/// this many up to [`RUN_MAX`]): the codes past the cap are known after a few short runs.
+const RUN_FIRST: usize = 64;
+/// The longest run of games repaired in parallel.
+const RUN_MAX: usize = 4096;
+
+/// What the repairs of one game start from: its facts, the nodes some repair touches, and
+/// whether its source text may hold inline variations.
 struct Plan {
     facts: GameFacts,
     nodes: Vec<NodeId>,
+    may_continue: bool,
 }
 
 /// The [`Plan`] of `tree`, `None` when no repair applies (`may_continue`: whether its source
@@ -594,15 +623,20 @@ fn plan(tree: &GameTree, may_continue: bool) -> Option<Plan> {
             nodes.push(id);
         }
     });
-    (!nodes.is_empty() || inline_candidate(tree, may_continue)).then_some(Plan { facts, nodes })
+    (!nodes.is_empty() || inline_candidate(tree, may_continue)).then_some(Plan { facts, nodes, may_continue })
 }
 
-/// Whether `tree` may hold inline variations. Without the reader's offsets a game cannot scan
-/// only its own text: a game with variations in a source that may continue them is a candidate,
-/// and `apply` reads the offsets.
+/// Whether `tree` may hold inline variations. A game that knows neither the reader's offsets nor
+/// where the reader found it cannot scan only its own text: it is a candidate when it has
+/// variations in a source that may continue them. A candidate read without offsets is read
+/// again with them to find its inline variations.
 fn inline_candidate(tree: &GameTree, may_continue: bool) -> bool {
     may_continue
-        && if tree.node_offset(NodeId::ROOT).is_some() { variations::candidates(tree) } else { tree.has_variations() }
+        && if tree.node_offset(NodeId::ROOT).is_some() || tree.read_span().is_some() {
+            variations::candidates(tree)
+        } else {
+            tree.has_variations()
+        }
 }
 
 /// Whether any repair applies to `tree` (cheap: no allocation for a clean tree).
@@ -610,50 +644,37 @@ pub fn needs_repair(tree: &GameTree) -> bool {
     plan(tree, variations::source_may_continue(tree.source())).is_some()
 }
 
-/// An SGF tree read without positions is parsed again from its source text with them, so that
-/// every repair can say where it is. The games are the same (same text, same parser). Games
-/// that share their text (a reader's) are dropped first and the text handed to the parser as
-/// it is: neither a copy of the text nor two sets of games are held at once.
-fn reparse_with_positions(read: &mut ReadOutput) -> Reparse {
-    let Some(first) = read.collection.games.first() else { return Reparse::Kept };
-    if first.source().is_empty() || first.node_offset(NodeId::ROOT).is_some() {
-        return Reparse::Kept;
-    }
-    let shape: Vec<usize> = read.collection.games.iter().map(GameTree::len).collect();
-    let shared = read.collection.games.iter().all(|g| g.shares_source(first));
-    let text = if shared {
-        let src = first.source_arc();
-        read.collection.games = Vec::new();
-        std::sync::Arc::try_unwrap(src).unwrap_or_else(|src| src.to_string())
-    } else {
-        first.source().to_string()
-    };
-    let (again, _) = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), true);
-    let same_shape = again.games.len() == shape.len() && again.games.iter().zip(&shape).all(|(a, &n)| a.len() == n);
-    if same_shape {
-        read.collection = again;
-        Reparse::WithPositions
-    } else if shared {
-        // Not expected (same text, same parser): the games as first read, from the text again.
-        let text = again.games.first().map(|g| g.source().to_string());
-        drop(again);
-        if let Some(text) = text {
-            read.collection = crate::formats::sgf::parse_text(text, crate::diag::Sink::new(), false).0;
-        }
-        Reparse::ReadAgain
-    } else {
-        Reparse::Kept
-    }
+/// A repair's diagnostic and the offset of its place in its game's source text (line and column
+/// are found later, in game order).
+type Pending = (Diagnostic, Option<usize>);
+
+/// The diagnostics of a run of games, game after game: for each game, how many, and the text
+/// their offsets are in (when some have one).
+#[derive(Default)]
+struct Repairs {
+    diags: Vec<Pending>,
+    games: Vec<(usize, Option<std::sync::Arc<String>>)>,
 }
 
-/// What [`reparse_with_positions`] did.
-enum Reparse {
-    /// The games are as they were (they had positions, or could not be read again).
-    Kept,
-    /// The games were read again with positions: the same games.
-    WithPositions,
-    /// The games were read again without positions (their plans are made again).
-    ReadAgain,
+/// Repairs `games` (a run) on the rayon pool, each as [`repair_game`] with its plan: their
+/// diagnostics, in game order.
+fn repair_run(games: &mut [GameTree], plans: &mut [Option<Plan>], full: &[&'static str]) -> Vec<Repairs> {
+    use rayon::prelude::*;
+    let per = games.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+    games
+        .par_chunks_mut(per)
+        .zip(plans.par_chunks_mut(per))
+        .map(|(games, plans)| {
+            let mut scratch = Scratch::default();
+            let mut out = Repairs::default();
+            for (game, plan) in games.iter_mut().zip(plans) {
+                if let Some(plan) = plan.take() {
+                    repair_game(game, plan, full, &mut scratch, &mut out);
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// Buffers of one game's repairs, kept from game to game (most games of a collection need the
@@ -670,21 +691,43 @@ struct Scratch {
 }
 
 /// Repairs one game (in place, or rebuilt when something changed); adds its diagnostics to
-/// `out`.
-fn repair_game(
-    tree: &mut GameTree,
-    plan: Plan,
-    cursor: &mut crate::diag::PositionCursor,
-    full: &[&'static str],
-    scratch: &mut Scratch,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Plan { facts, nodes } = plan;
+/// `out`, unplaced (`full`: the codes whose repairs are only counted).
+fn repair_game(tree: &mut GameTree, plan: Plan, full: &[&'static str], scratch: &mut Scratch, out: &mut Repairs) {
+    let Plan { facts, nodes, may_continue } = plan;
+    let with_positions = tree.node_offset(NodeId::ROOT).is_some();
+    repair_nodes(tree, &facts, &nodes, full, scratch);
+    // A game read without offsets is read again with them: whole to find inline variations (its
+    // repairs are then redone on the same game, read with them), else up to the last node whose
+    // repair is shown, to place those.
+    let mut head = None;
+    if !with_positions && inline_candidate(tree, may_continue) {
+        if let Some(again) = crate::formats::sgf::read_game_again(tree) {
+            *tree = again;
+            repair_nodes(tree, &facts, &nodes, full, scratch);
+        }
+    } else if !with_positions {
+        let shown = scratch.findings.iter().filter(|f| !f.capped).map(|f| f.node).max();
+        head = shown.and_then(|last| crate::formats::sgf::read_game_head_again(tree, last));
+    }
+    let order = variations::plan(tree, &mut scratch.findings);
+    let from = out.diags.len();
+    place(tree, head.as_ref().unwrap_or(tree), &mut scratch.findings, &mut out.diags);
+    let src = out.diags[from..].iter().any(|d| d.1.is_some()).then(|| tree.source_arc());
+    out.games.push((out.diags.len() - from, src));
+    edit(tree, scratch, &order);
+    if !with_positions {
+        tree.forget_positions();
+    }
+}
+
+/// Runs the repairs on `nodes` of `tree` (its findings and rewritten nodes into `scratch`, emptied
+/// first).
+fn repair_nodes(tree: &GameTree, facts: &GameFacts, nodes: &[NodeId], full: &[&'static str], scratch: &mut Scratch) {
     scratch.findings.clear();
     scratch.flat.clear();
     scratch.parts.clear();
     scratch.rewrites.clear();
-    for id in nodes {
+    for &id in nodes {
         let n = tree.node(id);
         // Room for the few properties a repair adds (`OT`, `XSGF…`).
         let mut props: Vec<Prop<'_>> = Vec::with_capacity(n.prop_count() + 4);
@@ -698,7 +741,7 @@ fn repair_game(
             findings: &mut scratch.findings,
             full,
         };
-        repair_node(&mut w, &facts, tree);
+        repair_node(&mut w, facts, tree);
         if w.changed {
             let Work { node, props, after, .. } = w;
             let first = scratch.parts.len();
@@ -709,10 +752,10 @@ fn repair_game(
             scratch.rewrites.push((node, first..scratch.parts.len()));
         }
     }
-    let order = variations::plan(tree, &mut scratch.findings);
-    let from = out.len();
-    place(tree, &mut scratch.findings, cursor, out);
-    out[from..].sort_by_key(|d| d.position.map(|p| p.offset));
+}
+
+/// Writes the rewritten nodes of `scratch` and the child `order` into `tree`.
+fn edit(tree: &mut GameTree, scratch: &mut Scratch, order: &[(NodeId, Vec<NodeId>)]) {
     if scratch.rewrites.is_empty() && order.is_empty() {
         return;
     }
@@ -734,7 +777,7 @@ fn repair_game(
         .map(|(node, r)| (*node, scratch.parts[r.clone()].iter().map(|&n| flat.by_ref().take(n).collect()).collect()))
         .collect();
     drop(flat);
-    *tree = rebuild(tree, rewrites, &order);
+    *tree = rebuild(tree, rewrites, order);
 }
 
 /// How many rewritten nodes are edited in place (each edit is linear in the tree's size).
@@ -762,19 +805,14 @@ fn repair_node(w: &mut Work<'_>, facts: &GameFacts, tree: &GameTree) {
     }
 }
 
-/// Resolves each finding's place to line:column (from the reader's offsets) and adds the move
-/// number of nodes below the root.
-fn place(
-    tree: &GameTree,
-    findings: &mut Vec<Finding>,
-    cursor: &mut crate::diag::PositionCursor,
-    out: &mut Vec<Diagnostic>,
-) {
+/// The findings of one game as diagnostics, each with the offset of its place (from the reader's
+/// offsets, recorded in `tree` or in `read`, the same game read again up to a node) when its
+/// message is shown, and the move number of nodes below the root added.
+fn place(tree: &GameTree, read: &GameTree, findings: &mut Vec<Finding>, out: &mut Vec<Pending>) {
     if findings.iter().all(|f| f.capped) {
-        out.extend(findings.drain(..).map(|f| f.diag));
+        out.extend(findings.drain(..).map(|f| (f.diag, None)));
         return;
     }
-    let src = tree.source();
     // The recorded offsets of the properties of the node last asked about (findings come node
     // by node).
     let mut props_of: Option<(NodeId, Vec<Option<usize>>)> = None;
@@ -784,26 +822,22 @@ fn place(
             if f.capped {
                 return None;
             }
-            let node = tree.get_node(f.node)?;
-            let Some(i) = f.origin else { return tree.node_offset(f.node) };
+            let node = read.get_node(f.node)?;
+            let Some(i) = f.origin else { return read.node_offset(f.node) };
             if props_of.as_ref().is_none_or(|(n, _)| *n != f.node) {
                 props_of = Some((f.node, node.props().map(|p| p.offset()).collect()));
             }
             match props_of.as_ref().and_then(|(_, offs)| offs.get(i)) {
-                Some(&o) => o.or_else(|| tree.node_offset(f.node)),
-                None => tree.node_offset(f.node),
+                Some(&o) => o.or_else(|| read.node_offset(f.node)),
+                None => read.node_offset(f.node),
             }
         })
         .collect();
-    let mut wanted: Vec<usize> = offsets.iter().flatten().copied().collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    let found = cursor.positions(src, &wanted);
     let numbers = move_numbers(tree, findings);
     out.extend(findings.drain(..).zip(offsets).map(|(f, off)| {
         let mut d = f.diag;
         if f.capped {
-            return d;
+            return (d, None);
         }
         match numbers.as_ref().map_or(0, |c| c[f.node.index()]) {
             0 if f.node != NodeId::ROOT => d.message = format!("node {}: {}", f.node.index(), d.message),
@@ -814,11 +848,36 @@ fn place(
                 d.message = format!("move {n}{at}: {}", d.message);
             }
         }
-        match off.and_then(|o| wanted.binary_search(&o).ok()) {
-            Some(i) => d.at(found[i]),
-            None => d,
-        }
+        (d, off)
     }));
+}
+
+/// One game's diagnostics from [`place`] (emptied) into `out`, their offsets in `src` resolved to
+/// line:column, sorted by place.
+fn resolve(
+    src: Option<&str>,
+    pending: &mut Vec<Pending>,
+    cursor: &mut crate::diag::PositionCursor,
+    out: &mut Vec<Diagnostic>,
+) {
+    let from = out.len();
+    let mut wanted: Vec<usize> = pending.iter().filter_map(|d| d.1).collect();
+    let found = match src {
+        Some(src) if !wanted.is_empty() => {
+            wanted.sort_unstable();
+            wanted.dedup();
+            cursor.positions(src, &wanted)
+        }
+        _ => {
+            wanted.clear();
+            Vec::new()
+        }
+    };
+    out.extend(pending.drain(..).map(|(d, off)| match off.and_then(|o| wanted.binary_search(&o).ok()) {
+        Some(i) => d.at(found[i]),
+        None => d,
+    }));
+    out[from..].sort_by_key(|d| d.position.map(|p| p.offset));
 }
 
 /// The move number (moves on the path from the root, this node's included) of every node, 0
@@ -849,7 +908,9 @@ fn count<'c>(counts: &'c mut Vec<(&'static str, usize)>, code: &'static str) -> 
 }
 
 /// Keeps at most [`crate::diag::MAX_PER_CODE`] repairs of one code per input, then one summary.
-fn cap_per_code(diags: &mut Vec<Diagnostic>) {
+/// `dropped`: repairs per code that came after the first one past the cap and were not kept,
+/// counted in the summary.
+fn cap_per_code(diags: &mut Vec<Diagnostic>, dropped: &[(&'static str, usize)]) {
     if diags.len() <= crate::diag::MAX_PER_CODE {
         return;
     }
@@ -865,7 +926,7 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>) {
         *n <= crate::diag::MAX_PER_CODE
     });
     for (code, severity) in over {
-        let n = counts.iter().find(|(c, _)| *c == code).map_or(0, |&(_, n)| n);
+        let n = counts.iter().chain(dropped).filter(|(c, _)| *c == code).map(|&(_, n)| n).sum::<usize>();
         diags.push(Diagnostic::new(
             severity,
             code,
@@ -1013,21 +1074,79 @@ mod tests {
     }
 
     #[test]
-    fn a_large_input_read_again_with_positions_is_placed_as_one_read_with_them() {
-        // Over the size up to which the first read records positions: the games are dropped and
-        // their text parsed again (no copy); the result is the one of a read that recorded them.
+    fn a_large_input_read_without_positions_is_placed_as_one_read_with_them() {
+        // Over the size up to which the reader records positions: each game whose repairs are
+        // shown is read again with them; the result is the one of a read that recorded them,
+        // without the offsets nobody asked for.
         let game = "(;CA[UTF-8]AP[YuanYu]GM[1]FF[4]\nSZ[19]GN[]HA[0]\nBR[9段]KM[750]TC[3]TT[30]\n;B[pd];W[dd]C[a]C[b]\n;B[pp])\n";
         let text = game.repeat(400 << 10 >> 7);
         assert!(text.len() > 256 << 10);
         let late = Format::SGF.read(text.clone().into_bytes(), &ReadOptions::default()).unwrap();
         let opts = ReadOptions { positions: true, ..ReadOptions::default() };
-        let early = Format::SGF.read(text.into_bytes(), &opts).unwrap();
+        let early = Format::SGF.read(text.clone().into_bytes(), &opts).unwrap();
         assert_eq!(late.diagnostics, early.diagnostics);
         assert!(late.diagnostics.iter().any(|d| d.position.is_some_and(|p| p.line > 400)));
         assert_eq!(late.collection, early.collection);
-        let game = &late.collection.games[1];
-        assert!(game.node_offset(NodeId::ROOT).is_some());
-        assert!(game.shares_source(&late.collection.games[0]));
+        assert!(late.collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_none()));
+        assert!(early.collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_some()));
+        // Read for `kifu convert`, which names moves from them: the offsets are kept.
+        let kept = Format::SGF.read_keeping_offsets(text.into_bytes(), &ReadOptions::default()).unwrap();
+        assert_eq!(kept.diagnostics, early.diagnostics);
+        assert!(kept.collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_some()));
+    }
+
+    /// A collection whose games need repairs of many kinds, some rare (crossing the cap late, in
+    /// the middle of a run of games repaired in parallel), with inline variations.
+    fn mixed_collection(games: usize) -> String {
+        let mut text = String::new();
+        for g in 0..games {
+            let extra = match g % 7 {
+                0 => "GN[]",
+                1 => "HA[0]",
+                2 => "C[a]C[b]",
+                3 if g % 3 == 0 => "TM[30:00]",
+                _ => "",
+            };
+            let moves = match g % 11 {
+                0 => ";B[aa](;W[bb])C[inline];B[cc]",
+                5 => ";B[aa]PL[W]L[bb][cc]",
+                _ => ";B[pd];W[dd]",
+            };
+            text.push_str(&format!(
+                "(;CA[UTF-8]AP[foxwq]GM[1]FF[4]\nSZ[19]{extra}\nBR[{}段]KM[{}]TC[3]TT[30]\n{moves}\n;B[pp])\n",
+                g % 9 + 1,
+                if g % 3 == 0 { 0 } else { 750 },
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn repairs_on_the_pool_are_the_repairs_in_order() {
+        // From 512 games the repairs run in parallel by runs of games; one thread repairs game
+        // after game. With positions recorded while reading, and without (games read again).
+        let text = mixed_collection(3000);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let mut results = Vec::new();
+        for positions in [false, true] {
+            let opts = ReadOptions { positions, ..ReadOptions::default() };
+            let a = one.install(|| Format::SGF.read(text.clone().into_bytes(), &opts).unwrap());
+            let b = two.install(|| Format::SGF.read(text.clone().into_bytes(), &opts).unwrap());
+            assert!(a.diagnostics.iter().any(|d| d.code == codes::INLINE_VARIATION && d.position.is_some()));
+            assert!(a.diagnostics.iter().any(|d| d.message.contains("more repairs like this")));
+            assert_eq!(a.diagnostics, b.diagnostics);
+            assert_eq!(a.collection, b.collection);
+            let n =
+                |r: &ReadOutput| r.collection.games.iter().filter(|g| g.node_offset(NodeId::ROOT).is_some()).count();
+            // (Games with inline variations are rebuilt, without offsets.)
+            assert_eq!(n(&a), n(&b));
+            assert_eq!(n(&a) > 2000, positions);
+            results.push(b);
+        }
+        // Read without offsets (each game read again where needed) as with them.
+        assert_eq!(results[0].diagnostics, results[1].diagnostics);
+        assert_eq!(results[0].collection, results[1].collection);
     }
 
     #[test]

@@ -10,16 +10,18 @@ use crate::model::{GameTree, NodeId};
 
 /// Whether the tree may hold such nodes: it has variations, and its text has a `)` followed by
 /// a node or a property (a cheap scan; values may give false alarms). With the reader's node
-/// offsets only the game's own text is scanned (a collection's games share one source, so a
-/// whole-source scan per game would be quadratic); without them, the whole source.
+/// offsets, or where it found the game, only the game's own text is scanned (a collection's
+/// games share one source, so a whole-source scan per game would be quadratic); without them,
+/// the whole source.
 pub(crate) fn candidates(tree: &GameTree) -> bool {
     if !tree.has_variations() || tree.source().is_empty() {
         return false;
     }
     let src = tree.source();
     let last = NodeId::from_index(tree.len() - 1);
-    let span = match (tree.node_offset(NodeId::ROOT), tree.node_offset(last)) {
-        (Some(a), Some(b)) if a <= b && b <= src.len() => a..b,
+    let span = match (tree.node_offset(NodeId::ROOT), tree.node_offset(last), tree.read_span()) {
+        (Some(a), Some(b), _) if a <= b && b <= src.len() => a..b,
+        (_, _, Some(span)) => span,
         _ => 0..src.len(),
     };
     memchr::memchr_iter(b')', &src.as_bytes()[span.clone()]).any(|at| continues(src, span.start + at + 1))

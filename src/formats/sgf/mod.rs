@@ -6,7 +6,7 @@ mod write;
 
 #[doc(hidden)]
 pub use read::find_declared_charset;
-pub(crate) use read::parse_text;
+pub(crate) use read::{parse_text, read_game_again, read_game_head_again};
 #[doc(hidden)]
 pub use write::{normalize_header, write_text};
 

@@ -112,8 +112,10 @@ struct Reader<'s> {
     /// Whether to record node and property offsets.
     positions: bool,
     /// Whether runs of moves are read by [`Reader::move_run`] (always but in the tests that
-    /// compare it with the general path).
+    /// compare it with the general path, and when reading stops early).
     move_runs: bool,
+    /// The last node to read: the game tree stops before the next one (`u32::MAX`: none).
+    last_node: u32,
     /// The tree games are built in (reused: each game is then copied out at its final size).
     scratch: Option<GameTree>,
     /// The identifier lookup table (see `props::lookup_table`).
@@ -193,6 +195,55 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
     Parsed { collection: Collection::new(games), diagnostics, text: holder, roots }
 }
 
+/// The game `tree` read again from where the reader found it in its source text, recording
+/// positions: the same game (checked), with [`GameTree::node_offset`] and
+/// [`crate::model::Property::offset`] as a read of the whole text with positions gives them.
+/// `None` for a tree not read from a text, or edited since.
+///
+/// The reader's state at a game's `(` is the state it starts with (what it keeps between games
+/// only words diagnostics), and it reads on from there to the same end, so the game reads the
+/// same; a collection read in pieces reads as the whole text does (see [`parse_pieces`]).
+pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
+    let start = tree.read_span()?.start;
+    let src = tree.source_arc();
+    let text: &str = src.as_str();
+    if start >= text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let mut r = Reader::new(text, Arc::clone(&src), Sink::new(), true, false);
+    r.pos = start;
+    let again = r.game_tree()?;
+    (again == *tree).then_some(again)
+}
+
+/// The nodes of the game `tree` up to `last` (in pre-order) read again from where the reader
+/// found it, recording positions: a tree of those nodes (checked to be the same as `tree`'s),
+/// whose offsets are the ones [`read_game_again`] would give them. Cheaper when `last` is near
+/// the root (a repair of the root needs its offsets only). `None` as for [`read_game_again`].
+pub(crate) fn read_game_head_again(tree: &GameTree, last: crate::model::NodeId) -> Option<GameTree> {
+    let start = tree.read_span()?.start;
+    if last.index() >= tree.len() {
+        return None;
+    }
+    let src = tree.source_arc();
+    let text: &str = src.as_str();
+    if start >= text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let mut r = Reader::new(text, Arc::clone(&src), Sink::new(), true, false);
+    r.pos = start;
+    r.move_runs = false;
+    r.last_node = last.index() as u32;
+    let head = r.game_tree()?;
+    let same = head.len() == last.index() + 1
+        && head.nodes().zip(tree.nodes()).all(|(a, b)| {
+            a.parent().map(|p| p.id()) == b.parent().map(|p| p.id())
+                && a.prop_count() == b.prop_count()
+                && a.props().zip(b.props()).all(|(p, q)| p.ident() == q.ident() && p.values().eq(q.values()))
+        });
+    same.then_some(head)
+}
+
 /// Texts from this size are read in pieces on the rayon pool when it has more than one thread.
 const PIECES_FROM: usize = 8 << 20;
 
@@ -259,6 +310,7 @@ impl<'s> Reader<'s> {
             lone_cr: None,
             positions,
             move_runs: true,
+            last_node: u32::MAX,
             scratch: None,
             table: props::lookup_table(),
             key_b: props::index_of("B").unwrap_or_default(),
@@ -377,8 +429,11 @@ impl<'s> Reader<'s> {
                 let mut t = GameTree::with_source(Arc::clone(&self.src));
                 // Room for a small file's game at once, so that its buffers do not grow step by
                 // step, each step a copy; larger games grow from there.
-                let (nodes, slots) = room_for(&self.bytes[self.pos..]);
-                t.reserve(nodes, slots);
+                // (Not when reading stops early: a few nodes, near the root.)
+                if self.last_node == u32::MAX {
+                    let (nodes, slots) = room_for(&self.bytes[self.pos..]);
+                    t.reserve(nodes, slots);
+                }
                 if self.positions {
                     t.record_positions();
                 }
@@ -414,6 +469,9 @@ impl<'s> Reader<'s> {
             };
             match c {
                 b';' => {
+                    if tree.len() > self.last_node as usize {
+                        break;
+                    }
                     let node_at = self.pos;
                     self.pos += 1;
                     let id = self.new_node(&mut tree, &mut frames, &mut last_child);
@@ -495,6 +553,7 @@ impl<'s> Reader<'s> {
                 c if c.is_ascii_alphabetic() => {
                     let id = match open_node {
                         Some(id) => id,
+                        None if tree.len() > self.last_node as usize => break,
                         None => {
                             self.warn(
                                 self.pos,
@@ -531,6 +590,7 @@ impl<'s> Reader<'s> {
             self.scratch = Some(tree);
             return None;
         }
+        tree.set_read_span(game_open, self.pos);
         tree.finish();
         if tree.prop_total() > SCRATCH_MAX_PROPS {
             // A large game keeps its own buffers (no second copy of them).
@@ -1124,6 +1184,62 @@ mod tests {
         crate::shared_files::each_shared_sgf(|path, bytes| {
             assert!(runs_agree(&String::from_utf8_lossy(&bytes)), "{}", path.display());
         });
+    }
+
+    /// Every game of `text` read without positions reads again, alone, as the whole text read
+    /// with positions gives it (offsets included); pieces too.
+    fn read_again_agrees(text: &str) {
+        let (with, _) = parse_text(text.to_string(), Sink::new(), true);
+        let (without, _) = parse_text(text.to_string(), Sink::new(), false);
+        assert_eq!(with.games.len(), without.games.len(), "{text}");
+        for (w, g) in with.games.iter().zip(&without.games) {
+            let again = read_game_again(g).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(&again, w, "{text}");
+            let all = offsets(std::slice::from_ref(w));
+            assert_eq!(offsets(std::slice::from_ref(&again)), all, "{text}");
+            // Up to a node: the offsets of the nodes up to it.
+            for last in [0, g.len() / 2, g.len() - 1] {
+                let head = read_game_head_again(g, crate::model::NodeId::from_index(last));
+                let head = head.unwrap_or_else(|| panic!("{last} {text}"));
+                let n = offsets(std::slice::from_ref(&head)).len();
+                assert_eq!(offsets(std::slice::from_ref(&head)), all[..n], "{last} {text}");
+                assert_eq!(head.len(), last + 1, "{text}");
+            }
+        }
+        let src = Arc::new(text.to_string());
+        if let Some((games, _)) = parse_pieces(text, &src, false, false, 0) {
+            for (g, w) in games.iter().zip(&with.games) {
+                assert_eq!(read_game_again(g).as_ref(), Some(w), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_reads_again_alone_as_in_its_text() {
+        let texts = [
+            "(;GM[1];B[pd];W[dp]\n;B[pq] ;W[dd](;B[qq];W[cc])(;B[aa]C[x];W[bb]))(;B[aa])",
+            "junk (;C[a\\]b]PB[x) (;B[pd]) ;W[dd]",
+            ";B[pd];W[dp] (;C[second])",
+            "(;B[pd];W[dp]);B[qq])(;B[aa];W[bb] (;B[cc]) ;W[dd])",
+            "((;B[aa]))(()(;C[x]))((;B[bb])(;B[cc]))",
+            "(;C[lone\rcr]B[pd]BL[1795.4];W[dp]WL[12]WL[3];B[aa]BL[1][2])(;B[cc]WL[1.5]\n;W[dd]BL[x];B[ee]BL[9)",
+            "(;FF[3]SiZe[9]AB[aa:cc]XX[1]YY[2](;B[pd];W[dp]",
+        ];
+        for text in texts {
+            read_again_agrees(text);
+        }
+        // Not read from a text, or edited since: not read again.
+        let (c, _) = parse_text("(;B[pd])(;B[dd])".to_string(), Sink::new(), false);
+        let mut edited = c.games[1].clone();
+        edited.set_prop(crate::model::NodeId::ROOT, "C", ["x"]);
+        assert!(read_game_again(&edited).is_none());
+        assert!(read_game_head_again(&edited, crate::model::NodeId::ROOT).is_none());
+        assert!(read_game_again(&GameTree::new()).is_none());
+    }
+
+    #[test]
+    fn every_game_of_the_shared_files_reads_again_alone() {
+        crate::shared_files::each_shared_sgf(|_, bytes| read_again_agrees(&String::from_utf8_lossy(&bytes)));
     }
 
     /// Pieces read in parallel give the whole text's games and roots, or nothing.
