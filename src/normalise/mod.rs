@@ -7,7 +7,7 @@
 //! Positions: repairs are placed at the line and column of the property (or node) concerned,
 //! from the reader's offsets. [`crate::Format::read`] records them for small inputs it is to
 //! repair; a game read without them is read again with them (from where the reader found it)
-//! only when a repair of it is shown (the first [`crate::diag::MAX_PER_CODE`] of each code) or
+//! only when a repair of it is shown (the first 100 of each code) or
 //! it may hold inline variations. A large collection's games are repaired in parallel. Which
 //! nodes need work is decided first, on the model's property keys, in one pass per node
 //! (`scan.rs`): a clean game costs no allocation.
