@@ -147,6 +147,14 @@ fn opt_str(out: &mut Vec<u8>, v: Option<&str>) {
 
 /// Appends `x` as Rust's `Display` writes it (the shortest text that reads back as `x`), `null`
 /// when it is not finite. Whole and half numbers (most komi and margins) without `core::fmt`.
+/// A number, or `null`.
+fn opt_number(out: &mut Vec<u8>, x: Option<f64>) {
+    match x {
+        Some(x) => number(out, x),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
 fn number(out: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
         out.extend_from_slice(b"null");
@@ -582,10 +590,7 @@ fn info(out: &mut Vec<u8>, texts: &InfoTexts<'_>, size: BoardSize, charset: Opti
     out.extend_from_slice(b",\"white_rank\":");
     rank(out, found[field::WR]);
     out.extend_from_slice(b",\"komi\":");
-    match found[field::KM].and_then(parse_komi) {
-        Some(k) => number(out, k),
-        None => out.extend_from_slice(b"null"),
-    }
+    opt_number(out, found[field::KM].and_then(parse_komi));
     out.extend_from_slice(b",\"handicap\":");
     match found[field::HA].and_then(parse_handicap) {
         Some(h) => int(out, h),
@@ -609,10 +614,7 @@ fn info(out: &mut Vec<u8>, texts: &InfoTexts<'_>, size: BoardSize, charset: Opti
             out.extend_from_slice(b",\"how\":");
             opt_str(out, how);
             out.extend_from_slice(b",\"margin\":");
-            match margin {
-                Some(m) => number(out, m),
-                None => out.extend_from_slice(b"null"),
-            }
+            opt_number(out, margin);
             out.push(b'}');
         }
     }

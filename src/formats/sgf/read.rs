@@ -204,6 +204,13 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
 /// only words diagnostics), and it reads on from there to the same end, so the game reads the
 /// same; a collection read in pieces reads as the whole text does (see [`parse_pieces`]).
 pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
+    let again = read_from_start(tree, |r| r.game_tree())?;
+    (again == *tree).then_some(again)
+}
+
+/// Runs `read` with a reader recording positions, set at the `(` where `tree` was read in its
+/// source text; `None` for a tree not read from a text.
+fn read_from_start<T>(tree: &GameTree, read: impl FnOnce(&mut Reader<'_>) -> Option<T>) -> Option<T> {
     let start = tree.read_span()?.start;
     let src = tree.source_arc();
     let text: &str = src.as_str();
@@ -212,8 +219,7 @@ pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
     }
     let mut r = Reader::new(text, Arc::clone(&src), Sink::new(), true, false);
     r.pos = start;
-    let again = r.game_tree()?;
-    (again == *tree).then_some(again)
+    read(&mut r)
 }
 
 /// The nodes of the game `tree` up to `last` (in pre-order) read again from where the reader
@@ -221,20 +227,14 @@ pub(crate) fn read_game_again(tree: &GameTree) -> Option<GameTree> {
 /// whose offsets are the ones [`read_game_again`] would give them. Cheaper when `last` is near
 /// the root (a repair of the root needs its offsets only). `None` as for [`read_game_again`].
 pub(crate) fn read_game_head_again(tree: &GameTree, last: crate::model::NodeId) -> Option<GameTree> {
-    let start = tree.read_span()?.start;
     if last.index() >= tree.len() {
         return None;
     }
-    let src = tree.source_arc();
-    let text: &str = src.as_str();
-    if start >= text.len() || !text.is_char_boundary(start) {
-        return None;
-    }
-    let mut r = Reader::new(text, Arc::clone(&src), Sink::new(), true, false);
-    r.pos = start;
-    r.move_runs = false;
-    r.last_node = last.index() as u32;
-    let head = r.game_tree()?;
+    let head = read_from_start(tree, |r| {
+        r.move_runs = false;
+        r.last_node = last.index() as u32;
+        r.game_tree()
+    })?;
     let same = head.len() == last.index() + 1
         && head.nodes().zip(tree.nodes()).all(|(a, b)| {
             a.parent().map(|p| p.id()) == b.parent().map(|p| p.id())
