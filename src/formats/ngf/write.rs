@@ -273,7 +273,12 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         }
     };
     let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
-    let raw_komi = w.root("XNGFKM").filter(|raw| komi.is_some() && raw.trim().parse::<f64>().ok() == komi);
+    // The kept raw komi text only when the reader keeps it too: a text that reads as an integer
+    // is the n (+ 0.5 without handicap) form, so `0100404` for KM 100404 would come back as
+    // 100404.5 (a robustness proptest finding).
+    let raw_komi = w
+        .root("XNGFKM")
+        .filter(|raw| komi.is_some() && raw.trim().parse::<i32>().is_err() && raw.trim().parse::<f64>().ok() == komi);
     // An unreadable handicap line (kept raw in XNGFHA) was read as 0.
     // Made one line first; a raw text with nothing left (a control character) reads back as no
     // line, so it is written as 0 (an oracle finding: `\u{1}` written as "", then as "0").
@@ -658,6 +663,19 @@ mod tests {
         assert_eq!(super::super::parse_text(&out, Sink::new()).0, Some(first));
         let c = Collection::new(vec![super::super::parse_text("t\n19\nW\nB\ns\nx\n0\n7\n", Sink::new()).0.unwrap()]);
         assert_eq!(write_text(&c).unwrap().0.lines().nth(5), Some("x"));
+    }
+
+    /// A kept raw komi that reads as an integer is not written back (a proptest finding: KM 100404
+    /// with `XNGFKM[0100404]` was written `0100404`, then read as 100404.5).
+    #[test]
+    fn a_raw_komi_read_as_an_integer_is_not_kept() {
+        let (out, _) = write("(;GM[1]SZ[19]KM[100404]XNGFKM[0100404])");
+        assert_eq!(out.lines().nth(5), Some("1"));
+        assert_eq!(out.lines().nth(7), Some("100404"));
+        let back = super::super::parse_text(&out, Sink::new()).0.expect("read");
+        assert_eq!(back.root().value("KM"), Some("100404"));
+        let (out, _) = write("(;GM[1]SZ[19]KM[6.5]XNGFKM[6.50])");
+        assert_eq!(out.lines().nth(7), Some("6.50"));
     }
 
     #[test]
