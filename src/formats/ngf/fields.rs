@@ -1,4 +1,4 @@
-//! Header field values: player lines (name and rank), ranks and dates.
+//! Header field values: player lines (name and rank), ranks, dates and the komi line.
 
 /// Splits a player line into the name and the rank (the last token, when it looks like a rank).
 /// Names may contain spaces and dots (`Lee S.D. 5D*`).
@@ -51,6 +51,13 @@ pub(crate) fn compact_date(dt: &str) -> Option<String> {
     (b.len() == 10 && b[4] == b'-' && b[7] == b'-').then(|| format!("{}{}{}", &dt[..4], &dt[5..7], &dt[8..]))
 }
 
+/// The komi line in NGF's own form, an integer `n` (komi `n + 0.5` without handicap, `n` with
+/// one). `None` for any other text, which the reader keeps raw in `XNGFKM` and the writer may
+/// write back; one rule for both, so a kept text never reads back as a different komi.
+pub(crate) fn integer_komi(text: &str) -> Option<i32> {
+    text.trim().parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +105,12 @@ mod tests {
         assert_eq!(split_player("Dariush v2.6.8.2"), ("Dariush v2.6.8.2", None));
         assert_eq!(split_player("GnuGo v3.2 lev15"), ("GnuGo v3.2 lev15", None));
         assert_eq!(split_player("박민수      초단"), ("박민수", Some("초단")));
+    }
+
+    #[test]
+    fn only_an_integer_is_the_komi_lines_own_form() {
+        let cases = ["6", " 0100404 ", "-3", "6.5", "six", "", "3e2"];
+        let got: Vec<_> = cases.iter().map(|t| integer_komi(t)).collect();
+        assert_eq!(got, [Some(6), Some(100_404), Some(-3), None, None, None, None]);
     }
 }

@@ -2,7 +2,7 @@
 //! comments, into the common model.
 
 use super::codes;
-use super::fields::{compact_date, parse_date, rank_to_sgf, split_player};
+use super::fields::{compact_date, integer_komi, parse_date, rank_to_sgf, split_player};
 use super::result::{ParsedResult, parse_result};
 use crate::diag::{Diagnostic, Sink};
 use crate::go::handicap::tygem_layout;
@@ -291,7 +291,7 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
         r.root("HA", r.handicap.to_string());
     }
     if let Some(l) = get(Field::Komi) {
-        if let Ok(n) = l.text.parse::<i32>() {
+        if let Some(n) = integer_komi(l.text) {
             let km = if r.handicap == 0 { f64::from(n) + 0.5 } else { f64::from(n) };
             r.root("KM", format_real(km));
         } else {

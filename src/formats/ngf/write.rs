@@ -3,7 +3,7 @@
 //! item by item as `ngf.lossy`.
 
 use super::codes;
-use super::fields::{compact_date, parse_date, rank_to_sgf, split_player};
+use super::fields::{compact_date, integer_komi, parse_date, rank_to_sgf, split_player};
 use super::result::{ParsedResult, english_result, parse_result};
 use crate::diag::Diagnostic;
 use crate::formats::WriteError;
@@ -273,12 +273,12 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         }
     };
     let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
-    // The kept raw komi text only when the reader keeps it too: a text that reads as an integer
-    // is the n (+ 0.5 without handicap) form, so `0100404` for KM 100404 would come back as
-    // 100404.5 (a robustness proptest finding).
+    // The kept raw komi text only when the reader keeps it too (`integer_komi` is the rule of
+    // both): a text that reads as an integer is the n (+ 0.5 without handicap) form, so `0100404`
+    // for KM 100404 would come back as 100404.5 (a robustness proptest finding).
     let raw_komi = w
         .root("XNGFKM")
-        .filter(|raw| komi.is_some() && raw.trim().parse::<i32>().is_err() && raw.trim().parse::<f64>().ok() == komi);
+        .filter(|raw| komi.is_some() && integer_komi(raw).is_none() && raw.trim().parse::<f64>().ok() == komi);
     // An unreadable handicap line (kept raw in XNGFHA) was read as 0.
     // Made one line first; a raw text with nothing left (a control character) reads back as no
     // line, so it is written as 0 (an oracle finding: `\u{1}` written as "", then as "0").
