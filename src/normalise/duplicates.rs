@@ -1,7 +1,7 @@
 //! Repeated properties in one node (`AB[gc]AB[cg]`, `C[a]C[b]`, `GM[1]…GM[1]`), and repeated
 //! points inside one point list (`AB[aa][aa]`): merged into one property, values in order.
 
-use super::{Prop, Work, codes};
+use super::{Prop, Values, Work, codes};
 use crate::diag::Severity;
 use crate::model::props::{self, ValueType};
 use crate::model::{Point, PropValue};
@@ -101,7 +101,7 @@ pub(crate) fn merge(w: &mut Work<'_>) {
         if repeats.is_empty() {
             if matches!(kind, Merge::Text | Merge::Single) && w.props[i].values.len() > 1 {
                 several_values(w, i, kind == Merge::Text || is_simple_text(&ident));
-            } else if kind == Merge::Points && w.props[i].values.len() > 1 {
+            } else if kind == Merge::Points && w.props[i].values.len() > 1 && points_repeat(&w.props[i].values) {
                 let origin = w.props[i].origin;
                 let values = w.props[i].values.take();
                 let (kept, dropped) = dedupe_points(values);
@@ -327,6 +327,29 @@ fn dedupe_points(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
     (kept, dropped)
 }
 
+/// Whether [`dedupe_points`] would drop something from `values` (a point listed twice, alone or
+/// in a rectangle, or an empty value among others): told without copying them.
+fn points_repeat(values: &Values<'_>) -> bool {
+    let many = values.len() > 1;
+    let mut covered = Covered::default();
+    for (text, parts) in values.split_texts() {
+        if text.is_empty() && many {
+            return true;
+        }
+        let (a, b) = match parts {
+            Some((a, b)) => (a, Some(b)),
+            None => (text, None),
+        };
+        let Some(points) = crate::model::point::expand_rect(a, b) else { continue };
+        for p in points {
+            if !covered.insert(p) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// A set of board points (coordinates below 52, as SGF letters give them).
 struct Covered([u64; 52 * 52 / 64 + 1]);
 
@@ -372,6 +395,24 @@ mod tests {
                 .collect();
             let (twice, long) = repeats(&props);
             assert_eq!(any_repeat(&props), long || twice.iter().any(|&w| w != 0), "{props:?}");
+        }
+    }
+
+    #[test]
+    fn points_repeat_exactly_when_dedupe_drops_something() {
+        let lists: [&[&str]; 7] =
+            [&["aa", "bb"], &["aa", "aa"], &["aa:bb", "ba"], &["aa:bb", "cc"], &["aa", ""], &[""], &["zz!", "zz!"]];
+        for list in lists {
+            let vals: Vec<PropValue> = list
+                .iter()
+                .map(|t| match t.split_once(':') {
+                    Some((a, b)) => PropValue::composed(a, b),
+                    None => PropValue::new(*t),
+                })
+                .collect();
+            let repeat = points_repeat(&Values::Owned(vals.clone()));
+            let (_, dropped) = dedupe_points(vals);
+            assert_eq!(repeat, dropped > 0, "{list:?}");
         }
     }
 

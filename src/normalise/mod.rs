@@ -319,6 +319,18 @@ impl Values<'_> {
         read.into_iter().flatten().chain(owned.into_iter().flatten())
     }
 
+    /// Each value as its text and, for a composed value (`a:b`), its two parts.
+    pub(crate) fn split_texts(&self) -> impl Iterator<Item = (&str, Option<(&str, &str)>)> {
+        let (read, owned) = match self {
+            Values::Read(p) => (Some(p.values().map(|v| (v.as_str(), v.parts()))), None),
+            Values::One(v) => (None, Some(std::slice::from_ref(v))),
+            Values::Owned(v) => (None, Some(v.as_slice())),
+        };
+        let owned =
+            owned.map(|v| v.iter().map(|v| (v.text.as_str(), v.split.map(|s| (&v.text[..s], &v.text[s + 1..])))));
+        read.into_iter().flatten().chain(owned.into_iter().flatten())
+    }
+
     /// Whether every value is blank (empty or white space).
     pub(crate) fn all_blank(&self) -> bool {
         match self {
@@ -547,7 +559,7 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     let early_cap = true;
     let games = &mut read.collection.games;
     let mut runs: Vec<Repairs> = Vec::new();
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch::take();
     let (mut pending, mut placed) = (Vec::new(), Vec::new());
     let mut done = 0;
     while done < games.len() {
@@ -587,6 +599,7 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
         }
         done = end;
     }
+    scratch.keep();
     cap_per_code(&mut added, &dropped);
     read.diagnostics.extend(added);
     true
@@ -665,13 +678,14 @@ fn repair_run(games: &mut [GameTree], plans: &mut [Option<Plan>], full: &[&'stat
         .par_chunks_mut(per)
         .zip(plans.par_chunks_mut(per))
         .map(|(games, plans)| {
-            let mut scratch = Scratch::default();
+            let mut scratch = Scratch::take();
             let mut out = Repairs::default();
             for (game, plan) in games.iter_mut().zip(plans) {
                 if let Some(plan) = plan.take() {
                     repair_game(game, plan, full, &mut scratch, &mut out);
                 }
             }
+            scratch.keep();
             out
         })
         .collect()
@@ -688,6 +702,35 @@ struct Scratch {
     parts: Vec<usize>,
     /// Each rewritten node and the range of its parts in `parts`.
     rewrites: Vec<(NodeId, std::ops::Range<usize>)>,
+}
+
+std::thread_local! {
+    /// This thread's repair buffers between inputs (the small files of a batch come one after
+    /// another on each thread).
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+impl Scratch {
+    /// Entries a kept buffer may hold room for; a larger one (after a large game) is let go.
+    const KEEP_UP_TO: usize = 1024;
+
+    /// This thread's buffers (new ones when they are in use, by a repair that reads a game
+    /// again, say).
+    fn take() -> Scratch {
+        SCRATCH.take()
+    }
+
+    /// Empties the buffers and keeps them for this thread's next input.
+    fn keep(mut self) {
+        let room = [self.findings.capacity(), self.flat.capacity(), self.parts.capacity(), self.rewrites.capacity()];
+        if room.iter().all(|&n| n <= Self::KEEP_UP_TO) {
+            self.findings.clear();
+            self.flat.clear();
+            self.parts.clear();
+            self.rewrites.clear();
+            SCRATCH.set(self);
+        }
+    }
 }
 
 /// Repairs one game (in place, or rebuilt when something changed); adds its diagnostics to
