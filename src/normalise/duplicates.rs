@@ -103,8 +103,7 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                 several_values(w, i, kind == Merge::Text || is_simple_text(&ident));
             } else if kind == Merge::Points && w.props[i].values.len() > 1 && points_repeat(&w.props[i].values) {
                 let origin = w.props[i].origin;
-                let values = w.props[i].values.take();
-                let (kept, dropped) = dedupe_points(values);
+                let (kept, dropped) = dedupe_points(&w.props[i].values);
                 w.props[i].values = kept.into();
                 if dropped > 0 {
                     let msg = format!("{ident} lists {dropped} point(s) twice; each kept once");
@@ -115,25 +114,38 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             continue;
         }
         let times = repeats.len() + 1;
+        let origin = w.props[i].origin;
+        if matches!(kind, Merge::Points | Merge::List) {
+            // One pass: the values of every occurrence offered in order, each kept value copied
+            // once; then the repeats removed together.
+            let all = || std::iter::once(i).chain(repeats.iter().copied());
+            let mut merged = Merged::new(kind == Merge::Points, all().map(|k| w.props[k].values.len()).sum());
+            for k in all() {
+                for (text, parts) in w.props[k].values.split_texts() {
+                    merged.offer(text, parts.map(|(a, _)| a.len()));
+                }
+            }
+            let (mut at, mut next) = (0, repeats.iter().copied().peekable());
+            w.props.retain(|_| {
+                let repeat = next.next_if_eq(&at).is_some();
+                at += 1;
+                !repeat
+            });
+            let dropped = merged.dropped;
+            w.props[i].values = merged.kept.into();
+            let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
+            let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
+            w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+            i += 1;
+            continue;
+        }
         let mut extra: Vec<Prop<'_>> = Vec::with_capacity(repeats.len());
         for &k in repeats.iter().rev() {
             extra.push(w.props.remove(k));
         }
         extra.reverse();
-        let origin = w.props[i].origin;
         match kind {
-            Merge::Points | Merge::List => {
-                let mut values = w.props[i].values.take();
-                values.reserve(extra.iter().map(|p| p.values.len()).sum());
-                for p in extra {
-                    values.extend(p.values);
-                }
-                let (kept, dropped) = if kind == Merge::Points { dedupe_points(values) } else { dedupe_values(values) };
-                w.props[i].values = kept.into();
-                let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
-                let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
-                w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
-            }
+            Merge::Points | Merge::List => unreachable!("merged above"),
             Merge::Text => {
                 let mut texts: Vec<String> = w.props[i].values.take().into_iter().map(|v| v.text).collect();
                 for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
@@ -273,58 +285,82 @@ fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
 
 /// Identical values dropped after their first occurrence.
 fn dedupe_values(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
-    let before = values.len();
-    let mut kept: Vec<PropValue> = Vec::with_capacity(before);
-    for v in values {
-        if !kept.contains(&v) {
-            kept.push(v);
-        }
+    let mut merged = Merged::new(false, values.len());
+    for v in &values {
+        merged.offer(&v.text, v.split);
     }
-    let dropped = before - kept.len();
-    (kept, dropped)
+    (merged.kept, merged.dropped)
 }
 
 /// Points already listed (alone or in a rectangle) dropped; a rectangle that overlaps earlier
 /// points is written as its remaining single points. Values that are not points stay.
-fn dedupe_points(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
-    let mut covered = Covered::default();
-    let mut kept = Vec::with_capacity(values.len());
-    let mut dropped = 0;
-    let many = values.len() > 1;
-    for v in values {
-        let (a, b) = match v.split {
-            Some(s) => (&v.text[..s], Some(&v.text[s + 1..])),
-            None => (v.text.as_str(), None),
-        };
-        if v.text.is_empty() && many {
-            // `[]` beside points means nothing (an elist's empty value stands alone).
-            dropped += 1;
-            continue;
+fn dedupe_points(values: &Values<'_>) -> (Vec<PropValue>, usize) {
+    let mut merged = Merged::new(true, values.len());
+    for (text, parts) in values.split_texts() {
+        merged.offer(text, parts.map(|(a, _)| a.len()));
+    }
+    (merged.kept, merged.dropped)
+}
+
+/// The values of a list merged from several, offered one by one: repeated ones dropped (for a
+/// point list, points already covered, as [`dedupe_points`] says), the kept ones copied once.
+struct Merged {
+    points: bool,
+    /// More than one value in all: an empty value among points is dropped.
+    many: bool,
+    covered: Covered,
+    kept: Vec<PropValue>,
+    dropped: usize,
+}
+
+impl Merged {
+    fn new(points: bool, total: usize) -> Merged {
+        Merged { points, many: total > 1, covered: Covered::default(), kept: Vec::with_capacity(total), dropped: 0 }
+    }
+
+    /// Offers the value `text` (composed when `split` is the index of its `:`).
+    fn offer(&mut self, text: &str, split: Option<usize>) {
+        let own = || PropValue { text: text.to_string(), split };
+        if !self.points {
+            if self.kept.iter().any(|v| v.text == text && v.split == split) {
+                self.dropped += 1;
+            } else {
+                self.kept.push(own());
+            }
+            return;
         }
-        let Some(points) = crate::model::point::expand_rect(a, b) else {
-            kept.push(v);
-            continue;
+        if text.is_empty() && self.many {
+            // `[]` beside points means nothing (an elist's empty value stands alone).
+            self.dropped += 1;
+            return;
+        }
+        let (a, b) = match split {
+            Some(s) => (&text[..s], Some(&text[s + 1..])),
+            None => (text, None),
         };
+        let Some(points) = crate::model::point::expand_rect(a, b) else {
+            self.kept.push(own());
+            return;
+        };
+        let covered = &self.covered;
         let (total, fresh) = points.fold((0, 0), |(t, f), p| (t + 1, f + usize::from(!covered.contains(p))));
         let points = crate::model::point::expand_rect(a, b).into_iter().flatten();
         if fresh == total {
             points.for_each(|p| {
-                covered.insert(p);
+                self.covered.insert(p);
             });
-            kept.push(v);
+            self.kept.push(own());
         } else {
-            dropped += total - fresh;
-            let fresh: Vec<Point> = points.filter(|p| !covered.contains(*p)).collect();
-            for p in fresh {
-                if covered.insert(p) {
+            self.dropped += total - fresh;
+            for p in points {
+                if self.covered.insert(p) {
                     if let Some(s) = p.to_sgf() {
-                        kept.push(PropValue::new(s));
+                        self.kept.push(PropValue::new(s));
                     }
                 }
             }
         }
     }
-    (kept, dropped)
 }
 
 /// Whether [`dedupe_points`] would drop something from `values` (a point listed twice, alone or
@@ -410,8 +446,9 @@ mod tests {
                     None => PropValue::new(*t),
                 })
                 .collect();
-            let repeat = points_repeat(&Values::Owned(vals.clone()));
-            let (_, dropped) = dedupe_points(vals);
+            let vals = Values::Owned(vals);
+            let (_, dropped) = dedupe_points(&vals);
+            let repeat = points_repeat(&vals);
             assert_eq!(repeat, dropped > 0, "{list:?}");
         }
     }
@@ -420,7 +457,7 @@ mod tests {
     fn points_dedupe_keeps_order_and_rectangles() {
         let vals =
             vec![PropValue::new("aa"), PropValue::composed("aa", "bb"), PropValue::new("cc"), PropValue::new("cc")];
-        let (kept, dropped) = dedupe_points(vals);
+        let (kept, dropped) = dedupe_points(&Values::Owned(vals));
         let texts: Vec<&str> = kept.iter().map(|v| v.text.as_str()).collect();
         assert_eq!(texts, ["aa", "ba", "ab", "bb", "cc"]);
         assert_eq!(dropped, 2);
