@@ -76,8 +76,20 @@ js=$secs
 rm -f "$out/o.json"
 run "convert -f ndjson -t sgf" "$kifu" convert -q "$out/o.ndjson" -f ndjson -t sgf -o "$out/back.sgf"
 rm -f "$out/o.sgf" "$out/back.sgf"
+# The same conversions written to /dev/null, and a copy of the NDJSON into the output folder:
+# what kifu spends apart from the kernel storing an output several times the input's size.
+run "convert -t sgf -j 2 -o /dev/null" "$kifu" convert -q "$file" -f sgf -t sgf -j 2 -o /dev/null
+sgf_null=$secs
+run "convert -t ndjson -o /dev/null" "$kifu" convert -q "$file" -t ndjson -o /dev/null
+nd_null=$secs
+run "convert -t json -o /dev/null" "$kifu" convert -q "$file" -t json -o /dev/null
+js_null=$secs
+run "cp of the NDJSON output (kernel storing it)" cp "$out/o.ndjson" "$out/copy.ndjson"
+rm -f "$out/copy.ndjson"
 printf 'read_model: %.0f MB/s; SGF->NDJSON / SGF->SGF: %.2f; SGF->JSON / SGF->SGF: %.2f\n' \
   "$(echo "$size / 1000000 / $model" | bc -l)" "$(echo "$nd / $sgf2" | bc -l)" "$(echo "$js / $sgf2" | bc -l)"
+printf 'to /dev/null: SGF->NDJSON / SGF->SGF: %.2f; SGF->JSON / SGF->SGF: %.2f\n' \
+  "$(echo "$nd_null / $sgf_null" | bc -l)" "$(echo "$js_null / $sgf_null" | bc -l)"
 # Many small games in one collection (read whole: under 16 MiB): work quadratic in the number of
 # games shows here as a ratio far above the large collection's.
 small="$work/small.sgf"
