@@ -69,6 +69,14 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     shared_extension: false,
 };
 
+/// Whether a line (trimmed) starts like a move line, even if the rest is damaged: `PM`, two
+/// upper-case letters and `B` or `W`. The reader's moves start at the first such line, so no
+/// header value the writer writes may start so.
+pub(crate) fn starts_a_move_line(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 5 && b.starts_with(b"PM") && b[2..4].iter().all(u8::is_ascii_uppercase) && matches!(b[4], b'B' | b'W')
+}
+
 /// Whether `line` is an NGF move line: `PM`, two counter letters, `B`/`W`, four letters.
 pub(crate) fn is_move_line(line: &[u8]) -> bool {
     let line = line.trim_ascii();

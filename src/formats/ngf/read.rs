@@ -182,7 +182,7 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
     }
     let mut r =
         Reader { sink, root: Vec::new(), private: Vec::new(), size: BoardSize::square(19), handicap: 0, gi: false };
-    let first_move = all.iter().position(|l| looks_like_move(l.text)).unwrap_or(all.len());
+    let first_move = all.iter().position(|l| super::starts_a_move_line(l.text)).unwrap_or(all.len());
     let header = &all[..first_move];
     r.gi = header.len() >= 2 && header.iter().all(|l| l.text.starts_with("GI"));
     let size_ok = |l: Option<&Line<'_>>| l.and_then(|l| l.text.parse::<u32>().ok()).is_some();
@@ -500,13 +500,6 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
         b.add_prop(node, "C", [body]);
     }
     (Some(b.build()), r.sink.finish(text))
-}
-
-/// Whether a line starts like a move line (`PM`, two capitals, `B`/`W`), even if the rest is
-/// damaged: the moves start at the first such line.
-fn looks_like_move(text: &str) -> bool {
-    let b = text.as_bytes();
-    b.len() >= 5 && b.starts_with(b"PM") && b[2..4].iter().all(u8::is_ascii_uppercase) && matches!(b[4], b'B' | b'W')
 }
 
 fn counter_value(s: &str) -> Option<u32> {

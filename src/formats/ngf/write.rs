@@ -82,6 +82,12 @@ impl<'t> Writer<'t> {
         if broken {
             self.lossy(format!("{what}: line breaks or control characters written as spaces: {}", clean.trim()));
         }
+        if super::starts_a_move_line(clean.trim()) {
+            // Read back, the header would end at this line (a robustness finding: a kept raw
+            // result `PMABBQEEQ` came back as a move).
+            self.lossy(format!("{what}: {} would read as the first move line; not written", clean.trim()));
+            return String::new();
+        }
         clean.trim().to_string()
     }
 
@@ -676,6 +682,19 @@ mod tests {
         assert_eq!(back.root().value("KM"), Some("100404"));
         let (out, _) = write("(;GM[1]SZ[19]KM[6.5]XNGFKM[6.50])");
         assert_eq!(out.lines().nth(7), Some("6.50"));
+    }
+
+    /// A header value that starts like a move line is not written (a proptest finding: a kept raw
+    /// result `PMABBQEEQ` ended the header when read back, and the moves moved by a line).
+    #[test]
+    fn header_values_that_read_as_moves_are_not_written() {
+        let (out, d) = write("(;GM[1]SZ[19]PB[PMAAB]XNGFRE[\u{e}PMABBQEEQ];B[pd];W[dp])");
+        let first_move = out.lines().position(super::super::starts_a_move_line);
+        assert_eq!(first_move, Some(12), "{out}");
+        assert_eq!(d.iter().filter(|m| m.contains("would read as the first move line")).count(), 2, "{d:?}");
+        let back = super::super::parse_text(&out, Sink::new()).0.expect("read");
+        let moves: Vec<_> = back.main_line().filter_map(|n| n.value("B").or(n.value("W"))).collect();
+        assert_eq!(moves, ["pd", "dp"]);
     }
 
     #[test]
