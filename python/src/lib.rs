@@ -144,18 +144,13 @@ fn read_many<'py>(
     encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyList>> {
     let args = ReadArgs::new(format, encoding)?;
-    let paths = input::paths(paths)?;
+    let paths = input::path_items(paths)?;
     let mut items = Vec::with_capacity(paths.len());
-    parallel::pipeline(
-        py,
-        threads,
-        &paths,
-        |path| args.read_path(path),
-        |path, outcome| {
-            items.push(outcome_object(py, outcome, path)?);
-            Ok(())
-        },
-    )?;
+    let build = |path: &PathBuf, outcome| {
+        items.push(outcome_object(py, outcome, path)?);
+        Ok(())
+    };
+    parallel::pipeline(py, threads, &paths, input::path, |path| args.read_path(path), build)?;
     PyList::new(py, items)
 }
 
@@ -182,14 +177,14 @@ fn load_moves<'py>(
     skip_errors: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let args = ReadArgs::new(format, encoding)?;
-    let paths = input::paths(paths)?;
+    let paths = input::path_items(paths)?;
     let numpy = import_numpy(py)?;
     let list = PyList::empty(py);
     let main_lines = |path: &PathBuf| {
         let outcome = args.read_path(path);
         outcome.map(|r| r.map(|out| out.collection.games.iter().map(moves::main_line_bytes).collect::<Vec<_>>()))
     };
-    parallel::pipeline(py, threads, &paths, main_lines, |path, games| {
+    parallel::pipeline(py, threads, &paths, input::path, main_lines, |path, games| {
         let games = match games {
             Ok(Ok(g)) => g,
             _ if skip_errors => return Ok(()),
@@ -286,7 +281,7 @@ fn _panic_for_tests<'py>(py: Python<'py>, kind: &Bound<'py, PyAny>) -> PyResult<
                 items.push(outcome_object(py, o, Path::new("<test>"))?);
                 Ok(())
             };
-            parallel::pipeline(py, Some(2), &[0, 1, 2], |&i| boom(i), build)?;
+            parallel::pipeline(py, Some(2), &[0, 1, 2], |&i| Ok(i), |&i| boom(i), build)?;
             Ok(PyList::new(py, items)?.into_any())
         }
         _ => Err(PyValueError::new_err("kind: binding, read or read_many")),

@@ -72,70 +72,81 @@ fn chunk_size(n: usize, workers: usize) -> usize {
     (n / (4 * workers.max(1))).clamp(1, CHUNK)
 }
 
-/// `f` over every item on `threads` threads (all cores when None) with the GIL released, and
-/// `build` over every item and its result, in input order, on the calling thread with the GIL
-/// held: the items go to the pool in chunks, and `build` takes each chunk (Python's cyclic
-/// collector paused, [`GcPause`]) while the pool goes on with the next ones. An error of
-/// `build` is returned once the chunks being read are done; the chunks not begun are not read.
-pub fn pipeline<I: Sync, T: Send>(
-    py: Python<'_>,
+/// `f` over every source (as `convert` makes it into an item) on `threads` threads (all cores
+/// when None) with the GIL released, and `build` over every item and its result in input order,
+/// on the calling thread with the GIL held. The calling thread converts the sources chunk by chunk,
+/// each chunk going to the pool as soon as it is converted, then takes the chunks' results in
+/// order (Python's cyclic collector paused meanwhile, [`GcPause`]) while the pool reads the next
+/// ones. On an error of `convert` or `build`, the chunks not begun are not read, and the error is
+/// returned once the ones being read are done.
+pub fn pipeline<'py, S, I: Send, T: Send>(
+    py: Python<'py>,
     threads: Option<usize>,
-    items: &[I],
+    sources: &[S],
+    convert: impl Fn(&S) -> PyResult<I>,
     f: impl Fn(&I) -> T + Sync + Send,
     build: impl FnMut(&I, T) -> PyResult<()>,
 ) -> PyResult<()> {
     let pool = pool(threads)?;
     let gc = py.import("gc")?;
-    let size = chunk_size(items.len(), pool.current_num_threads());
-    let chunks = Chunks { items, size, f: &f, stop: &AtomicBool::new(false) };
-    pool.in_place_scope(|scope| chunks.run(scope, &gc, build))
+    let size = chunk_size(sources.len(), pool.current_num_threads());
+    let stop = AtomicBool::new(false);
+    let chunks = Chunks { f: &f, stop: &stop };
+    pool.in_place_scope(|scope| {
+        let done = chunks.run(scope, &gc, sources.chunks(size), convert, build);
+        stop.store(true, Ordering::Relaxed);
+        done
+    })
 }
 
 /// The work of [`pipeline`] within a rayon scope.
-struct Chunks<'a, I, F> {
-    items: &'a [I],
-    size: usize,
+struct Chunks<'a, F> {
     f: &'a F,
-    /// Set once `build` is done (or failed): the chunks not begun are not read.
+    /// Set once the calling thread is done (or failed): the chunks not begun are not read.
     stop: &'a AtomicBool,
 }
 
-impl<'a, I: Sync, F> Chunks<'a, I, F> {
-    fn run<T: Send + 'a>(
+/// A chunk's items and their results, from the pool to the calling thread.
+type Done<I, T> = mpsc::Receiver<(Vec<I>, Vec<T>)>;
+
+impl<'a, F> Chunks<'a, F> {
+    fn run<'s, S: 's, I: Send + 'a, T: Send + 'a>(
         self,
         scope: &Scope<'a>,
         gc: &Bound<'_, PyModule>,
+        sources: impl Iterator<Item = &'s [S]>,
+        convert: impl Fn(&S) -> PyResult<I>,
         mut build: impl FnMut(&I, T) -> PyResult<()>,
     ) -> PyResult<()>
     where
         F: Fn(&I) -> T + Sync,
     {
-        let Chunks { items, size, f, stop } = self;
-        let mut chunks = Vec::with_capacity(items.len().div_ceil(size));
-        for chunk in items.chunks(size) {
+        let Chunks { f, stop } = self;
+        let mut pending: Vec<Done<I, T>> = Vec::new();
+        for chunk in sources {
+            let items = chunk.iter().map(&convert).collect::<PyResult<Vec<I>>>()?;
             let (send, receive) = mpsc::sync_channel(1);
-            chunks.push((chunk, receive));
+            pending.push(receive);
             scope.spawn(move |_| {
                 if !stop.load(Ordering::Relaxed) {
-                    // The receiver is gone only when `build` failed: nothing left to do.
-                    let _ = send.send(chunk.iter().map(f).collect::<Vec<T>>());
+                    let results = items.iter().map(f).collect();
+                    // The receiver is gone only when the calling thread failed: nothing to do.
+                    let _ = send.send((items, results));
                 }
             });
         }
         let py = gc.py();
-        let built = chunks.into_iter().try_for_each(|(chunk, receive)| {
+        pending.into_iter().try_for_each(|receive| {
             // Waiting for a chunk releases the GIL; one already read is taken at once.
-            let results = match receive.try_recv() {
-                Ok(results) => results,
+            let (items, results) = match receive.try_recv() {
+                Ok(done) => done,
                 Err(_) => py
                     .detach(move || receive.recv())
                     .map_err(|_| PyRuntimeError::new_err("a reading thread of kifu stopped without a result"))?,
             };
             let _paused = GcPause::new(gc)?;
-            chunk.iter().zip(results).try_for_each(|(item, result)| build(item, result))
-        });
-        stop.store(true, Ordering::Relaxed);
-        built
+            items.iter().zip(results).try_for_each(|(item, result)| build(item, result))
+        })
     }
 }
 

@@ -75,6 +75,18 @@ def test_read_many_over_many_chunks(tmp_path):
     assert kifu.read_many([]) == []
 
 
+def test_not_a_path_after_many_chunks(tmp_path):
+    # The paths are converted chunk by chunk while the first chunks are read: an item that is no
+    # path still raises TypeError, and the next call works.
+    paths, _ = many_files(tmp_path)
+    with pytest.raises(TypeError):
+        kifu.read_many(paths[:400] + [42] + paths[400:], threads=2)
+    assert gc.isenabled()
+    assert [summary(r) for r in kifu.read_many(paths[:200], threads=2)] == [
+        summary(r) for r in kifu.read_many(paths[:200], threads=1)
+    ]
+
+
 def test_few_paths_on_many_threads(tmp_path):
     paths, _ = many_files(tmp_path)
     some = paths[60:67]
