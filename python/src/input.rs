@@ -55,10 +55,15 @@ pub fn input(source: &Bound<'_, PyAny>) -> PyResult<Input> {
     })
 }
 
-/// The paths of an iterable of `str` / `os.PathLike`.
-pub fn paths(items: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+/// The items of an iterable of paths (`str` / `os.PathLike`), not yet converted ([`path`]).
+pub fn path_items<'py>(items: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if items.cast::<PyString>().is_ok() {
         return Err(PyTypeError::new_err("expected an iterable of paths, not one path"));
     }
-    items.try_iter()?.map(|p| p?.extract::<PathBuf>()).collect()
+    items.try_iter()?.collect()
+}
+
+/// The path `item` names (`str` or `os.PathLike`).
+pub fn path(item: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    item.extract()
 }

@@ -49,10 +49,17 @@ impl ReadArgs {
 
     /// Reads `input` (no GIL needed), a panic becoming a read error.
     fn read(self, input: Input) -> Outcome {
-        parallel::guard(|| match input {
-            Input::Path(p) => adapter::read_path(&p, self.format, self.encoding),
-            Input::Bytes(b, name) => Ok(adapter::read_bytes(b, self.format, name.as_deref(), self.encoding)),
-        })
+        match input {
+            Input::Path(p) => self.read_path(&p),
+            Input::Bytes(b, name) => {
+                parallel::guard(|| Ok(adapter::read_bytes(b, self.format, name.as_deref(), self.encoding)))
+            }
+        }
+    }
+
+    /// Reads the file at `path` (no GIL needed), a panic becoming a read error.
+    fn read_path(self, path: &Path) -> Outcome {
+        parallel::guard(|| adapter::read_path(path, self.format, self.encoding))
     }
 }
 
@@ -122,9 +129,11 @@ fn iter_games(
     PyGameIterator::new(py, games, path)
 }
 
-/// Reads many files in parallel (`threads` threads, all cores when None) with the GIL released.
-/// Returns one item per path, in the order given: a `Collection`, or the exception that reading
-/// that file would raise (`ReadError`, `OSError`) as a value — one bad file does not stop the run.
+/// Reads many files in parallel (`threads` threads, all cores when None) with the GIL released,
+/// while the calling thread makes the `Collection`s of the files already read (in chunks, Python's
+/// cyclic garbage collector paused meanwhile). Returns one item per path, in the order given: a
+/// `Collection`, or the exception that reading that file would raise (`ReadError`, `OSError`) as a
+/// value — one bad file does not stop the run.
 #[pyfunction]
 #[pyo3(signature = (paths, threads = None, *, format = None, encoding = None))]
 fn read_many<'py>(
@@ -135,10 +144,14 @@ fn read_many<'py>(
     encoding: Option<String>,
 ) -> PyResult<Bound<'py, PyList>> {
     let args = ReadArgs::new(format, encoding)?;
-    let paths = input::paths(paths)?;
-    let outcomes = parallel::map(py, threads, &paths, |p| args.read(Input::Path(p.clone())))?;
-    let items = paths.iter().zip(outcomes).map(|(path, outcome)| outcome_object(py, outcome, path));
-    PyList::new(py, items.collect::<PyResult<Vec<_>>>()?)
+    let paths = input::path_items(paths)?;
+    let mut items = Vec::with_capacity(paths.len());
+    let build = |path: &PathBuf, outcome| {
+        items.push(outcome_object(py, outcome, path)?);
+        Ok(())
+    };
+    parallel::pipeline(py, threads, &paths, input::path, |path| args.read_path(path), build)?;
+    PyList::new(py, items)
 }
 
 /// A `Collection`, or the exception for a file that failed, as a value.
@@ -151,8 +164,8 @@ fn outcome_object(py: Python<'_>, outcome: Outcome, path: &Path) -> PyResult<Py<
 
 /// The main lines of every game of every file, read in parallel with the GIL released, as NumPy
 /// `int16` arrays of shape `(n, 3)` (see `Game.moves_array`): files in the order given, games in
-/// file order. A file that cannot be read raises its error (after all were read), unless
-/// `skip_errors`, which leaves it out.
+/// file order. A file that cannot be read raises its error (the first such file in the order
+/// given; reading stops there), unless `skip_errors`, which leaves it out.
 #[pyfunction]
 #[pyo3(signature = (paths, threads = None, *, format = None, encoding = None, skip_errors = false))]
 fn load_moves<'py>(
@@ -164,24 +177,22 @@ fn load_moves<'py>(
     skip_errors: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let args = ReadArgs::new(format, encoding)?;
-    let paths = input::paths(paths)?;
+    let paths = input::path_items(paths)?;
     let numpy = import_numpy(py)?;
-    let arrays = parallel::map(py, threads, &paths, |p| {
-        let outcome = args.read(Input::Path(p.clone()));
-        outcome.map(|r| r.map(|out| out.collection.games.iter().map(moves::main_line_bytes).collect::<Vec<_>>()))
-    })?;
     let list = PyList::empty(py);
-    for (path, games) in paths.iter().zip(arrays) {
+    let main_lines = |path: &PathBuf| {
+        let outcome = args.read_path(path);
+        outcome.map(|r| r.map(|out| out.collection.games.iter().map(moves::main_line_bytes).collect::<Vec<_>>()))
+    };
+    parallel::pipeline(py, threads, &paths, input::path, main_lines, |path, games| {
         let games = match games {
             Ok(Ok(g)) => g,
-            _ if skip_errors => continue,
+            _ if skip_errors => return Ok(()),
             Ok(Err(e)) => return Err(errors::read_error(py, e, Some(path))),
             Err(e) => return Err(errors::os_error(py, e, path)),
         };
-        for bytes in games {
-            list.append(array_of(py, &numpy, &bytes)?)?;
-        }
-    }
+        games.iter().try_for_each(|bytes| list.append(array_of(py, &numpy, bytes)?))
+    })?;
     Ok(list)
 }
 
@@ -234,7 +245,7 @@ fn convert<'py>(
         let message = format!("the output {} is the input; refusing to overwrite it", dst.display());
         return Err(errors::write_error(py, message, Vec::new(), Some(&dst)));
     }
-    let outcome = py.detach(|| args.read(Input::Path(src.clone())));
+    let outcome = py.detach(|| args.read_path(&src));
     let read = raise(py, outcome, Some(&src))?;
     let settings = adapter::WriteSettings { source_charset: read.charset, ..settings };
     let written = py.detach(|| adapter::write(&read.collection, to, &settings)).map_err(|e| {
@@ -265,9 +276,13 @@ fn _panic_for_tests<'py>(py: Python<'py>, kind: &Bound<'py, PyAny>) -> PyResult<
         "binding" => panic!("deliberate panic in the binding"),
         "read" => raise(py, boom(1), None).map(|_| py.None().into_bound(py)),
         "read_many" => {
-            let outcomes = parallel::map(py, Some(2), &[0, 1, 2], |&i| boom(i))?;
-            let items = outcomes.into_iter().map(|o| outcome_object(py, o, Path::new("<test>")));
-            Ok(PyList::new(py, items.collect::<PyResult<Vec<_>>>()?)?.into_any())
+            let mut items = Vec::new();
+            let build = |_: &usize, o| {
+                items.push(outcome_object(py, o, Path::new("<test>"))?);
+                Ok(())
+            };
+            parallel::pipeline(py, Some(2), &[0, 1, 2], |&i| Ok(i), |&i| boom(i), build)?;
+            Ok(PyList::new(py, items)?.into_any())
         }
         _ => Err(PyValueError::new_err("kind: binding, read or read_many")),
     }
