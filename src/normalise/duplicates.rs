@@ -144,55 +144,52 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             extra.push(w.props.remove(k));
         }
         extra.reverse();
-        match kind {
-            Merge::Points | Merge::List => unreachable!("merged above"),
-            Merge::Text => {
-                let mut texts: Vec<String> = w.props[i].values.take().into_iter().map(|v| v.text).collect();
-                for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
-                    if !texts.contains(&t) {
-                        texts.push(t);
-                    }
+        // Text or Single (lists were merged above).
+        if kind == Merge::Text {
+            let mut texts: Vec<String> = w.props[i].values.take().into_iter().map(|v| v.text).collect();
+            for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
+                if !texts.contains(&t) {
+                    texts.push(t);
                 }
-                texts.retain(|t| !t.is_empty());
-                w.props[i].values = vec![PropValue::new(texts.join("\n\n"))].into();
-                let msg = format!("{ident} given {times} times in one node; the texts joined with a blank line");
-                w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
             }
-            Merge::Single => {
-                // Every value of every occurrence, in order: the first stays, the distinct others
-                // (a first occurrence may itself hold several) are the conflict.
-                let mut all = w.props[i].values.take().into_iter();
-                let first = all.next().unwrap_or_else(|| PropValue::new(""));
-                w.props[i].values = vec![first.clone()].into();
-                let mut distinct: Vec<PropValue> = Vec::new();
-                for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
-                    let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
-                    if !same && !distinct.contains(&v) {
-                        distinct.push(v);
-                    }
+            texts.retain(|t| !t.is_empty());
+            w.props[i].values = vec![PropValue::new(texts.join("\n\n"))].into();
+            let msg = format!("{ident} given {times} times in one node; the texts joined with a blank line");
+            w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+        } else {
+            // Every value of every occurrence, in order: the first stays, the distinct others
+            // (a first occurrence may itself hold several) are the conflict.
+            let mut all = w.props[i].values.take().into_iter();
+            let first = all.next().unwrap_or_else(|| PropValue::new(""));
+            w.props[i].values = vec![first.clone()].into();
+            let mut distinct: Vec<PropValue> = Vec::new();
+            for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
+                let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
+                if !same && !distinct.contains(&v) {
+                    distinct.push(v);
                 }
-                if distinct.is_empty() {
-                    let msg = format!("{ident} given {times} times with the same value; kept once");
-                    w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
-                } else if matches!(&*ident, "FF" | "CA") {
-                    let shown: Vec<&str> = distinct.iter().map(|v| v.text.as_str()).collect();
-                    let msg = format!(
-                        "{ident} given {times} times ({} and {}); the first kept, the writer writes its own",
-                        w.props[i].first(),
-                        shown.join(", ")
-                    );
-                    w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
-                } else {
-                    let shown: Vec<String> = distinct.iter().map(|v| format!("[{}]", v.text)).collect();
-                    let msg = format!(
-                        "{ident} given {times} times with different values; [{}] kept, {} moved to {}",
-                        w.props[i].first(),
-                        shown.join(""),
-                        super::private(&ident)
-                    );
-                    w.keep_private(&ident, distinct, i);
-                    w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
-                }
+            }
+            if distinct.is_empty() {
+                let msg = format!("{ident} given {times} times with the same value; kept once");
+                w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
+            } else if matches!(&*ident, "FF" | "CA") {
+                let shown: Vec<&str> = distinct.iter().map(|v| v.text.as_str()).collect();
+                let msg = format!(
+                    "{ident} given {times} times ({} and {}); the first kept, the writer writes its own",
+                    w.props[i].first(),
+                    shown.join(", ")
+                );
+                w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
+            } else {
+                let shown: Vec<String> = distinct.iter().map(|v| format!("[{}]", v.text)).collect();
+                let msg = format!(
+                    "{ident} given {times} times with different values; [{}] kept, {} moved to {}",
+                    w.props[i].first(),
+                    shown.join(""),
+                    super::private(&ident)
+                );
+                w.keep_private(&ident, distinct, i);
+                w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
             }
         }
         i += 1;
