@@ -76,7 +76,7 @@ fn raise<T>(py: Python<'_>, outcome: io::Result<Result<T, kifu::ReadError>>, pat
 fn read_source(py: Python<'_>, source: &Bound<'_, PyAny>, args: ReadArgs) -> PyResult<ReadOutput> {
     let input = input::input(source)?;
     let path = input.path().map(Path::to_path_buf);
-    let outcome = py.detach(|| args.read(input));
+    let outcome = parallel::detach(py, || args.read(input))?;
     raise(py, outcome, path.as_deref())
 }
 
@@ -123,8 +123,9 @@ fn iter_games(
         Input::Path(p) => Box::new(std::fs::File::open(&p).map_err(|e| errors::os_error(py, e, &p))?),
         Input::Bytes(bytes, _) => Box::new(io::Cursor::new(bytes)),
     };
-    let opened =
-        py.detach(|| parallel::guard(|| adapter::stream_games(reader, args.format, path.as_deref(), args.encoding)));
+    let opened = parallel::detach(py, || {
+        parallel::guard(|| adapter::stream_games(reader, args.format, path.as_deref(), args.encoding))
+    })?;
     let games = raise(py, opened, path.as_deref())?;
     PyGameIterator::new(py, games, path)
 }
@@ -245,14 +246,15 @@ fn convert<'py>(
         let message = format!("the output {} is the input; refusing to overwrite it", dst.display());
         return Err(errors::write_error(py, message, Vec::new(), Some(&dst)));
     }
-    let outcome = py.detach(|| args.read_path(&src));
+    let outcome = parallel::detach(py, || args.read_path(&src))?;
     let read = raise(py, outcome, Some(&src))?;
     let settings = adapter::WriteSettings { source_charset: read.charset, ..settings };
-    let written = py.detach(|| adapter::write(&read.collection, to, &settings)).map_err(|e| {
+    let written = parallel::detach(py, || adapter::write(&read.collection, to, &settings))?.map_err(|e| {
         let (message, diagnostics) = adapter::write_error_diagnostics(e);
         errors::write_error(py, format!("{}: {message}", dst.display()), diagnostics, Some(&dst))
     })?;
-    py.detach(|| adapter::write_file_safely(&dst, &written.bytes, force)).map_err(|e| errors::os_error(py, e, &dst))?;
+    parallel::detach(py, || adapter::write_file_safely(&dst, &written.bytes, force))?
+        .map_err(|e| errors::os_error(py, e, &dst))?;
     let all = read.charset.map(|c| c.note()).into_iter().chain(read.diagnostics).chain(written.diagnostics);
     errors::diagnostic_list(py, all)
 }
@@ -292,6 +294,7 @@ fn _panic_for_tests<'py>(py: Python<'py>, kind: &Bound<'py, PyAny>) -> PyResult<
 #[pymodule]
 fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    parallel::note_home();
     m.add_class::<PyCollection>()?;
     m.add_class::<views::PyGame>()?;
     m.add_class::<views::PyNode>()?;

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use rayon::{Scope, ThreadPool};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, mpsc};
 
 /// Diagnostic code of an input on which kifu panicked (a bug in kifu, reported as a read error).
 pub const PANIC: &str = "internal.panic";
@@ -24,6 +24,25 @@ pub fn guard<T, E>(f: impl FnOnce() -> Result<Result<T, ReadError>, E>) -> Resul
         let message = format!("kifu failed on this input (a bug in kifu, please report it): {what}");
         Ok(Err(ReadError { diagnostics: vec![Diagnostic::error(PANIC, message)] }))
     })
+}
+
+/// The process that imported the module ([`note_home`]).
+static HOME: OnceLock<u32> = OnceLock::new();
+
+/// Notes the importing process, before any child is made by `fork`.
+pub fn note_home() {
+    HOME.get_or_init(std::process::id);
+}
+
+/// Runs `f` with the GIL released. In a child made by `fork`, it runs on the binding's own pool:
+/// the library splits large inputs over rayon's global pool, whose threads stayed in the parent,
+/// so there that work would wait for ever.
+pub fn detach<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    if HOME.get() == Some(&std::process::id()) {
+        return Ok(py.detach(f));
+    }
+    let pool = pool(None)?;
+    Ok(py.detach(|| pool.install(f)))
 }
 
 /// The pools made so far, by thread count (None: rayon's default, one thread per core or

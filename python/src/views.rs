@@ -113,7 +113,7 @@ fn encode(
     format: kifu::Format,
     settings: &WriteSettings,
 ) -> PyResult<kifu::WriteOutput> {
-    py.detach(|| adapter::write(collection, format, settings)).map_err(|e| {
+    crate::parallel::detach(py, || adapter::write(collection, format, settings))?.map_err(|e| {
         let (message, diagnostics) = adapter::write_error_diagnostics(e);
         errors::write_error(py, message, diagnostics, None)
     })
@@ -158,7 +158,8 @@ fn write_file<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let format = adapter::output_format(format_arg(format)?, Some(&path));
     let out = encode(py, collection, format, &args.settings(charset)?)?;
-    py.detach(|| adapter::write_file_safely(&path, &out.bytes, force)).map_err(|e| errors::os_error(py, e, &path))?;
+    crate::parallel::detach(py, || adapter::write_file_safely(&path, &out.bytes, force))?
+        .map_err(|e| errors::os_error(py, e, &path))?;
     errors::diagnostic_list(py, out.diagnostics)
 }
 
@@ -711,13 +712,13 @@ impl PyGameIterator {
     fn pull(&mut self, py: Python<'_>) -> PyResult<Option<GameTree>> {
         let slot = self.games.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
         let Some(games) = slot.as_mut() else { return Ok(None) };
-        let step = py.detach(|| {
+        let step = crate::parallel::detach(py, || {
             crate::parallel::guard(|| match games.next() {
                 Some(Ok(game)) => Ok(Ok(Some(game))),
                 Some(Err(e)) => Err(e),
                 None => Ok(Ok(None)),
             })
-        });
+        })?;
         self.charset = self.charset.or(games.charset());
         self.diagnostics.extend(games.take_diagnostics());
         let path = self.path.as_deref();
@@ -725,7 +726,9 @@ impl PyGameIterator {
             Ok(Ok(Some(game))) => Ok(Some(game)),
             Ok(Ok(None)) => {
                 let games = slot.take().expect("the reader is there");
-                let end = py.detach(|| crate::parallel::guard(|| Ok::<_, std::convert::Infallible>(games.finish())));
+                let end = crate::parallel::detach(py, || {
+                    crate::parallel::guard(|| Ok::<_, std::convert::Infallible>(games.finish()))
+                })?;
                 match end {
                     Ok(Ok(found)) => {
                         self.diagnostics.extend(found);
