@@ -405,6 +405,46 @@ fn ndjson_skips_bad_lines_and_keeps_the_rest() {
 }
 
 #[test]
+fn faults_in_ignored_values_are_reported_as_anywhere_else() {
+    // `info` and unknown keys are not read, but their JSON is checked all the same: the same
+    // error at the same place, and a lone surrogate there is still a warning.
+    let good = r#"{"format":"kifu","version":1,"info":{"black":"x","komi":6.5,"main_line":[{"color":"B","x":3,"y":4}]},"nodes":[{"B":["aa"]}],"variations":[],"extra":{"k":[true,null]}}"#;
+    let cut = |s: &str| good[..good.find(s).unwrap() + s.len()].to_string();
+    let syntax = |at: &str, m: &str| format!("{at}: error[json.syntax]: line 1: malformed JSON: {m}");
+    let extra = "2:149: warning[json.unknown-key]: line 2: extra: unknown key ignored";
+    for (line, first) in [
+        (cut("main_"), syntax("1:67", "unterminated string")),
+        (good.replace(r#""x":3"#, r#""x":03"#), syntax("1:92", "expected ',' or '}'")),
+        (good.replace(r#""black":"x""#, r#""black":"a\qb""#), syntax("1:48", "invalid escape in string")),
+        (
+            good.replace(r#""black":"x""#, "\"black\":\"a\tb\""),
+            syntax("1:48", "control character in string; it must be escaped"),
+        ),
+        (good.replace("6.5", "6."), syntax("1:59", "invalid number: digits expected after '.'")),
+        (good.replace("6.5", "1e"), syntax("1:59", "invalid number: digits expected in the exponent")),
+        (good.replace("4}]", "4},]"), syntax("1:100", "expected a value")),
+        (good.replace(r#""color":"#, r#""color" "#), syntax("1:83", "expected ':' after the key")),
+        (good.replace("true", "tru"), syntax("1:155", "expected a value")),
+        (good.replace("null]", "null}"), syntax("1:164", "expected ',' or ']'")),
+        (cut(r#""black":"x"#) + r"\u12", syntax("1:50", "incomplete \\u escape")),
+    ] {
+        assert_eq!(diags(ndjson(), &format!("{line}\n{good}\n")), [first.as_str(), extra], "{line}");
+    }
+    let lone = good.replace(r#""black":"x""#, r#""black":"a\ud800b""#);
+    let r = read(ndjson(), &format!("{lone}\n{good}\n"));
+    assert_eq!(r.collection.games.len(), 2);
+    let d: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        d,
+        [
+            "1:48: warning[json.lone-surrogate]: a \\u escape is half a surrogate pair; read as U+FFFD",
+            "1:156: warning[json.unknown-key]: line 1: extra: unknown key ignored",
+            extra,
+        ]
+    );
+}
+
+#[test]
 fn markers_versions_and_single_games() {
     let d = diags(json(), r#"{"nodes": [{"B": ["aa"]}]}"#);
     assert_eq!(d.len(), 2, "{d:?}");

@@ -20,7 +20,7 @@ pub use info::{GameInfo, GameResult, WinKind};
 pub use point::{BoardSize, Color, Move, Point};
 pub use props::{PropDef, PropKind, ValueType};
 pub use tree::{GameTree, Node, NodeId, PropValue, Property, Value};
-pub(crate) use tree::{NewProp, Stored};
+pub(crate) use tree::{NewProp, NewValue, Stored};
 pub use typed::{Double, Typed};
 
 /// The games of one input: an SGF collection, or a single game from a legacy format.

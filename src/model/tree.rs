@@ -238,6 +238,15 @@ impl PropValue {
     }
 }
 
+/// A borrowed value for [`GameTree::push_prop_parts`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum NewValue<'a> {
+    /// Plain text.
+    Plain(&'a str),
+    /// The text `first:second`: a composed value (`true`, as [`PropValue::composed`]) or plain.
+    Pair(&'a str, &'a str, bool),
+}
+
 impl<T: Into<String>> From<T> for PropValue {
     fn from(t: T) -> Self {
         PropValue::new(t)
@@ -897,14 +906,8 @@ impl GameTree {
 
     fn make_prop(&mut self, key: u16, values: &[PropValue]) -> Prop {
         if let [v] = values {
-            if v.split.is_none() {
-                if let Some(slot) = move_slot(key, v.text.as_bytes()) {
-                    return Prop { loc: u32::from(slot & (MOVE_W - 1)), len: PAIR, key };
-                }
-                if v.text.len() < PAIR as usize {
-                    let (loc, len) = self.own_text(&v.text);
-                    return Prop { loc, len: len as u16, key };
-                }
+            if let Some(p) = v.split.is_none().then(|| self.short_own_prop(key, &v.text)).flatten() {
+                return p;
             }
         }
         let vals: Vec<Val> = values
@@ -914,10 +917,60 @@ impl GameTree {
                 GameTree::val(loc, len, v.split)
             })
             .collect();
-        // Several values, or one that the short form above cannot hold.
+        self.multi_prop(key, &vals)
+    }
+
+    /// A property with one plain value `text`, as a move slot or a short value in the own
+    /// buffer; `None` (nothing stored) when neither holds it.
+    fn short_own_prop(&mut self, key: u16, text: &str) -> Option<Prop> {
+        if let Some(slot) = move_slot(key, text.as_bytes()) {
+            return Some(Prop { loc: u32::from(slot & (MOVE_W - 1)), len: PAIR, key });
+        }
+        (text.len() < PAIR as usize).then(|| {
+            let (loc, len) = self.own_text(text);
+            Prop { loc, len: len as u16, key }
+        })
+    }
+
+    /// Append a property with borrowed values to the last node: what
+    /// [`Self::push_prop_owned`] stores for the same values as [`PropValue`]s.
+    pub(crate) fn push_prop_parts(&mut self, ident: &str, values: &[NewValue<'_>]) {
+        let key = self.key_for(ident);
+        let short = match *values {
+            [NewValue::Plain(text)] => self.short_own_prop(key, text),
+            // Rare (a reader's warning): the joined text, as a `PropValue` holds it.
+            [NewValue::Pair(first, second, false)] => self.short_own_prop(key, &format!("{first}:{second}")),
+            _ => None,
+        };
+        let prop = short.unwrap_or_else(|| {
+            let vals: Vec<Val> = values
+                .iter()
+                .map(|v| match *v {
+                    NewValue::Plain(text) => {
+                        let (loc, len) = self.own_text(text);
+                        GameTree::val(loc, len, None)
+                    }
+                    NewValue::Pair(first, second, composed) => {
+                        let (loc, len, ()) = self.own_with(|s| {
+                            s.push_str(first);
+                            s.push(':');
+                            s.push_str(second);
+                        });
+                        GameTree::val(loc, len, composed.then_some(first.len()))
+                    }
+                })
+                .collect();
+            self.multi_prop(key, &vals)
+        });
+        self.push_slots(prop);
+        self.node_props.set_last(self.slots.len() as u32);
+    }
+
+    /// A property with the values `vals`: several, or one that the short form cannot hold.
+    fn multi_prop(&mut self, key: u16, vals: &[Val]) -> Prop {
         let at = self.values.len() as u32;
         self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
-        self.values.extend_from_slice(&vals);
+        self.values.extend_from_slice(vals);
         Prop { loc: at, len: MULTI, key }
     }
 
@@ -1472,6 +1525,35 @@ mod tests {
         let _ = c;
         t.finish();
         t
+    }
+
+    #[test]
+    fn borrowed_values_are_stored_as_owned_ones() {
+        let long = "x".repeat(70_000);
+        let cases: Vec<(&str, Vec<NewValue>, Vec<PropValue>)> = vec![
+            ("B", vec![NewValue::Plain("pd")], vec!["pd".into()]),
+            ("C", vec![NewValue::Plain("")], vec!["".into()]),
+            ("C", vec![NewValue::Plain(&long)], vec![long.as_str().into()]),
+            ("C", vec![NewValue::Pair("a", "b", false)], vec!["a:b".into()]),
+            ("LB", vec![NewValue::Pair("dd", "A", true)], vec![PropValue::composed("dd", "A")]),
+            (
+                "AB",
+                vec![NewValue::Pair("aa", "bb", true), NewValue::Plain("cc")],
+                vec![PropValue::composed("aa", "bb"), "cc".into()],
+            ),
+            ("XY", vec![NewValue::Plain("private")], vec!["private".into()]),
+        ];
+        let (mut parts, mut owned) = (GameTree::new(), GameTree::new());
+        for t in [&mut parts, &mut owned] {
+            t.push_node(None, None);
+        }
+        for (ident, new, old) in &cases {
+            parts.push_prop_parts(ident, new);
+            owned.push_prop_owned(ident, old);
+        }
+        assert!(parts == owned);
+        assert_eq!(format!("{:?}", (&parts.slots, &parts.values)), format!("{:?}", (&owned.slots, &owned.values)));
+        assert_eq!(parts.own, owned.own);
     }
 
     #[test]

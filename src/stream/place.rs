@@ -34,10 +34,14 @@ impl TextSpan {
         TextSpan { len: text.len(), breaks: end.line - 1, lfs, tail: end.column - 1 }
     }
 
-    /// The span of raw bytes (a piece that gave no text): decoded as UTF-8 with replacements.
+    /// The span of raw bytes (a piece that gave no text, such as JSON's): decoded as UTF-8 with
+    /// replacements (valid UTF-8, the usual case, is checked by the fast validator only).
     pub(super) fn of_bytes(bytes: &[u8]) -> TextSpan {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        TextSpan::of_text(&String::from_utf8_lossy(bytes))
+        match std::str::from_utf8(bytes) {
+            Ok(text) => TextSpan::of_text(text),
+            Err(_) => TextSpan::of_text(&String::from_utf8_lossy(bytes)),
+        }
     }
 }
 

@@ -1,10 +1,18 @@
 //! A small JSON parser that never recurses: values land in one flat arena, containers chain
-//! their children by index, all string text shares one buffer, and every value remembers the
-//! byte offset where it starts (for diagnostics). Nesting depth is limited only by memory, and
-//! a value costs a fixed few dozen bytes with no allocation of its own.
+//! their children by index, and every value remembers the byte offset where it starts (for
+//! diagnostics). Strings without escapes are spans of the input; the others are unescaped into
+//! one buffer. Nesting depth is limited only by memory, and a value costs a fixed few dozen
+//! bytes with no allocation of its own.
+//!
+//! [`parse_keeping`] builds only what a reader reads: the values of other keys outside objects
+//! that may be nodes are checked by [`Parser::skip`] (same errors, same notes) and stand as
+//! `null`.
 
 /// No value (end of a child chain).
 const NONE: u32 = u32::MAX;
+
+/// Text at `start..start + len` of the input, or of the string buffer at `start - input length`.
+type Span = (u32, u32);
 
 /// The kind of a JSON value; strings and container children live elsewhere in the [`Doc`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -12,7 +20,7 @@ pub(crate) enum Kind {
     Null,
     Bool(bool),
     Number(f64),
-    /// Text at `start..start + len` of the document's string buffer.
+    /// Text at a [`Span`].
     String {
         start: u32,
         len: u32,
@@ -35,25 +43,37 @@ pub(crate) struct JValue {
     pub kind: Kind,
     pub offset: usize,
     next: u32,
-    key: (u32, u32),
+    key: Span,
 }
 
-/// A parsed JSON text: the arena, the string buffer and the index of the top-level value.
+/// A parsed JSON text: the arena, the input and string buffer its strings point into, and the
+/// index of the top-level value.
 #[derive(Debug, Default)]
-pub(crate) struct Doc {
+pub(crate) struct Doc<'a> {
     values: Vec<JValue>,
+    input: &'a str,
     strings: String,
     pub root: u32,
 }
 
-impl Doc {
+/// The text of `span` (see [`Span`]).
+fn span_text<'s>(input: &'s str, strings: &'s str, (start, len): Span) -> &'s str {
+    let (start, len) = (start as usize, len as usize);
+    let text = match start.checked_sub(input.len()) {
+        None => input.get(start..start + len),
+        Some(at) => strings.get(at..at + len),
+    };
+    text.unwrap_or("")
+}
+
+impl Doc<'_> {
     /// The value at `i` (indices handed out by the parser are always valid).
     pub(crate) fn get(&self, i: u32) -> &JValue {
         &self.values[i as usize]
     }
 
-    fn text(&self, (start, len): (u32, u32)) -> &str {
-        self.strings.get(start as usize..(start + len) as usize).unwrap_or("")
+    fn text(&self, span: Span) -> &str {
+        span_text(self.input, &self.strings, span)
     }
 
     /// The text of a string value.
@@ -109,9 +129,31 @@ pub(crate) struct SyntaxError {
 }
 
 /// Non-fatal findings of the parser (lone surrogates replaced by U+FFFD).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ParseNotes {
     pub lone_surrogates: Vec<usize>,
+}
+
+/// Where unescaped string text goes: the string buffer, or nowhere for a skipped value.
+trait Out {
+    fn push_str(&mut self, s: &str);
+    fn push(&mut self, c: char);
+}
+
+impl Out for String {
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+}
+
+struct Discard;
+
+impl Out for Discard {
+    fn push_str(&mut self, _: &str) {}
+    fn push(&mut self, _: char) {}
 }
 
 struct Parser<'a> {
@@ -119,6 +161,8 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     base: usize,
+    /// With [`parse_keeping`]: the keys whose values are built outside objects that may be nodes.
+    keep: Option<&'a [&'a str]>,
     values: Vec<JValue>,
     strings: String,
     notes: ParseNotes,
@@ -126,15 +170,38 @@ struct Parser<'a> {
 
 /// Parses `text` as one JSON value (surrounding whitespace allowed). Offsets in the result and
 /// in errors are `base + offset in text`.
-pub(crate) fn parse(text: &str, base: usize) -> Result<(Doc, ParseNotes), SyntaxError> {
-    if u32::try_from(text.len()).is_err() {
-        return Err(SyntaxError { offset: base, message: "the input is larger than 4 GiB".into() });
+#[cfg(test)]
+pub(crate) fn parse(text: &str, base: usize) -> Result<(Doc<'_>, ParseNotes), SyntaxError> {
+    run_parser(text, base, None)
+}
+
+/// [`parse`], building only the values of the keys in `keep` in objects that cannot be nodes
+/// (those that are not items of an array under a `"nodes"` key): the values of other keys
+/// there are checked as [`parse`] checks them, with the same errors and notes, and are `null`.
+pub(crate) fn parse_keeping<'a>(
+    text: &'a str,
+    base: usize,
+    keep: &'a [&'a str],
+) -> Result<(Doc<'a>, ParseNotes), SyntaxError> {
+    run_parser(text, base, Some(keep))
+}
+
+fn run_parser<'a>(
+    text: &'a str,
+    base: usize,
+    keep: Option<&'a [&'a str]>,
+) -> Result<(Doc<'a>, ParseNotes), SyntaxError> {
+    // Spans of the string buffer start after the input, and the buffer is shorter than it:
+    // both fit in u32 together (readers stop larger inputs before, with their own error).
+    if text.len() > (u32::MAX / 2) as usize {
+        return Err(SyntaxError { offset: base, message: "the input is larger than 2 GiB".into() });
     }
     let mut p = Parser {
         b: text.as_bytes(),
         text,
         pos: 0,
         base,
+        keep,
         values: Vec::new(),
         strings: String::new(),
         notes: ParseNotes::default(),
@@ -144,7 +211,18 @@ pub(crate) fn parse(text: &str, base: usize) -> Result<(Doc, ParseNotes), Syntax
     if p.pos < p.b.len() {
         return Err(p.err("unexpected text after the JSON value"));
     }
-    Ok((Doc { values: p.values, strings: p.strings, root }, p.notes))
+    Ok((Doc { values: p.values, input: text, strings: p.strings, root }, p.notes))
+}
+
+/// An open container: arena index, last child so far, key of the member being read, and
+/// whether it is an object. `nodes`: for an array, it is the value of a `"nodes"` key; for an
+/// object, it is an item of such an array (it may be a node, so all its values are built).
+struct Open {
+    id: u32,
+    last: u32,
+    key: Option<Span>,
+    is_obj: bool,
+    nodes: bool,
 }
 
 impl Parser<'_> {
@@ -163,13 +241,13 @@ impl Parser<'_> {
         (self.values.len() - 1) as u32
     }
 
-    /// Expects an object key (a string) followed by `:`.
-    fn key(&mut self) -> Result<(u32, u32), SyntaxError> {
+    /// Expects an object key (a string, read by `string`) followed by `:`.
+    fn key<T>(&mut self, string: impl FnOnce(&mut Self) -> Result<T, SyntaxError>) -> Result<T, SyntaxError> {
         self.ws();
         if self.b.get(self.pos) != Some(&b'"') {
             return Err(self.err("expected a string key"));
         }
-        let k = self.string()?;
+        let k = string(self)?;
         self.ws();
         if self.b.get(self.pos) != Some(&b':') {
             return Err(self.err("expected ':' after the key"));
@@ -178,18 +256,26 @@ impl Parser<'_> {
         Ok(k)
     }
 
-    fn run(&mut self) -> Result<u32, SyntaxError> {
-        // Open containers: arena index, last child so far, key of the member being read.
-        struct Open {
-            id: u32,
-            last: u32,
-            key: Option<(u32, u32)>,
+    /// Whether the value about to be read (a member of `top`) is built.
+    fn builds(&self, top: Option<&Open>) -> bool {
+        match (self.keep, top) {
+            (Some(keep), Some(Open { is_obj: true, nodes: false, key: Some(k), .. })) => {
+                keep.contains(&span_text(self.text, &self.strings, *k))
+            }
+            _ => true,
         }
+    }
+
+    fn run(&mut self) -> Result<u32, SyntaxError> {
         let mut stack: Vec<Open> = Vec::new();
         'value: loop {
             self.ws();
             let at = self.pos;
             let mut done = match self.b.get(at) {
+                _ if !self.builds(stack.last()) => {
+                    self.skip()?;
+                    self.push(Kind::Null, at)
+                }
                 None => return Err(self.err("unexpected end of input; expected a value")),
                 Some(b'{') => {
                     self.pos += 1;
@@ -199,8 +285,9 @@ impl Parser<'_> {
                         self.pos += 1;
                         id
                     } else {
-                        let k = self.key()?;
-                        stack.push(Open { id, last: NONE, key: Some(k) });
+                        let key = Some(self.key(Self::string)?);
+                        let nodes = stack.last().is_some_and(|top| !top.is_obj && top.nodes);
+                        stack.push(Open { id, last: NONE, key, is_obj: true, nodes });
                         continue 'value;
                     }
                 }
@@ -212,7 +299,11 @@ impl Parser<'_> {
                         self.pos += 1;
                         id
                     } else {
-                        stack.push(Open { id, last: NONE, key: None });
+                        let nodes = stack
+                            .last()
+                            .and_then(|top| top.key)
+                            .is_some_and(|k| span_text(self.text, &self.strings, k) == "nodes");
+                        stack.push(Open { id, last: NONE, key: None, is_obj: false, nodes });
                         continue 'value;
                     }
                 }
@@ -229,7 +320,7 @@ impl Parser<'_> {
             // Attach finished values to their containers, closing containers as they end.
             loop {
                 let Some(top) = stack.last_mut() else { return Ok(done) };
-                let is_obj = top.key.is_some();
+                let is_obj = top.is_obj;
                 if let Some(k) = top.key.take() {
                     self.values[done as usize].key = k;
                 }
@@ -252,7 +343,7 @@ impl Parser<'_> {
                     Some(b',') => {
                         self.pos += 1;
                         if is_obj {
-                            let k = self.key()?;
+                            let k = self.key(Self::string)?;
                             if let Some(top) = stack.last_mut() {
                                 top.key = Some(k);
                             }
@@ -277,18 +368,80 @@ impl Parser<'_> {
         }
     }
 
-    fn literal(&mut self, word: &str, kind: Kind) -> Result<u32, SyntaxError> {
-        let at = self.pos;
-        if self.b[at..].starts_with(word.as_bytes()) {
+    /// Checks one value as [`Self::run`] reads it (same errors at the same offsets, same notes)
+    /// and builds nothing. The stack holds whether each open container is an object.
+    fn skip(&mut self) -> Result<(), SyntaxError> {
+        let mut stack: Vec<bool> = Vec::new();
+        'value: loop {
+            self.ws();
+            match self.b.get(self.pos) {
+                None => return Err(self.err("unexpected end of input; expected a value")),
+                Some(&open @ (b'{' | b'[')) => {
+                    self.pos += 1;
+                    self.ws();
+                    let is_obj = open == b'{';
+                    if self.b.get(self.pos) == Some(if is_obj { &b'}' } else { &b']' }) {
+                        self.pos += 1;
+                    } else {
+                        if is_obj {
+                            self.key(Self::skip_string)?;
+                        }
+                        stack.push(is_obj);
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => self.skip_string()?,
+                Some(b't') => self.word("true")?,
+                Some(b'f') => self.word("false")?,
+                Some(b'n') => self.word("null")?,
+                Some(b'-' | b'0'..=b'9') => self.number_end()?,
+                Some(_) => return Err(self.err("expected a value")),
+            }
+            loop {
+                let Some(&is_obj) = stack.last() else { return Ok(()) };
+                self.ws();
+                match self.b.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if is_obj {
+                            self.key(Self::skip_string)?;
+                        }
+                        continue 'value;
+                    }
+                    Some(b'}') if is_obj => {
+                        self.pos += 1;
+                        stack.pop();
+                    }
+                    Some(b']') if !is_obj => {
+                        self.pos += 1;
+                        stack.pop();
+                    }
+                    None => return Err(self.err("unexpected end of input; a container is not closed")),
+                    _ if is_obj => return Err(self.err("expected ',' or '}'")),
+                    _ => return Err(self.err("expected ',' or ']'")),
+                }
+            }
+        }
+    }
+
+    /// Expects `word` (a literal) at the current position.
+    fn word(&mut self, word: &str) -> Result<(), SyntaxError> {
+        if self.b[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
-            Ok(self.push(kind, at))
+            Ok(())
         } else {
             Err(self.err("expected a value"))
         }
     }
 
-    fn number(&mut self) -> Result<u32, SyntaxError> {
+    fn literal(&mut self, word: &str, kind: Kind) -> Result<u32, SyntaxError> {
         let at = self.pos;
+        self.word(word)?;
+        Ok(self.push(kind, at))
+    }
+
+    /// Moves past a number, checking its syntax.
+    fn number_end(&mut self) -> Result<(), SyntaxError> {
         let digits = |p: &mut Self| {
             let s = p.pos;
             while p.b.get(p.pos).is_some_and(u8::is_ascii_digit) {
@@ -321,6 +474,12 @@ impl Parser<'_> {
                 return Err(self.err("invalid number: digits expected in the exponent"));
             }
         }
+        Ok(())
+    }
+
+    fn number(&mut self) -> Result<u32, SyntaxError> {
+        let at = self.pos;
+        self.number_end()?;
         let x = self.text[at..self.pos].parse::<f64>().unwrap_or(f64::NAN);
         Ok(self.push(Kind::Number(x), at))
     }
@@ -333,26 +492,52 @@ impl Parser<'_> {
         Ok(v)
     }
 
-    /// Reads a string starting at the opening quote into the string buffer; returns its range.
-    fn string(&mut self) -> Result<(u32, u32), SyntaxError> {
+    /// Moves past the characters that need no unescaping.
+    fn plain(&mut self) {
+        while let Some(&c) = self.b.get(self.pos) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Reads a string starting at the opening quote; returns its span: of the input when it has
+    /// no escapes, else of its unescaped text in the string buffer.
+    fn string(&mut self) -> Result<Span, SyntaxError> {
         self.pos += 1;
+        let start = self.pos;
+        self.plain();
+        if self.b.get(self.pos) == Some(&b'"') {
+            self.pos += 1;
+            return Ok((start as u32, (self.pos - 1 - start) as u32));
+        }
+        self.pos = start;
         let mut out = std::mem::take(&mut self.strings);
         let begin = out.len();
         let r = self.string_into(&mut out);
         self.strings = out;
-        // The buffer never outgrows the input, whose size fits in u32.
-        r.map(|()| (begin as u32, (self.strings.len() - begin) as u32))
+        // The input and the buffer (never longer than the input) fit in u32 together.
+        r.map(|()| ((self.b.len() + begin) as u32, (self.strings.len() - begin) as u32))
     }
 
-    fn string_into(&mut self, out: &mut String) -> Result<(), SyntaxError> {
+    /// Checks a string starting at the opening quote, keeping nothing.
+    fn skip_string(&mut self) -> Result<(), SyntaxError> {
+        self.pos += 1;
+        let start = self.pos;
+        self.plain();
+        if self.b.get(self.pos) == Some(&b'"') {
+            self.pos += 1;
+            return Ok(());
+        }
+        self.pos = start;
+        self.string_into(&mut Discard)
+    }
+
+    fn string_into(&mut self, out: &mut impl Out) -> Result<(), SyntaxError> {
         loop {
             let start = self.pos;
-            while let Some(&c) = self.b.get(self.pos) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.plain();
             // Stops only at ASCII bytes, so both ends are character boundaries.
             out.push_str(&self.text[start..self.pos]);
             match self.b.get(self.pos) {
@@ -458,6 +643,54 @@ mod tests {
         let (doc, notes) = parse(r#"["a\ud800b"]"#, 0).unwrap();
         assert_eq!(doc.str(1), Some("a\u{FFFD}b"));
         assert_eq!(notes.lone_surrogates, vec![3]);
+    }
+
+    #[test]
+    fn only_kept_values_and_nodes_are_built() {
+        let text =
+            r#"{"info": {"a": [1, "\u00e9"]}, "nodes": [{"info": ["x"]}, [["info", []]]], "n\u006fdes": [{"x": 1}]}"#;
+        let (doc, _) = parse_keeping(text, 5, &["nodes"]).unwrap();
+        let members: Vec<(&str, u32)> = doc.members(doc.root).collect();
+        let kinds: Vec<(&str, Kind, usize)> =
+            members.iter().map(|&(k, v)| (k, doc.get(v).kind, doc.get(v).offset)).collect();
+        assert!(matches!(kinds[0], ("info", Kind::Null, 14)), "{kinds:?}");
+        assert_eq!(kinds[1].0, "nodes");
+        // A key with escapes is compared as it reads: a node list too.
+        assert_eq!(kinds[2].0, "nodes");
+        assert_eq!(dump(&doc, members[1].1), r#"[{"info":["x"]},[["info",[]]]]"#);
+        assert_eq!(dump(&doc, members[2].1), r#"[{"x":1}]"#);
+        // Outside node lists, objects at any depth build only the kept keys.
+        let (doc, _) = parse_keeping(r#"[{"a": {"b": 1}, "nodes": []}]"#, 0, &["nodes"]).unwrap();
+        assert_eq!(dump(&doc, doc.root), r#"[{"a":null,"nodes":[]}]"#);
+    }
+
+    /// Every cut and every one-byte change of `text` (with a few inserted tokens) as `parse`
+    /// and as `parse_keeping` with nothing kept: the same error or the same notes.
+    fn skipping_agrees_on_variants_of(text: &str) {
+        let same = |t: &str| {
+            let full = parse(t, 3).map(|(_, n)| n);
+            let skipped = parse_keeping(t, 3, &[]).map(|(_, n)| n);
+            assert_eq!(full, skipped, "{t:?}");
+        };
+        let bytes = ["\"", "\\", "{", "}", "[", "]", ",", ":", "0", "-", ".", "e", "u", "\t", " ", "x", "t", "n"];
+        let tokens =
+            [r"\ud800", r"\udc00", r"\ud834\udd1e", r"\ud800\u0041", r"\uZZ", "1e+", "01", "é", "[1,]", "{\"a\" 1}"];
+        for (at, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            same(&text[..at]);
+            for t in bytes.iter().chain(&tokens) {
+                same(&format!("{}{t}{}", &text[..at], &text[at..]));
+                let next = text[at..].chars().next().map_or(0, char::len_utf8);
+                same(&format!("{}{t}{}", &text[..at], &text[at + next..]));
+            }
+        }
+    }
+
+    #[test]
+    fn skipped_values_fail_and_warn_as_built_ones() {
+        skipping_agrees_on_variants_of(
+            r#" {"info": {"b": "x\"y\u00e9\ud834\udd1e", "k": -6.5e+2, "m": [{"c": "B", "x": 3}, [], {}], "t": [true, false, null]}} "#,
+        );
+        skipping_agrees_on_variants_of(r#"{"a": "\ud800 é", "b": [0.5, {"c": [[]]}]}"#);
     }
 
     #[test]

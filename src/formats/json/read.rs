@@ -5,7 +5,7 @@ use super::codes;
 use super::parse::{self, Doc, Kind};
 use crate::diag::{Diagnostic, Sink};
 use crate::formats::{ReadError, ReadOptions, ReadOutput};
-use crate::model::{Collection, GameTree, PropValue};
+use crate::model::{Collection, GameTree, NewValue};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -48,7 +48,7 @@ pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Resul
 
 /// Parses one JSON value of `text` (placed at `base` in the input) and reads its games.
 fn parse_value(text: &str, base: usize, prefix: &str, games: &mut Vec<GameTree>, sink: &mut Sink) {
-    match parse::parse(text, base) {
+    match parse::parse_keeping(text, base, READ_KEYS) {
         Err(e) => {
             sink.push_at(e.offset, Diagnostic::error(codes::SYNTAX, format!("{prefix}malformed JSON: {}", e.message)))
         }
@@ -59,7 +59,7 @@ fn parse_value(text: &str, base: usize, prefix: &str, games: &mut Vec<GameTree>,
                     Diagnostic::warning(codes::LONE_SURROGATE, "a \\u escape is half a surrogate pair; read as U+FFFD"),
                 );
             }
-            Reader { doc: &doc, sink, prefix }.top(games);
+            Reader { doc: &doc, sink, prefix, values: Vec::new() }.top(games);
         }
     }
 }
@@ -113,9 +113,11 @@ impl Paths {
 }
 
 struct Reader<'a> {
-    doc: &'a Doc,
+    doc: &'a Doc<'a>,
     sink: &'a mut Sink,
     prefix: &'a str,
+    /// The values of the property being read (kept for the next one).
+    values: Vec<NewValue<'a>>,
 }
 
 fn describe(kind: &Kind) -> &'static str {
@@ -129,7 +131,7 @@ fn describe(kind: &Kind) -> &'static str {
     }
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn shape(&mut self, value: u32, path: String, expected: &str) {
         let v = self.doc.get(value);
         let msg = format!("{}{path}: expected {expected}, found {}", self.prefix, describe(&v.kind));
@@ -367,14 +369,15 @@ impl Reader<'_> {
             self.shape(v, path(), EXPECTED);
             return;
         }
-        let mut values = Vec::with_capacity(doc.len(v));
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
         for item in doc.items(v) {
             match doc.get(item).kind {
-                Kind::String { .. } => values.push(PropValue::new(doc.str(item).unwrap_or(""))),
+                Kind::String { .. } => values.push(NewValue::Plain(doc.str(item).unwrap_or(""))),
                 Kind::Array { .. } => {
                     let mut two = doc.items(item);
                     match (doc.len(item), two.next().and_then(|a| doc.str(a)), two.next().and_then(|c| doc.str(c))) {
-                        (2, Some(x), Some(y)) if composed_type => values.push(PropValue::composed(x, y)),
+                        (2, Some(x), Some(y)) if composed_type => values.push(NewValue::Pair(x, y, true)),
                         (2, Some(x), Some(y)) => {
                             // SGF has no split for this property: `C[a:b]` reads back as one text.
                             let msg = format!(
@@ -383,7 +386,7 @@ impl Reader<'_> {
                                 path()
                             );
                             self.sink.push_at(doc.get(item).offset, Diagnostic::warning(codes::NOT_COMPOSED, msg));
-                            values.push(PropValue::new(format!("{x}:{y}")));
+                            values.push(NewValue::Pair(x, y, false));
                         }
                         _ => return self.shape(item, path(), "a composed value: an array of two strings"),
                     }
@@ -395,9 +398,10 @@ impl Reader<'_> {
             // SGF writes a property as `ID[value]…`: no value at all is one empty value (`KO[]`).
             let msg = format!("{}{}: a property needs a value; [] read as [\"\"]", self.prefix, path());
             self.sink.push_at(doc.get(v).offset, Diagnostic::warning(codes::NO_VALUES, msg));
-            values.push(PropValue::new(""));
+            values.push(NewValue::Plain(""));
         }
-        b.push_prop_owned(ident, &values);
+        b.push_prop_parts(ident, &values);
+        self.values = values;
     }
 }
 
@@ -413,6 +417,9 @@ fn ff4_identifier(ident: &str) -> Option<String> {
 }
 
 const DOC_KEYS: &[&str] = &["format", "version", "games"];
+/// The keys whose values are read outside nodes (the others, `info` above all, are only
+/// checked by the parser: see [`parse::parse_keeping`]).
+const READ_KEYS: &[&str] = &["format", "version", "games", "nodes", "variations"];
 const GAME_KEYS: &[&str] = &["format", "version", "info", "nodes", "variations"];
 const VAR_KEYS: &[&str] = &["nodes", "variations"];
 
