@@ -688,8 +688,7 @@ impl GameTree {
     pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
         if v.split == NO_SPLIT && v.len < u32::from(PAIR) {
             let p = self.short_prop(key, v.loc, v.len as u16);
-            self.push_slots(p);
-            self.node_props.set_last(self.slots.len() as u32);
+            self.push_last(p);
         } else {
             self.push_prop(key, &[v]);
         }
@@ -700,8 +699,7 @@ impl GameTree {
     #[inline(always)]
     pub(crate) fn push_short(&mut self, key: u16, loc: u32, len: u16) {
         debug_assert!(key > KEY_W && len < PAIR && loc & OWN == 0);
-        self.push_slots(Prop { loc, len, key });
-        self.node_props.set_last(self.slots.len() as u32);
+        self.push_last(Prop { loc, len, key });
     }
 
     /// A property with one short plain value at `loc`: a move slot when it is one.
@@ -725,21 +723,21 @@ impl GameTree {
     pub(crate) fn push_prop(&mut self, key: u16, vals: &[Val]) {
         let p = match vals {
             [v] if v.split == NO_SPLIT && v.len < u32::from(PAIR) => self.short_prop(key, v.loc, v.len as u16),
-            _ => {
-                let at = self.values.len() as u32;
-                self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
-                self.values.extend_from_slice(vals);
-                Prop { loc: at, len: MULTI, key }
-            }
+            _ => self.multi_prop(key, vals),
         };
-        self.push_slots(p);
-        self.node_props.set_last(self.slots.len() as u32);
+        self.push_last(p);
     }
 
     /// Append a property with owned values to the last node.
     pub(crate) fn push_prop_owned(&mut self, ident: &str, values: &[PropValue]) {
         let key = self.key_for(ident);
         let prop = self.make_prop(key, values);
+        self.push_last(prop);
+    }
+
+    /// Append `prop` to the last node.
+    #[inline(always)]
+    fn push_last(&mut self, prop: Prop) {
         self.push_slots(prop);
         self.node_props.set_last(self.slots.len() as u32);
     }
@@ -962,8 +960,7 @@ impl GameTree {
                 .collect();
             self.multi_prop(key, &vals)
         });
-        self.push_slots(prop);
-        self.node_props.set_last(self.slots.len() as u32);
+        self.push_last(prop);
     }
 
     /// A property with the values `vals`: several, or one that the short form cannot hold.

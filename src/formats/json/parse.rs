@@ -505,14 +505,9 @@ impl Parser<'_> {
     /// Reads a string starting at the opening quote; returns its span: of the input when it has
     /// no escapes, else of its unescaped text in the string buffer.
     fn string(&mut self) -> Result<Span, SyntaxError> {
-        self.pos += 1;
-        let start = self.pos;
-        self.plain();
-        if self.b.get(self.pos) == Some(&b'"') {
-            self.pos += 1;
-            return Ok((start as u32, (self.pos - 1 - start) as u32));
+        if let Some((start, end)) = self.unescaped_string() {
+            return Ok((start as u32, (end - start) as u32));
         }
-        self.pos = start;
         let mut out = std::mem::take(&mut self.strings);
         let begin = out.len();
         let r = self.string_into(&mut out);
@@ -523,15 +518,24 @@ impl Parser<'_> {
 
     /// Checks a string starting at the opening quote, keeping nothing.
     fn skip_string(&mut self) -> Result<(), SyntaxError> {
+        match self.unescaped_string() {
+            Some(_) => Ok(()),
+            None => self.string_into(&mut Discard),
+        }
+    }
+
+    /// Moves past a string starting at the opening quote when it needs no unescaping, giving
+    /// its text's range; else moves only past the quote (`None`).
+    fn unescaped_string(&mut self) -> Option<(usize, usize)> {
         self.pos += 1;
         let start = self.pos;
         self.plain();
         if self.b.get(self.pos) == Some(&b'"') {
             self.pos += 1;
-            return Ok(());
+            return Some((start, self.pos - 1));
         }
         self.pos = start;
-        self.string_into(&mut Discard)
+        None
     }
 
     fn string_into(&mut self, out: &mut impl Out) -> Result<(), SyntaxError> {
