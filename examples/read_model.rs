@@ -16,9 +16,8 @@ fn main() {
         println!("{} bytes, valid UTF-8: {valid}", bytes.len());
         return;
     }
-    let read = kifu::Format::SGF
-        .read(bytes, &kifu::ReadOptions { no_repair, ..kifu::ReadOptions::default() })
-        .expect("readable SGF");
+    let read =
+        kifu::Format::SGF.read(bytes, &kifu::ReadOptions::default().with_no_repair(no_repair)).expect("readable SGF");
     let nodes: usize = read.collection.games.iter().map(|g| g.len()).sum();
     println!("{} games, {} nodes, {} diagnostics", read.collection.games.len(), nodes, read.diagnostics.len());
     if write {

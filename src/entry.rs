@@ -4,49 +4,15 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::output::{OutputPolicy, write_output};
-
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions};
 use crate::model::Collection;
+use crate::output::{OutputPolicy, write_output};
+use crate::reader::Reader;
 
-/// SGF inputs up to this size are read with offsets when they are to be repaired, and keep them
-/// when some game was (see [`Format::read`]).
-const POSITIONS_UP_TO: usize = 256 << 10;
-
-/// How much of a larger SGF input [`first_games_need_repair`] reads (whole games up to about
-/// this size).
-const PROBE: usize = 64 << 10;
-
-/// Whether a game among the first of a larger SGF input needs a repair (its first [`PROBE`]
-/// bytes or so of whole games, read alone). Collections are mostly of one origin, repaired throughout or not at
-/// all: when the first games need repairs, reading with offsets costs less than the second parse
-/// that would find them; when they do not, the offsets would cost memory for nothing. Only the
-/// cost depends on the guess, never the result.
-fn first_games_need_repair(bytes: &[u8]) -> bool {
-    // At most four times that is looked at: a first game larger than that is guessed from its
-    // beginning (memory stays bounded whatever the input holds).
-    let head = &bytes[..bytes.len().min(4 * PROBE)];
-    let mut chunks = crate::stream::Chunks::new(Vec::new(), head, crate::stream::Cut::Sgf).with_target(PROBE);
-    let Some(Ok(first)) = chunks.next() else { return false };
-    let options = ReadOptions { no_repair: true, positions: true, ..ReadOptions::default() };
-    Format::SGF.read(first.bytes, &options).is_ok_and(|r| r.collection.games.iter().any(crate::normalise::needs_repair))
-}
-
-/// Diagnostic codes of the entry points.
-pub(crate) mod codes {
-    /// The input could not be read (the message gives the operating system's reason).
-    pub(crate) const UNREADABLE: &str = "io.unreadable";
-    /// Neither the file name nor the content tells the input's format.
-    pub(crate) const UNKNOWN_FORMAT: &str = "format.unknown";
-}
-
-fn unreadable(what: &str, e: &std::io::Error) -> ReadError {
-    ReadError { diagnostics: vec![Diagnostic::error(codes::UNREADABLE, format!("cannot read {what}: {e}"))] }
-}
-
-/// Reads the file at `path` in its format (from the extension and the content,
-/// [`Format::guess`]), deciding its charset; the result carries every diagnostic.
+/// Reads the file at `path` in its format, deciding its charset; the result carries every
+/// diagnostic. The same as [`Reader::new`]`().read_path(path)` (see [`Reader`] for how the format
+/// is decided: the content wins over a lying extension).
 ///
 /// ```
 /// let read = kifu::read_path("fixtures/gib/korean-euc-kr.gib").unwrap();
@@ -55,29 +21,24 @@ fn unreadable(what: &str, e: &std::io::Error) -> ReadError {
 /// assert!(info.black.is_some() && info.white.is_some());
 /// ```
 pub fn read_path(path: impl AsRef<Path>) -> Result<ReadOutput, ReadError> {
-    read_path_with(path, &ReadOptions::default())
+    Reader::new().read_path(path)
 }
 
 /// [`read_path`] with options (a charset to impose, positions to record, …).
 pub fn read_path_with(path: impl AsRef<Path>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| unreadable(&path.display().to_string(), &e))?;
-    let format = Format::guess(path, &bytes);
-    read_bytes(bytes, format, options)
+    Reader::new().with_options(options.clone()).read_path(path)
 }
 
-/// Reads everything from `reader` and reads it in the format its content shows
-/// ([`Format::sniff`]), deciding its charset.
+/// Reads everything from `reader` and reads it in the format its content shows, deciding its
+/// charset ([`Reader::read`]).
 ///
 /// ```
 /// let read = kifu::read(&b"(;GM[1]SZ[9]PB[Shusaku]PW[Gennan];B[ee];W[])"[..]).unwrap();
 /// assert_eq!(read.collection.games[0].main_line().count(), 3);
 /// assert!(read.diagnostics.is_empty());
 /// ```
-pub fn read(mut reader: impl Read) -> Result<ReadOutput, ReadError> {
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).map_err(|e| unreadable("the input", &e))?;
-    read_bytes(bytes, None, &ReadOptions::default())
+pub fn read(reader: impl Read) -> Result<ReadOutput, ReadError> {
+    Reader::new().read(reader)
 }
 
 /// Reads `bytes` as `format`, or as the format sniffed from the content when `format` is `None`
@@ -91,77 +52,7 @@ pub fn read(mut reader: impl Read) -> Result<ReadOutput, ReadError> {
 /// assert_eq!(err.diagnostics[0].code, "format.unknown");
 /// ```
 pub fn read_bytes(bytes: Vec<u8>, format: Option<Format>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-    match format.or_else(|| Format::sniff(&bytes)) {
-        Some(f) => f.read(bytes, options),
-        None => Err(ReadError {
-            diagnostics: vec![Diagnostic::error(
-                codes::UNKNOWN_FORMAT,
-                "cannot tell the input's format from its content",
-            )],
-        }),
-    }
-}
-
-impl Format {
-    /// Reads `bytes` in this format, deciding their charset; SGF input then gets the repairs of
-    /// [`normalise`](crate::normalise) unless [`ReadOptions::no_repair`] is set.
-    ///
-    /// The games carry the offsets of their nodes and properties when
-    /// [`ReadOptions::positions`] asks for them; the repaired games of a small SGF input (up to
-    /// 256 KiB) may carry them too (recorded to place the repairs;
-    /// [`GameTree::forget_positions`](crate::model::GameTree::forget_positions) drops them).
-    ///
-    /// ```
-    /// use kifu::{Format, ReadOptions};
-    /// let read = Format::SGF.read(b"(;GM[1]SZ[9];B[ee])".to_vec(), &ReadOptions::default()).unwrap();
-    /// assert_eq!(read.collection.games[0].main_line().count(), 2);
-    /// let err = Format::GIB.read(b"not a GIB file".to_vec(), &ReadOptions::default()).unwrap_err();
-    /// assert!(err.diagnostics.iter().any(|d| d.code == "gib.no-game"));
-    /// ```
-    pub fn read(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-        self.read_placing(bytes, options, false)
-    }
-
-    /// [`Format::read`], where the repaired games of an SGF input keep the offsets that placed
-    /// their repairs (recorded while reading when its first games need a repair, whatever its
-    /// size): `kifu convert` names the moves of its diagnostics from them.
-    pub(crate) fn read_keeping_offsets(self, bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
-        self.read_placing(bytes, options, true)
-    }
-
-    /// [`Format::read`]; `keep`: see [`Format::read_keeping_offsets`].
-    fn read_placing(self, bytes: Vec<u8>, options: &ReadOptions, keep: bool) -> Result<ReadOutput, ReadError> {
-        match self.spec().read {
-            Some(read) => {
-                // SGF only: the legacy readers build clean models, and kifu's JSON is kept exactly.
-                let repair = !options.no_repair && self == Format::SGF;
-                // Repairs are placed by the reader's offsets; most small files need one, and
-                // recording offsets while reading costs less than reading a game again to find
-                // them. Trees that needed no repair are returned without them, as asked. A
-                // larger input is read without them (they would take more memory than its
-                // games): each game whose repair is to be placed is read again with them.
-                let early = repair
-                    && !options.positions
-                    && (bytes.len() <= POSITIONS_UP_TO || (keep && first_games_need_repair(&bytes)));
-                let opts;
-                let options = if early {
-                    opts = ReadOptions { positions: true, ..options.clone() };
-                    &opts
-                } else {
-                    options
-                };
-                read(bytes, options).map(|mut out| {
-                    if repair && !crate::normalise::apply_reporting(&mut out) && early {
-                        out.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
-                    }
-                    out
-                })
-            }
-            None => Err(ReadError {
-                diagnostics: vec![Diagnostic::error("format.cannot-read", format!("kifu cannot read {}", self.name()))],
-            }),
-        }
-    }
+    Reader::new().with_format_opt(format).with_options(options.clone()).read_bytes(bytes, None)
 }
 
 impl ReadOutput {
@@ -238,42 +129,6 @@ pub fn write_file(path: impl AsRef<Path>, bytes: &[u8], replace: bool) -> io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn large_inputs_are_read_with_offsets_when_their_first_games_need_repairs() {
-        // 8,000 clean games (over 256 KiB), then the same with a rank to rewrite in each.
-        let clean: String = (0..8000).map(|i| format!("(;GM[1]FF[4]SZ[19]PB[p{i}];B[pd];W[dd];B[pp])\n")).collect();
-        let repaired = clean.replace("PB[", "BR[9段]PB[");
-        assert!(clean.len() > POSITIONS_UP_TO);
-        assert!(!first_games_need_repair(clean.as_bytes()));
-        assert!(first_games_need_repair(repaired.as_bytes()));
-        // One game larger than what is looked at: guessed from its beginning.
-        let long = format!("(;GM[1]BR[9段]{})", ";B[pd];W[dd]".repeat(100_000));
-        assert!(long.len() > 4 * PROBE && first_games_need_repair(long.as_bytes()));
-        // The guess changes only the cost: the games and diagnostics are those of a read that
-        // recorded offsets from the start, without the offsets.
-        let read = Format::SGF.read(repaired.clone().into_bytes(), &ReadOptions::default()).unwrap();
-        let mut with = Format::SGF.read(repaired.into_bytes(), &ReadOptions { positions: true, ..Default::default() });
-        let with = with.as_mut().unwrap();
-        with.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
-        assert_eq!(read.diagnostics, with.diagnostics);
-        assert_eq!(read.collection, with.collection);
-        assert!(read.diagnostics.iter().any(|d| d.code == "fix.rank" && d.position.is_some()));
-    }
-
-    #[test]
-    fn unreadable_paths_and_readers_are_diagnostics() {
-        let err = read_path("fixtures/no-such-file.sgf").unwrap_err();
-        assert_eq!(err.diagnostics[0].code, codes::UNREADABLE);
-        assert!(err.diagnostics[0].message.contains("no-such-file.sgf"), "{}", err.diagnostics[0].message);
-        struct Broken;
-        impl Read for Broken {
-            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
-                Err(std::io::Error::other("disk on fire"))
-            }
-        }
-        assert!(read(Broken).unwrap_err().to_string().contains("disk on fire"));
-    }
 
     #[test]
     fn write_to_reports_io_errors() {

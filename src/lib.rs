@@ -57,26 +57,22 @@ pub mod formats;
 pub mod go;
 pub mod model;
 pub mod normalise;
+pub mod output;
+pub mod reader;
 #[cfg(not(doctest))]
 pub mod spec;
 pub mod stream;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use entry::{read, read_bytes, read_path, read_path_with, write_file};
-pub use formats::{Format, ReadError, ReadOptions, ReadOutput, UnknownFormat, WriteError, WriteOptions, WriteOutput};
+pub use formats::{
+    Format, Limits, ReadError, ReadOptions, ReadOutput, UnknownFormat, WriteError, WriteOptions, WriteOutput,
+};
 pub use model::{BoardSize, Collection, Color, GameInfo, GameTree, Move, Node, NodeId, Point, TreeBuilder};
+pub use reader::Reader;
 
 mod entry;
 #[cfg(feature = "serde")]
 mod serde_impls;
 #[cfg(test)]
 mod shared_files;
-
-// Not API: the engine of `kifu convert -r`, public for the binary only.
-#[doc(hidden)]
-#[allow(rustdoc::broken_intra_doc_links)] // its docs are not rendered; links into it are hidden
-pub mod batch;
-// Not API: the safe write behind `write_file`, the command's outputs, batch and stream; public
-// for the binary only.
-#[doc(hidden)]
-pub mod output;

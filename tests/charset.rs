@@ -469,7 +469,7 @@ fn writing_a_legacy_charset_sets_a_matching_ca_and_round_trips() {
     ];
     for (enc, text) in cases {
         let c = collection(text);
-        let out = Format::SGF.write(&c, &WriteOptions { encoding: Some(enc), ..WriteOptions::default() }).unwrap();
+        let out = Format::SGF.write(&c, &WriteOptions::default().with_encoding(Some(enc))).unwrap();
         assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
         let ca = format!("CA[{}]", ca_label(enc));
         assert!(memchr::memmem::find(&out.bytes, ca.as_bytes()).is_some(), "{} output lacks {ca}", enc.name());
@@ -486,9 +486,7 @@ fn writing_a_legacy_charset_sets_a_matching_ca_and_round_trips() {
 #[test]
 fn unrepresentable_characters_are_errors_or_lossy_warnings() {
     let c = collection("(;FF[4]GM[1]PB[이세돌]PW[Go Seigen]\n;B[pd]C[囲碁 😀])");
-    let err = Format::SGF
-        .write(&c, &WriteOptions { encoding: Some(encoding_rs::SHIFT_JIS), ..WriteOptions::default() })
-        .unwrap_err();
+    let err = Format::SGF.write(&c, &WriteOptions::default().with_encoding(Some(encoding_rs::SHIFT_JIS))).unwrap_err();
     let kifu::WriteError::Invalid(diags) = err else { panic!("not an Invalid error") };
     let listed: Vec<(String, u32)> = diags
         .iter()
@@ -497,7 +495,7 @@ fn unrepresentable_characters_are_errors_or_lossy_warnings() {
     assert_eq!(listed, [("이".into(), 1), ("세".into(), 1), ("돌".into(), 1), ("😀".into(), 2)], "{diags:#?}");
     assert!(diags.iter().all(|d| d.severity == Severity::Error && d.code == codes::UNMAPPABLE));
     let out = Format::SGF
-        .write(&c, &WriteOptions { encoding: Some(encoding_rs::SHIFT_JIS), lossy: true, ..WriteOptions::default() })
+        .write(&c, &WriteOptions::default().with_encoding(Some(encoding_rs::SHIFT_JIS)).with_lossy(true))
         .unwrap();
     assert_eq!(out.diagnostics.len(), 4);
     assert!(out.diagnostics.iter().all(|d| d.severity == Severity::Warning));
@@ -725,70 +723,6 @@ fn corpus_utf8_files_never_turn_into_mojibake() {
 }
 
 // ---------------------------------------------------------------- command line
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/charset").join(name)
-}
-
-#[test]
-fn cli_reports_the_decision_and_writes_legacy_charsets() {
-    use predicates::str::contains;
-    let input = fixture("lying-ca-utf8-on-cp949.sgf");
-    // -v shows the decision as an info note, next to the mismatch warning.
-    assert_cmd::cargo::cargo_bin_cmd!("kifu")
-        .args(["convert", "-v"])
-        .arg(&input)
-        .assert()
-        .success()
-        .stderr(contains("info[charset.decided]: charset EUC-KR (detected"))
-        .stderr(contains("warning[charset.mismatch]"))
-        .stdout(contains("CA[UTF-8]"))
-        .stdout(contains("PB[이창호]"));
-    // --encoding writes the charset with a matching CA.
-    let out = assert_cmd::cargo::cargo_bin_cmd!("kifu")
-        .args(["convert", "--encoding", "cp949"])
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = encoding_rs::EUC_KR.decode_without_bom_handling_and_without_replacement(&out.stdout).unwrap();
-    assert!(text.contains("CA[EUC-KR]") && text.contains("PB[이창호]"), "{text}");
-    // A character Shift_JIS cannot hold is an error naming it and its place, unless --lossy.
-    assert_cmd::cargo::cargo_bin_cmd!("kifu")
-        .args(["convert", "--encoding", "Shift_JIS"])
-        .arg(&input)
-        .assert()
-        .code(4)
-        .stderr(contains("<stdout>:1:"))
-        .stderr(contains("error[charset.unmappable]: character '이' (U+C774) cannot be written in Shift_JIS"));
-    assert_cmd::cargo::cargo_bin_cmd!("kifu")
-        .args(["convert", "--encoding", "Shift_JIS", "--lossy"])
-        .arg(&input)
-        .assert()
-        .success()
-        .stderr(contains("warning[charset.unmappable]"));
-}
-
-#[test]
-fn cli_info_shows_one_line_per_game_with_the_charset() {
-    let out = assert_cmd::cargo::cargo_bin_cmd!("kifu")
-        .arg("info")
-        .arg(fixture("big5-noca-trail5d.sgf"))
-        .arg(fixture("utf16le-bom.sgf"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<Vec<&str>> = stdout.lines().skip(1).map(|l| l.split('\t').skip(1).collect()).collect();
-    assert!(stdout.starts_with("FILE\tGAME\t"), "a header line first");
-    assert_eq!(
-        lines,
-        [
-            ["1", "sgf", "Big5 (detected)", "B=許功因", "W=陳因許", "RE=", "moves=2"],
-            ["1", "sgf", "UTF-16LE (bom)", "B=藤沢秀行", "W=Éric", "RE=", "moves=1"],
-        ]
-    );
-}
 
 #[test]
 fn the_specification_lists_every_alias_and_code() {

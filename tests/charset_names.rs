@@ -158,7 +158,7 @@ fn read_back(name: &str, opponent: &str, enc: &'static Encoding, ngf: bool) -> O
         let sgf = format!("(;GM[1]FF[4]SZ[19]PB[{name}]PW[{opponent}]KM[6.5];B[pd];W[dp])");
         let read = Format::SGF.read(sgf.into_bytes(), &ReadOptions::default()).ok()?;
         let ngf = Format::from_name("ngf").unwrap();
-        let options = WriteOptions { encoding: Some(enc), lossy: true, ..WriteOptions::default() };
+        let options = WriteOptions::default().with_encoding(Some(enc)).with_lossy(true);
         let out = ngf.write(&read.collection, &options).ok()?;
         let back = ngf.read(out.bytes, &ReadOptions::default()).ok()?;
         return back.collection.games[0].root().value("PB").map(str::to_string);

@@ -212,9 +212,9 @@ fn unstable(format: Format, bytes: &[u8]) -> Option<String> {
     if read.collection.games.is_empty() {
         return None;
     }
-    let options = WriteOptions { lossy: true, ..WriteOptions::default() };
+    let options = WriteOptions::default().with_lossy(true);
     let first = gib().write(&read.collection, &options).ok()?;
-    let faithful = ReadOptions { no_repair: true, ..ReadOptions::default() };
+    let faithful = ReadOptions::default().with_no_repair(true);
     let back = gib().read(first.bytes.clone(), &faithful).ok()?;
     let second = gib().write(&back.collection, &options).ok()?;
     if second.bytes == first.bytes {
@@ -301,8 +301,8 @@ fn one_write_is_final_for_every_fixture_sample_and_case() {
             inputs.push((e.path().display().to_string(), f, std::fs::read(e.path()).unwrap()));
         }
     }
-    let options = WriteOptions { lossy: true, ..WriteOptions::default() };
-    let faithful = ReadOptions { no_repair: true, ..ReadOptions::default() };
+    let options = WriteOptions::default().with_lossy(true);
+    let faithful = ReadOptions::default().with_no_repair(true);
     let as_sgf = |c: &Collection| Format::SGF.write(c, &WriteOptions::default()).unwrap().bytes;
     let mut checked = 0;
     for (name, format, bytes) in inputs {

@@ -3,9 +3,13 @@
 //! `crate::…`, `super::…` and `self::…` path outside comments and `#[cfg(test)]` modules is
 //! resolved to the module it names, and an edge is drawn between the two children of the
 //! modules' nearest common ancestor (`formats::gib::header` using `formats::gib::map::build` is
-//! `header → map` under `formats::gib`; `batch::run` using `crate::output::write_output` is
-//! `batch → output`). A child using its parent's own items, or a parent its children's, draws no
-//! edge. The library (`src/lib.rs`) and the binary (`src/main.rs`, `src/cli/`) are two graphs.
+//! `header → map` under `formats::gib`; `stream::convert` using `crate::reader::run` is
+//! `stream → reader`). A child using its parent's own items, or a parent its children's, draws no
+//! edge. The library (`src/`) and the command (`cli/src/`, package kifu-cli) are two graphs.
+//!
+//! Beside it, the rest of the architecture that a test can hold: the library depends on no crate
+//! of the command, its heavy parts are features, and no code outside the format registry asks
+//! which format it has.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -218,14 +222,71 @@ fn check(mods: &BTreeMap<ModPath, PathBuf>) -> Vec<String> {
 
 #[test]
 fn no_two_sibling_modules_use_each_other() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let library = modules(&src, "lib.rs", &["main.rs", "cli"]);
-    assert!(library.contains_key(&vec!["output".to_string()]) && library.len() > 40, "{}", library.len());
-    let binary =
-        modules(&src, "main.rs", &["lib.rs"]).into_iter().filter(|(p, _)| p.is_empty() || p[0] == "cli").collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let library = modules(&root.join("src"), "lib.rs", &[]);
+    assert!(library.contains_key(&vec!["reader".to_string()]) && library.len() > 40, "{}", library.len());
+    let command = modules(&root.join("cli/src"), "main.rs", &[]);
+    assert!(command.contains_key(&vec!["batch".to_string()]), "{:?}", command.keys().collect::<Vec<_>>());
     let mut problems = check(&library);
-    problems.extend(check(&binary).into_iter().map(|p| format!("binary: {p}")));
+    problems.extend(check(&command).into_iter().map(|p| format!("command: {p}")));
     assert!(problems.is_empty(), "modules that use each other:\n{}", problems.join("\n"));
+}
+
+/// The `[dependencies]` table of a manifest: (crate name, whether optional).
+fn dependencies(manifest: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
+        }
+        if inside && !line.is_empty() && !line.starts_with('#') {
+            if let Some((name, spec)) = line.split_once('=') {
+                out.push((name.trim().to_string(), spec.contains("optional = true")));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_library_carries_no_command_and_its_heavy_parts_are_features() {
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let deps = dependencies(&manifest);
+    assert!(deps.iter().any(|(n, _)| n == "encoding_rs"), "{deps:?}");
+    for command_only in ["clap", "clap_complete", "clap_mangen", "indicatif", "ctrlc", "anstyle", "walkdir", "libc"] {
+        assert!(!deps.iter().any(|(n, _)| n == command_only), "the library depends on {command_only}");
+    }
+    for heavy in ["resvg", "dejavu", "skrifa", "rayon", "serde", "serde_json"] {
+        assert!(deps.iter().any(|(n, optional)| n == heavy && *optional), "{heavy} is not behind a feature");
+    }
+}
+
+#[test]
+fn only_the_registry_asks_which_format_it_has() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for dir in ["src", "cli/src", "python/src"] {
+        for e in walkdir::WalkDir::new(root.join(dir)).into_iter().filter_map(Result::ok) {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            if !rel.ends_with(".rs") || rel.starts_with("src/formats/") {
+                continue;
+            }
+            for (i, line) in code(&std::fs::read_to_string(p).unwrap()).lines().enumerate() {
+                if line.contains("== Format::") || line.contains("!= Format::") {
+                    found.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "format comparisons outside src/formats (make it a registry field):\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

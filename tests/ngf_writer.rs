@@ -41,15 +41,3 @@ fn a_bare_game_is_written_with_no_empty_header_line() {
     assert_eq!(g.main_line_moves(), 3);
     assert!(!text.contains('\0'));
 }
-
-#[test]
-fn a_board_the_reader_refuses_is_not_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("one.ngf");
-    assert_cmd::cargo::cargo_bin_cmd!("kifu")
-        .args(["convert", fixture("writer-size1.sgf").to_str().unwrap(), "-o", out.to_str().unwrap()])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains("error[ngf.lossy]: NGF holds square boards from 2x2"));
-    assert!(!out.exists());
-}

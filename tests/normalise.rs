@@ -24,7 +24,7 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 fn read(bytes: Vec<u8>, no_repair: bool) -> kifu::ReadOutput {
-    Format::SGF.read(bytes, &ReadOptions { no_repair, ..ReadOptions::default() }).expect("readable SGF")
+    Format::SGF.read(bytes, &ReadOptions::default().with_no_repair(no_repair)).expect("readable SGF")
 }
 
 fn write(read: &kifu::ReadOutput) -> String {
@@ -71,32 +71,6 @@ fn fixtures_normalise_to_their_expected_output_and_diagnostics() {
 }
 
 #[test]
-fn no_repair_keeps_the_properties_exactly() {
-    let text = std::fs::read(manifest().join("fixtures/sgf/normalise/duplicates.sgf")).unwrap();
-    let faithful = read(text.clone(), true);
-    assert!(fixes(&faithful.diagnostics).is_empty());
-    let root = faithful.collection.games[0].root();
-    assert_eq!(root.props().filter(|p| p.ident() == "AB").count(), 3);
-    assert_eq!(root.props().filter(|p| p.ident() == "KM").count(), 2);
-    let out = write(&faithful);
-    assert!(out.contains("AB[cc]AB[gg][cc]AB[cc:dd]"), "{out}");
-    // The command: --no-repair gives that output, the default the repaired one.
-    let path = manifest().join("fixtures/sgf/normalise/duplicates.sgf");
-    let cmd = |extra: &[&str]| {
-        let o = assert_cmd::cargo::cargo_bin_cmd!("kifu").arg("convert").arg(&path).args(extra).output().unwrap();
-        assert!(o.status.success());
-        (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap())
-    };
-    let (plain, plain_err) = cmd(&["--no-repair", "-v"]);
-    assert_eq!(plain, out);
-    assert!(!plain_err.contains("fix."), "{plain_err}");
-    let (repaired, err) = cmd(&[]);
-    assert_eq!(repaired, std::fs::read_to_string(path.with_extension("expected.sgf")).unwrap());
-    assert!(err.contains("warning[fix.duplicate-conflict]"), "warnings show by default: {err}");
-    assert!(!err.contains("info[fix.duplicate-merged]"), "notes only with -v: {err}");
-}
-
-#[test]
 fn inline_variations_make_the_real_game_the_main_line() {
     let text = std::fs::read(manifest().join("fixtures/sgf/normalise/inline-variations.sgf")).unwrap();
     let before = read(text.clone(), true);
@@ -107,9 +81,8 @@ fn inline_variations_make_the_real_game_the_main_line() {
     assert_eq!(fixes(&after.diagnostics).len(), 3);
     // The repaired game replays: no error and no same-colour warning on any path.
     let out = write(&after);
-    let back = Format::SGF
-        .read(out.into_bytes(), &ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() })
-        .unwrap();
+    let back =
+        Format::SGF.read(out.into_bytes(), &ReadOptions::default().with_positions(true).with_no_repair(true)).unwrap();
     let report = kifu::check::check_collection(&back.collection, &back.diagnostics);
     let bad: Vec<String> =
         report.diagnostics().filter(|d| d.severity >= Severity::Warning).map(|d| d.to_string()).collect();
@@ -131,7 +104,7 @@ fn a_normal_file_with_tesuji_is_not_the_dialect() {
     let checked = Format::SGF
         .read(
             std::fs::read(manifest().join("fixtures/sgf/normalise/oro-nihonkiin.sgf")).unwrap(),
-            &ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() },
+            &ReadOptions::default().with_positions(true).with_no_repair(true),
         )
         .unwrap();
     let report = kifu::check::check_collection(&checked.collection, &checked.diagnostics);
@@ -238,7 +211,7 @@ fn corpus_output_has_no_error_a_repair_could_fix() {
                 *repairs.entry(d.code).or_default() += 1;
             }
             let out = Format::SGF.write(&r.collection, &WriteOptions::default()).ok()?.bytes;
-            let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
+            let opts = ReadOptions::default().with_positions(true).with_no_repair(true);
             let back = Format::SGF.read(out.clone(), &opts).ok()?;
             let report = kifu::check::check_collection(&back.collection, &[]);
             let mut errors = BTreeMap::new();

@@ -134,7 +134,7 @@ proptest! {
 #[test]
 fn numbers_at_the_integer_limits_never_overflow() {
     const HUGE: &[&str] = &["9223372036854775807", "18446744073709551616", "4294967296", "-9223372036854775808"];
-    let options = kifu::WriteOptions { lossy: true, ..kifu::WriteOptions::default() };
+    let options = kifu::WriteOptions::default().with_lossy(true);
     let mut runs = 0;
     for (format, bytes) in fixtures() {
         if bytes.len() > 8_000 || !matches!(format.name(), "gib" | "ngf" | "ugf") {
@@ -159,8 +159,7 @@ fn numbers_at_the_integer_limits_never_overflow() {
                 b.extend_from_slice(huge.as_bytes());
                 b.extend_from_slice(&bytes[end..]);
                 runs += 1;
-                let Ok(read) = format.read(b, &kifu::ReadOptions { positions: true, ..kifu::ReadOptions::default() })
-                else {
+                let Ok(read) = format.read(b, &kifu::ReadOptions::default().with_positions(true)) else {
                     continue;
                 };
                 for d in &read.diagnostics {

@@ -7,7 +7,7 @@ use kifu::{Format, ReadOptions, WriteOptions};
 
 /// Reads as the reader does, without the normalisation pass (tests/normalise.rs covers that).
 fn read(format: Format, bytes: &[u8]) -> kifu::ReadOutput {
-    format.read(bytes.to_vec(), &ReadOptions { no_repair: true, ..ReadOptions::default() }).expect("readable")
+    format.read(bytes.to_vec(), &ReadOptions::default().with_no_repair(true)).expect("readable")
 }
 
 fn codes(out: &kifu::ReadOutput) -> Vec<(&'static str, u32, u32)> {
@@ -47,7 +47,7 @@ fn a_ca_that_is_no_property_does_not_decide_and_the_collection_round_trips() {
     for to in ["gib", "ugf", "ngf"] {
         let f = Format::from_name(to).unwrap();
         let one = kifu::Collection::new(vec![out.collection.games[0].clone()]);
-        let options = WriteOptions { lossy: true, ..WriteOptions::default() };
+        let options = WriteOptions::default().with_lossy(true);
         if let Ok(w) = f.write(&one, &options) {
             let back = f.read(w.bytes, &ReadOptions::default()).expect("reads back");
             let again = read(Format::SGF, sgf(&back).as_bytes());
@@ -279,7 +279,7 @@ fn no_writer_writes_a_nul_byte() {
         panic!("SGF written with a NUL")
     };
     assert!(d.iter().any(|d| d.code == "charset.unmappable" && d.message.contains("U+0000")), "{d:?}");
-    let lossy = Format::SGF.write(&out.collection, &WriteOptions { lossy: true, ..WriteOptions::default() }).unwrap();
+    let lossy = Format::SGF.write(&out.collection, &WriteOptions::default().with_lossy(true)).unwrap();
     assert!(lossy.bytes.windows(4).any(|w| w == b"[x?y"), "{}", String::from_utf8_lossy(&lossy.bytes));
     assert!(lossy.diagnostics.iter().any(|d| d.code == "charset.unmappable" && d.position.is_some()));
     for (f, code) in [(Format::GIB, "gib.lossy-comment"), (Format::NGF, "ngf.lossy"), (Format::UGF, "ugf.lossy-info")] {

@@ -7,7 +7,7 @@ use kifu::{Format, ReadOptions};
 #[test]
 fn nodes_and_properties_know_where_they_start() {
     let text = "(;FF[4]SZ[9]\n;B[ee]\n  C[hi];W[cc])";
-    let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+    let opts = ReadOptions::default().with_positions(true);
     let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).unwrap();
     let tree = &read.collection.games[0];
     let idx = LineIndex::new(tree.source());
@@ -30,7 +30,7 @@ fn nodes_and_properties_know_where_they_start() {
 #[test]
 fn runs_of_moves_record_every_place() {
     let text = "(;SZ[9];B[aa]BL[10];W[bb]WL[9.5]\n ;B[cc];W[dd]C[x];B[ee])";
-    let opts = ReadOptions { positions: true, no_repair: true, ..ReadOptions::default() };
+    let opts = ReadOptions::default().with_positions(true).with_no_repair(true);
     let read = Format::SGF.read(text.as_bytes().to_vec(), &opts).unwrap();
     let tree = &read.collection.games[0];
     assert_eq!(tree.len(), 6);

@@ -243,7 +243,7 @@ mod random {
             }
             if let Ok(r) = Format::SGF.read(b, &ReadOptions::default()) {
                 // Whatever was read writes (a NUL byte only with --lossy, as `?`) and re-reads.
-                let lossy = WriteOptions { lossy: true, ..WriteOptions::default() };
+                let lossy = WriteOptions::default().with_lossy(true);
                 let out = Format::SGF.write(&r.collection, &lossy).unwrap().bytes;
                 let again = Format::SGF.read(out, &ReadOptions::default()).unwrap();
                 prop_assert_eq!(again.collection.games.len(), r.collection.games.len());
@@ -257,7 +257,7 @@ fn compressed_lists_are_kept_unless_expansion_is_asked_for() {
     let read = read_sgf("(;SZ[9]AB[aa:bb][ee]TR[cc:cd]LB[aa:x])");
     let kept = write_sgf(&read.collection);
     assert!(kept.contains("AB[aa:bb][ee]TR[cc:cd]LB[aa:x]"), "{kept}");
-    let options = WriteOptions { expand_point_lists: true, ..WriteOptions::default() };
+    let options = WriteOptions::default().with_expand_point_lists(true);
     let out = String::from_utf8(Format::SGF.write(&read.collection, &options).unwrap().bytes).unwrap();
     // Row by row, in the same order every time; labels are not point lists.
     assert!(out.contains("AB[aa][ba][ab][bb][ee]TR[cc][cd]LB[aa:x]"), "{out}");

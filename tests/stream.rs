@@ -4,8 +4,6 @@
 
 mod common;
 
-use common::{big_collection, kifu_binary};
-
 use kifu::stream::{self, Parts, Pieces, StreamOptions};
 use kifu::{Format, ReadOptions, WriteOptions};
 use std::path::{Path, PathBuf};
@@ -60,10 +58,10 @@ fn compare(format: Format, bytes: &[u8], outputs: &[Format]) -> Result<bool, Str
         return Err(format!("read diagnostics differ:\n whole  {a:?}\n pieces {b:?}"));
     }
     for &to in outputs {
-        let write = WriteOptions { source_charset: whole.charset, ..WriteOptions::default() };
+        let write = WriteOptions::default().with_source_charset(whole.charset);
         let expected = to.write(&whole.collection, &write).map(|w| w.bytes).map_err(|e| e.to_string());
         let mut out = Vec::new();
-        let opts = StreamOptions { to, read: options.clone(), write: WriteOptions::default(), name_moves: None };
+        let opts = StreamOptions::new(to).with_read(options.clone());
         let (summary, result) = stream::convert(parts(format, bytes).unwrap(), &opts, &mut out);
         match (expected, result) {
             (Ok(e), Ok(())) if e == out => {}
@@ -83,7 +81,7 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 /// Files where pieces of one game cannot give the whole file's result, and why. `kifu convert`
-/// reads every input of at most `kifu::stream::WHOLE_UP_TO` bytes whole, so for these (and every
+/// reads every input of at most `kifu::Limits::whole_up_to` bytes whole, so for these (and every
 /// shared file) its output is the whole-file one; the list says what a streamed input differs in.
 const KNOWN: &[(&str, &str)] = &[
     // No declaration, detection over the whole file finds windows-1252 (one game is not UTF-8);
@@ -167,52 +165,4 @@ fn repairs_past_the_cap_are_counted_over_pieces_as_the_whole_read_counts_them() 
         let shown = |d: &[kifu::Diagnostic]| d.iter().filter(|d| d.code == code && d.position.is_some()).count();
         assert_eq!((shown(&diags), shown(&whole.diagnostics)), (100, 100), "{code}");
     }
-}
-
-#[test]
-fn a_game_cut_off_at_the_end_of_a_stream_is_reported_and_the_games_before_are_written() {
-    let (kifu, _) = kifu_binary();
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("cut.sgf");
-    big_collection(&input, 17 << 20);
-    let mut f = std::fs::OpenOptions::new().append(true).open(&input).unwrap();
-    std::io::Write::write_all(&mut f, b"(;GM[1]PB[Last];B[aa];W[bb").unwrap();
-    drop(f);
-    let output = dir.path().join("out.sgf");
-    let out = std::process::Command::new(&kifu).arg("convert").arg(&input).arg("-o").arg(&output).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("sgf.unterminated-value") || stderr.contains("sgf.missing-close"), "{stderr}");
-    // The position is that of the whole file (its last line), not of the last piece.
-    let lines = std::fs::read(&input).unwrap().iter().filter(|&&c| c == b'\n').count() + 1;
-    assert!(stderr.contains(&format!("cut.sgf:{lines}:")), "{stderr}");
-    let text = std::fs::read_to_string(&output).unwrap();
-    let written = text.matches("(;").count();
-    assert!(text.contains("PB[Last]") && text.contains("W[bb]"), "the cut-off game is kept as far as it goes");
-    assert_eq!(written, std::fs::read_to_string(&input).unwrap().matches("(;").count());
-}
-
-#[test]
-fn standard_input_streams_to_a_json_document_with_the_whole_collection_bytes() {
-    let (kifu, _) = kifu_binary();
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("big.sgf");
-    let size = 17 << 20;
-    let game = big_collection(&input, size);
-    // The whole collection: the one game, as many times as the file holds it.
-    let mut whole = Format::SGF.read(game.clone(), &ReadOptions::default()).unwrap();
-    let one = whole.collection.games[0].clone();
-    whole.collection.games = vec![one; size.div_ceil(game.len())];
-    // JSON only (NDJSON pieces are compared in the library tests above): the debug binary is slow.
-    let to = "json";
-    let format = Format::from_name(to).unwrap();
-    let write = WriteOptions { source_charset: whole.charset, ..WriteOptions::default() };
-    let expected = format.write(&whole.collection, &write).unwrap().bytes;
-    let out = std::process::Command::new(&kifu)
-        .args(["convert", "-q", "-", "-t", to])
-        .stdin(std::fs::File::open(&input).unwrap())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stdout == expected, "{to}: {} bytes streamed, {} expected", out.stdout.len(), expected.len());
 }

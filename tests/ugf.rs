@@ -294,7 +294,7 @@ fn writer_sgf_to_ugf() {
     let sgf_text = "(;GM[1]FF[4]SZ[19]PB[黒]PW[白]BR[3d]KM[6.5]HA[2]RE[W+Resign]DT[2020-01-02]AB[dp][pd]LB[aa:x]\
 ;W[qp]C[first];B[]TR[aa](;W[dd];AB[cc]B[ee])(;W[ee]C[var]))(;GM[1])";
     let coll = kifu::formats::sgf::read(sgf_text.as_bytes().to_vec(), &ReadOptions::default()).unwrap().collection;
-    let opts = WriteOptions { encoding: Some(encoding_rs::SHIFT_JIS), ..Default::default() };
+    let opts = WriteOptions::default().with_encoding(Some(encoding_rs::SHIFT_JIS));
     let out = ugf::write(&coll, &opts).unwrap();
     let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(&out.bytes);
     assert!(!bad);

@@ -68,7 +68,7 @@ pub fn check_writers(collection: &Collection) -> Vec<Finding> {
     if collection.games.is_empty() {
         return found;
     }
-    let options = WriteOptions { lossy: true, ..WriteOptions::default() };
+    let options = WriteOptions::default().with_lossy(true);
     for to in Format::all().filter(|f| f.can_write() && f.can_read()) {
         let mut finding = |rule: &'static str, detail: String| found.push(Finding { rule, writer: to.name(), detail });
         let Ok(out) = to.write(collection, &options) else { continue };
@@ -76,7 +76,7 @@ pub fn check_writers(collection: &Collection) -> Vec<Finding> {
             finding("no-nul", "the output holds a NUL byte".into());
         }
         // Read back as written: a repair on the second read would hide what the writer did.
-        let faithful = ReadOptions { no_repair: true, ..ReadOptions::default() };
+        let faithful = ReadOptions::default().with_no_repair(true);
         let back = match to.read(out.bytes.clone(), &faithful) {
             Ok(back) => back,
             Err(e) => {
@@ -144,7 +144,7 @@ pub fn run(name: &str, data: &[u8]) {
         }
         reader => {
             let format = Format::from_name(reader).expect("a target named after a format");
-            if let Ok(out) = format.read(data.to_vec(), &ReadOptions { positions: true, ..ReadOptions::default() }) {
+            if let Ok(out) = format.read(data.to_vec(), &ReadOptions::default().with_positions(true)) {
                 for d in &out.diagnostics {
                     let _ = d.to_string();
                 }

@@ -3,7 +3,7 @@
 //! model (`kifu::model`) and on what these functions return, so moving to newer library calls
 //! changes this file only.
 
-use kifu::{Diagnostic, Format, ReadError, ReadOptions, ReadOutput, WriteError, WriteOptions, WriteOutput};
+use kifu::{Diagnostic, Format, ReadError, ReadOptions, ReadOutput, Reader, WriteError, WriteOptions, WriteOutput};
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read};
@@ -26,31 +26,23 @@ pub fn charset_named(label: &str) -> Result<&'static Encoding, String> {
     kifu::charset::encoding_for_label(label).ok_or_else(|| format!("unknown charset '{label}'"))
 }
 
-/// The input format: the one named, else from the path and the content ([`Format::guess`]: the
-/// extension, the content for shared extensions such as `.json` and for unknown ones).
-// `kifu convert` decides with the hidden `kifu::batch::detect_format`, which also prefers the
-// content over a lying extension (with a warning); to use once the library makes that public.
-fn input_format(format: Option<Format>, path: Option<&Path>, bytes: &[u8]) -> Option<Format> {
-    format.or_else(|| path.and_then(|p| Format::guess(p, bytes)))
+/// The library's read pipeline ([`kifu::Reader`], as `kifu convert` reads): the format named,
+/// else the content's when it contradicts the extension (with the warning
+/// `input.format-mismatch`), else the extension's, else the content's; the charset forced by
+/// `encoding`, else decided by the reader.
+fn reader(format: Option<Format>, encoding: Option<&'static Encoding>) -> Reader {
+    Reader::new().with_format_opt(format).with_options(ReadOptions::default().with_encoding(encoding))
 }
 
-/// Reads `bytes` (from `path`, when they came from a file) as the command does: the format named,
-/// else from the extension, else from the content; the charset forced by `encoding`, else decided
-/// by the reader.
+/// Reads `bytes` (from `path`, when they came from a file) through the library's read pipeline
+/// ([`reader`]).
 pub fn read_bytes(
     bytes: Vec<u8>,
     format: Option<Format>,
     path: Option<&Path>,
     encoding: Option<&'static Encoding>,
 ) -> Result<ReadOutput, ReadError> {
-    let options = ReadOptions { encoding, ..ReadOptions::default() };
-    let format = input_format(format, path, &bytes);
-    // Python sees no source offsets: the ones the repairs were placed by are dropped (a fifth of
-    // a small file's memory).
-    kifu::read_bytes(bytes, format, &options).map(|mut out| {
-        out.collection.games.iter_mut().for_each(kifu::GameTree::forget_positions);
-        out
-    })
+    reader(format, encoding).read_bytes(bytes, path)
 }
 
 /// Reads the file at `path` ([`read_bytes`]); the outer error is the file system's.
@@ -93,33 +85,20 @@ fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     })
 }
 
-/// The games of one input read one at a time ([`Format::games`]): a large SGF collection or
-/// NDJSON file in pieces, with bounded memory; anything else whole.
-pub type GameStream = kifu::stream::Games<Box<dyn Read + Send>>;
+/// The games of one input read one at a time ([`kifu::Reader::games`]): a large SGF collection
+/// or NDJSON file in pieces, with bounded memory; anything else whole.
+pub type GameStream = kifu::stream::Games<kifu::stream::Chained<Box<dyn Read + Send>>>;
 
-/// How much of an input is looked at to decide its format ([`Format::sniff`] looks at no more).
-const HEAD: usize = 64 * 1024;
-
-/// Opens `reader` (from `path`, when it is a file) for reading its games one at a time: the format
-/// decided as [`read_bytes`] decides it, from the first 64 KiB for the content; the outer error is
-/// the reader's, the inner one the reader's `format.unknown` when nothing tells the format.
+/// Opens `reader` (from `path`, when it is a file) for reading its games one at a time, the format
+/// decided as [`read_bytes`] decides it; the outer error is the reader's, the inner one the
+/// pipeline's (`format.unknown` when nothing tells the format).
 pub fn stream_games(
-    mut reader: Box<dyn Read + Send>,
+    reader: Box<dyn Read + Send>,
     format: Option<Format>,
     path: Option<&Path>,
     encoding: Option<&'static Encoding>,
 ) -> io::Result<Result<GameStream, ReadError>> {
-    let options = ReadOptions { encoding, ..ReadOptions::default() };
-    let mut head = Vec::with_capacity(HEAD);
-    (&mut reader).take(HEAD as u64).read_to_end(&mut head)?;
-    let Some(format) = input_format(format, path, &head).or_else(|| Format::sniff(&head)) else {
-        // What the whole-input reader says when no format matches (`format.unknown`).
-        return Ok(Err(kifu::read_bytes(head, None, &options)
-            .err()
-            .unwrap_or_else(|| ReadError { diagnostics: Vec::new() })));
-    };
-    let whole: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(reader));
-    Ok(Ok(format.games(whole, &options)))
+    Ok(self::reader(format, encoding).games(reader, path))
 }
 
 /// The output format as the command decides it: the one named, else the output path's
@@ -143,12 +122,11 @@ pub struct WriteSettings {
 
 /// Writes `collection` as `format`.
 pub fn write(collection: &Collection, format: Format, settings: &WriteSettings) -> Result<WriteOutput, WriteError> {
-    let options = WriteOptions {
-        encoding: settings.encoding,
-        expand_point_lists: settings.expand_point_lists,
-        source_charset: settings.source_charset,
-        lossy: settings.lossy,
-    };
+    let options = WriteOptions::default()
+        .with_encoding(settings.encoding)
+        .with_expand_point_lists(settings.expand_point_lists)
+        .with_source_charset(settings.source_charset)
+        .with_lossy(settings.lossy);
     format.write(collection, &options)
 }
 

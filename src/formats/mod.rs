@@ -9,9 +9,13 @@ use crate::diag::Diagnostic;
 use crate::model::Collection;
 use std::fmt;
 
+pub(crate) mod cut;
 pub mod gib;
 pub mod json;
 mod legacy;
+mod limits;
+
+pub use limits::Limits;
 pub mod ngf;
 pub mod sgf;
 pub mod ugf;
@@ -21,26 +25,71 @@ pub mod ugf;
 pub(crate) static REGISTRY: &[&FormatSpec] =
     &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
 
-/// Options for reading.
+/// Options for reading (`kifu::Reader`, [`Format::read`]).
 ///
 /// ```
 /// use kifu::{Format, ReadOptions};
 /// let bytes = b"(;PB[\xC0\xCC])".to_vec(); // EUC-KR, no CA
-/// let options = ReadOptions { encoding: kifu::charset::encoding_for_label("euc-kr"), ..ReadOptions::default() };
+/// let options = ReadOptions::default().with_encoding(kifu::charset::encoding_for_label("euc-kr"));
 /// let read = Format::SGF.read(bytes, &options).unwrap();
 /// assert_eq!(read.collection.games[0].info().black.as_deref(), Some("이"));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ReadOptions {
     /// Decode with this charset whatever the file declares (a BOM still wins).
     pub encoding: Option<&'static encoding_rs::Encoding>,
-    /// Record where each node and property starts in the decoded text (for `kifu check`);
-    /// formats that cannot tell ignore it.
+    /// Record where each node and property starts in the decoded text, and keep it in the games
+    /// (for `kifu check`); formats that cannot tell ignore it. Off by default.
     pub positions: bool,
     /// Keep the input's properties exactly as read: none of the `fix.*` repairs
     /// [`crate::normalise`] applies to SGF input (the reader still recovers a broken structure).
     /// Off by default.
     pub no_repair: bool,
+    /// Prefix each diagnostic placed inside a move node with that move's name
+    /// (`move 37 (B Q16, SGF pd): …`), for inputs read whole ([`Limits::whole_up_to`]) and every
+    /// piece of a streamed one. On by default.
+    pub name_moves: bool,
+    /// The sizes that decide how inputs are read.
+    pub limits: Limits,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { encoding: None, positions: false, no_repair: false, name_moves: true, limits: Limits::default() }
+    }
+}
+
+impl ReadOptions {
+    /// These options with [`ReadOptions::encoding`] set.
+    pub fn with_encoding(mut self, encoding: Option<&'static encoding_rs::Encoding>) -> ReadOptions {
+        self.encoding = encoding;
+        self
+    }
+
+    /// These options with [`ReadOptions::positions`] set.
+    pub fn with_positions(mut self, positions: bool) -> ReadOptions {
+        self.positions = positions;
+        self
+    }
+
+    /// These options with [`ReadOptions::no_repair`] set.
+    pub fn with_no_repair(mut self, no_repair: bool) -> ReadOptions {
+        self.no_repair = no_repair;
+        self
+    }
+
+    /// These options with [`ReadOptions::name_moves`] set.
+    pub fn with_name_moves(mut self, name_moves: bool) -> ReadOptions {
+        self.name_moves = name_moves;
+        self
+    }
+
+    /// These options with [`ReadOptions::limits`] set.
+    pub fn with_limits(mut self, limits: Limits) -> ReadOptions {
+        self.limits = limits;
+        self
+    }
 }
 
 /// Options for writing.
@@ -48,11 +97,12 @@ pub struct ReadOptions {
 /// ```
 /// use kifu::{Format, WriteOptions};
 /// let read = kifu::read(&b"(;PB[Honinbo Dosaku])"[..]).unwrap();
-/// let options = WriteOptions { encoding: kifu::charset::encoding_for_label("shift_jis"), ..WriteOptions::default() };
+/// let options = WriteOptions::default().with_encoding(kifu::charset::encoding_for_label("shift_jis"));
 /// let out = Format::SGF.write(&read.collection, &options).unwrap();
 /// assert!(out.bytes.starts_with(b"(;FF[4]CA[Shift_JIS]"));
 /// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct WriteOptions {
     /// Output charset; UTF-8 when `None`.
     pub encoding: Option<&'static encoding_rs::Encoding>,
@@ -67,6 +117,30 @@ pub struct WriteOptions {
 }
 
 impl WriteOptions {
+    /// These options with [`WriteOptions::encoding`] set.
+    pub fn with_encoding(mut self, encoding: Option<&'static encoding_rs::Encoding>) -> WriteOptions {
+        self.encoding = encoding;
+        self
+    }
+
+    /// These options with [`WriteOptions::expand_point_lists`] set.
+    pub fn with_expand_point_lists(mut self, expand: bool) -> WriteOptions {
+        self.expand_point_lists = expand;
+        self
+    }
+
+    /// These options with [`WriteOptions::source_charset`] set.
+    pub fn with_source_charset(mut self, charset: Option<CharsetDecision>) -> WriteOptions {
+        self.source_charset = charset;
+        self
+    }
+
+    /// These options with [`WriteOptions::lossy`] set.
+    pub fn with_lossy(mut self, lossy: bool) -> WriteOptions {
+        self.lossy = lossy;
+        self
+    }
+
     /// The output charset (UTF-8 by default).
     pub fn encoding(&self) -> &'static encoding_rs::Encoding {
         self.encoding.unwrap_or(encoding_rs::UTF_8)
@@ -205,32 +279,57 @@ pub(crate) fn nul_characters(text: &str, lossy: bool) -> Vec<Diagnostic> {
 }
 
 /// A reader: owned input bytes in, games out.
-#[doc(hidden)]
-pub type ReadFn = fn(Vec<u8>, &ReadOptions) -> Result<ReadOutput, ReadError>;
+pub(crate) type ReadFn = fn(Vec<u8>, &ReadOptions) -> Result<ReadOutput, ReadError>;
 /// A writer: games in, bytes out.
-#[doc(hidden)]
-pub type WriteFn = fn(&Collection, &WriteOptions) -> Result<WriteOutput, WriteError>;
+pub(crate) type WriteFn = fn(&Collection, &WriteOptions) -> Result<WriteOutput, WriteError>;
 
-/// The registry entry of one format (not API: use [`Format`]'s methods).
-#[doc(hidden)]
-pub struct FormatSpec {
+/// How a format writes a collection in parts that are joined into the whole collection's output
+/// ([`crate::stream::convert`]): `head`, then each part's games (`part`, into a reused buffer)
+/// joined by `separator`, then `tail`.
+pub(crate) struct PartWriter {
+    /// What comes before the first part (once a game was written).
+    pub(crate) head: fn() -> String,
+    /// The games of one part, written into `buffer` (emptied first).
+    pub(crate) part: fn(&Collection, &WriteOptions, Vec<u8>) -> Result<WriteOutput, WriteError>,
+    /// What joins two parts.
+    pub(crate) separator: &'static [u8],
+    /// What ends the output (`true`: some game was written).
+    pub(crate) tail: fn(bool) -> &'static str,
+}
+
+/// The registry entry of one format: what it is called, how it is recognised, and what it can do.
+/// Every ability is a field here, so code elsewhere asks the entry (through [`Format`]'s methods)
+/// and never compares formats.
+pub(crate) struct FormatSpec {
     /// Short name used on the command line (`sgf`).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Other accepted names (`ugi` for `ugf`).
-    pub aliases: &'static [&'static str],
+    pub(crate) aliases: &'static [&'static str],
     /// File extensions, lower-case, without the dot; the first is used for output files.
-    pub extensions: &'static [&'static str],
+    pub(crate) extensions: &'static [&'static str],
     /// One line for `kifu formats`.
-    pub description: &'static str,
+    pub(crate) description: &'static str,
     /// Whether `bytes` (the start of an input) look like this format.
-    pub sniff: fn(&[u8]) -> bool,
+    pub(crate) sniff: fn(&[u8]) -> bool,
     /// The reader, if kifu can read the format.
-    pub read: Option<ReadFn>,
+    pub(crate) read: Option<ReadFn>,
     /// The writer, if kifu can write the format.
-    pub write: Option<WriteFn>,
+    pub(crate) write: Option<WriteFn>,
     /// Whether the extension is common to files of other kinds (`.json`): a folder walk takes
     /// such a file only when its content is recognised as this format.
-    pub shared_extension: bool,
+    pub(crate) shared_extension: bool,
+    /// How a large input can be cut into pieces of whole games, each read alone
+    /// ([`crate::stream`]); `None`: read whole.
+    pub(crate) cut: Option<cut::Cut>,
+    /// Whether the `fix.*` repairs of [`crate::normalise`] apply to what the reader gives (the
+    /// legacy readers build clean models, and kifu's JSON is kept exactly).
+    pub(crate) repairs: bool,
+    /// How the writer writes a collection in parts, when it can ([`Format::writes_in_parts`]).
+    pub(crate) parts: Option<PartWriter>,
+    /// Whether a game can hold variations (more than one line of play).
+    pub(crate) variations: bool,
+    /// Whether one file holds several games.
+    pub(crate) collections: bool,
 }
 
 /// A format: a handle on its registry entry.
@@ -283,9 +382,8 @@ impl Format {
         REGISTRY.iter().map(|s| Format(s))
     }
 
-    /// The registry entry (not API: use the other methods).
-    #[doc(hidden)]
-    pub fn spec(self) -> &'static FormatSpec {
+    /// The registry entry.
+    pub(crate) fn spec(self) -> &'static FormatSpec {
         self.0
     }
 
@@ -313,6 +411,39 @@ impl Format {
     /// file is taken as this format only when its content says so ([`Format::guess`]).
     pub fn has_shared_extension(self) -> bool {
         self.0.shared_extension
+    }
+
+    /// Whether a large input of this format can be cut into pieces of whole games, read one at a
+    /// time with bounded memory ([`crate::stream`]): SGF between game trees, NDJSON at line ends.
+    ///
+    /// ```
+    /// assert!(kifu::Format::SGF.can_be_cut() && kifu::Format::NDJSON.can_be_cut());
+    /// assert!(!kifu::Format::GIB.can_be_cut());
+    /// ```
+    pub fn can_be_cut(self) -> bool {
+        self.0.cut.is_some()
+    }
+
+    /// Whether what this format's reader gives gets the `fix.*` repairs of
+    /// [`crate::normalise`] (SGF).
+    pub fn gets_repairs(self) -> bool {
+        self.0.repairs
+    }
+
+    /// Whether this format's writer can write a collection in parts joined into one output (SGF,
+    /// JSON, NDJSON): a large input is then converted piece by piece ([`crate::stream`]).
+    pub fn writes_in_parts(self) -> bool {
+        self.0.parts.is_some()
+    }
+
+    /// Whether a game in this format can hold variations.
+    pub fn holds_variations(self) -> bool {
+        self.0.variations
+    }
+
+    /// Whether one file of this format can hold several games.
+    pub fn holds_collections(self) -> bool {
+        self.0.collections
     }
 
     /// Whether kifu reads this format.

@@ -501,7 +501,7 @@ impl GameTree {
     ///
     /// ```
     /// use kifu::model::NodeId;
-    /// let opts = kifu::ReadOptions { positions: true, ..Default::default() };
+    /// let opts = kifu::ReadOptions::default().with_positions(true);
     /// let mut read = kifu::Format::SGF.read(b"(;GM[1];B[pd])".to_vec(), &opts).unwrap();
     /// let game = &mut read.collection.games[0];
     /// assert_eq!(game.node_offset(NodeId::ROOT), Some(1));

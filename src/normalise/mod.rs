@@ -1042,12 +1042,17 @@ mod tests {
     }
 
     #[test]
-    fn offsets_are_recorded_only_for_games_a_repair_placed() {
+    fn offsets_are_kept_only_when_asked_for() {
         let clean = read("(;GM[1]FF[4]SZ[19];B[pd])");
         assert_eq!(clean.collection.games[0].node_offset(NodeId::ROOT), None);
-        let repaired = read("(;GM[1]SZ[19]\nPB[x]C[a]C[b];B[pd])");
+        let text = "(;GM[1]SZ[19]\nPB[x]C[a]C[b];B[pd])";
+        let repaired = read(text);
+        assert_eq!(repaired.collection.games[0].node_offset(NodeId::from_index(1)), None);
+        let options = ReadOptions { positions: true, ..ReadOptions::default() };
+        let kept = Format::SGF.read(text.as_bytes().to_vec(), &options).unwrap();
+        assert_eq!(kept.collection.games[0].node_offset(NodeId::from_index(1)), Some(27));
+        assert_eq!(kept.diagnostics, repaired.diagnostics);
         let game = &repaired.collection.games[0];
-        assert_eq!(game.node_offset(NodeId::from_index(1)), Some(27));
         assert_eq!(game.root().value("C"), Some("a\n\nb"));
         assert_eq!(repaired.diagnostics[0].to_string().split(": ").next(), Some("2:6"));
     }
@@ -1124,18 +1129,20 @@ mod tests {
         let game = "(;CA[UTF-8]AP[YuanYu]GM[1]FF[4]\nSZ[19]GN[]HA[0]\nBR[9段]KM[750]TC[3]TT[30]\n;B[pd];W[dd]C[a]C[b]\n;B[pp])\n";
         let text = game.repeat(400 << 10 >> 7);
         assert!(text.len() > 256 << 10);
-        let late = Format::SGF.read(text.clone().into_bytes(), &ReadOptions::default()).unwrap();
-        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        // (Moves not named: with names, every input read whole is read with positions.)
+        let unnamed = ReadOptions { name_moves: false, ..ReadOptions::default() };
+        let late = Format::SGF.read(text.clone().into_bytes(), &unnamed).unwrap();
+        let opts = ReadOptions { positions: true, ..unnamed };
         let early = Format::SGF.read(text.clone().into_bytes(), &opts).unwrap();
         assert_eq!(late.diagnostics, early.diagnostics);
         assert!(late.diagnostics.iter().any(|d| d.position.is_some_and(|p| p.line > 400)));
         assert_eq!(late.collection, early.collection);
         assert!(late.collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_none()));
         assert!(early.collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_some()));
-        // Read for `kifu convert`, which names moves from them: the offsets are kept.
-        let kept = Format::SGF.read_keeping_offsets(text.into_bytes(), &ReadOptions::default()).unwrap();
-        assert_eq!(kept.diagnostics, early.diagnostics);
-        assert!(kept.collection.games.iter().all(|g| g.node_offset(NodeId::ROOT).is_some()));
+        // With names (the default), the same games, offsets dropped after naming.
+        let named = Format::SGF.read(text.into_bytes(), &ReadOptions::default()).unwrap();
+        assert_eq!(named.collection, late.collection);
+        assert_eq!(named.diagnostics.len(), late.diagnostics.len());
     }
 
     /// A collection whose games need repairs of many kinds, some rare (crossing the cap late, in

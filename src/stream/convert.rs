@@ -4,7 +4,7 @@
 //! size.
 
 use super::place::Placer;
-use super::{Parts, Piece, ReadPiece, read_piece};
+use super::{Cut, Parts, Piece, ReadPiece, read_piece};
 use crate::charset::CharsetDecision;
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
@@ -13,6 +13,7 @@ use std::io::{self, Read, Write};
 
 /// What a streaming conversion does.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct StreamOptions {
     /// The output format (one of [`super::writes_in_parts`]).
     pub to: Format,
@@ -21,12 +22,30 @@ pub struct StreamOptions {
     /// Options for each piece's writer; a `source_charset` of `None` is filled with the first
     /// piece's charset decision (the whole-file reader's single decision).
     pub write: WriteOptions,
-    /// Names the move of each positioned read diagnostic (`kifu::batch::name_moves`).
-    pub name_moves: Option<fn(&Collection, &mut [Diagnostic])>,
+}
+
+impl StreamOptions {
+    /// Options converting to `to` with the default read and write options.
+    pub fn new(to: Format) -> StreamOptions {
+        StreamOptions { to, read: ReadOptions::default(), write: WriteOptions::default() }
+    }
+
+    /// These options with `read` as the read options.
+    pub fn with_read(mut self, read: ReadOptions) -> StreamOptions {
+        self.read = read;
+        self
+    }
+
+    /// These options with `write` as the write options.
+    pub fn with_write(mut self, write: WriteOptions) -> StreamOptions {
+        self.write = write;
+        self
+    }
 }
 
 /// What a streaming conversion read and wrote.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Summary {
     /// Games read (and written, unless an error stopped the conversion).
     pub games: usize,
@@ -40,6 +59,7 @@ pub struct Summary {
 
 /// Why a streaming conversion stopped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StreamError {
     /// The input could not be read.
     #[error("cannot read the input: {0}")]
@@ -67,7 +87,7 @@ struct Done {
 
 /// Reads and writes one piece (on a worker thread).
 fn process(piece: Piece, format: Format, options: &StreamOptions, write: &WriteOptions, pool: &Buffers) -> Done {
-    written(read_piece(format, piece, &options.read, options.name_moves), options.to, write, pool)
+    written(read_piece(format, piece, &options.read), options.to, write, pool)
 }
 
 /// A piece read, now written (its games are dropped once written).
@@ -82,45 +102,17 @@ fn written(mut read: ReadPiece, to: Format, write: &WriteOptions, pool: &Buffers
     Done { piece: read, games, written }
 }
 
-/// The games of one piece in `to`, to be joined with [`separator`].
+/// The games of one piece in `to`, to be joined with the writer's separator (its registry entry's
+/// [`PartWriter`](crate::formats::PartWriter)).
 fn write_part(
     collection: &Collection,
     to: Format,
     options: &WriteOptions,
     pool: &Buffers,
 ) -> Result<WriteOutput, WriteError> {
-    if to == Format::JSON {
-        // The piece's games of the document (head and tail are written once around them), with
-        // the notes the whole-document writer gives.
-        let mut bytes = pool.take();
-        let empty = crate::formats::json::document_games(&mut bytes, collection, options.source_charset, true);
-        let diagnostics = crate::formats::json::write_notes(collection, options, empty);
-        return Ok(WriteOutput { bytes, diagnostics });
-    }
-    if to == Format::SGF {
-        return crate::formats::sgf::write_into(collection, options, pool.take());
-    }
-    if to == Format::NDJSON {
-        // As `Format::NDJSON.write`, into a reused buffer.
-        let mut bytes = pool.take();
-        let empty = crate::formats::json::lines_into(&mut bytes, collection, options.source_charset);
-        let diagnostics = crate::formats::json::write_notes(collection, options, empty);
-        return Ok(WriteOutput { bytes, diagnostics });
-    }
-    match to.spec().write {
-        Some(write) => write(collection, options),
+    match &to.spec().parts {
+        Some(parts) => (parts.part)(collection, options, pool.take()),
         None => Err(WriteError::Unsupported(to.name())),
-    }
-}
-
-/// What joins two written pieces (as the writer joins two games of one collection).
-fn separator(to: Format) -> &'static [u8] {
-    if to == Format::SGF {
-        b"\n"
-    } else if to == Format::JSON {
-        b","
-    } else {
-        b""
     }
 }
 
@@ -194,13 +186,12 @@ impl Emit<'_> {
                 if done.games == 0 {
                     return Ok(());
                 }
-                if !self.any && self.to == Format::JSON {
-                    self.out
-                        .write_all(crate::formats::json::document_head().as_bytes())
-                        .map_err(StreamError::Output)?;
+                let Some(parts) = &self.to.spec().parts else { return Err(StreamError::Unsupported(self.to.name())) };
+                if !self.any {
+                    self.out.write_all((parts.head)().as_bytes()).map_err(StreamError::Output)?;
                 }
                 if self.any {
-                    self.out.write_all(separator(self.to)).map_err(StreamError::Output)?;
+                    self.out.write_all(parts.separator).map_err(StreamError::Output)?;
                 }
                 self.any = true;
                 self.out.write_all(&w.bytes).map_err(StreamError::Output)?;
@@ -227,11 +218,10 @@ pub fn convert<R: Read + Send>(
     out: &mut (dyn Write + Send),
 ) -> (Summary, Result<(), StreamError>) {
     let format = parts.format();
-    let ndjson = format == Format::NDJSON;
     let mut emit = Emit {
         to: options.to,
         out,
-        placer: Placer::new(ndjson),
+        placer: Placer::new(format.spec().cut == Some(Cut::Lines)),
         summary: Summary::default(),
         any: false,
         no_game: None,
@@ -247,8 +237,8 @@ pub fn convert<R: Read + Send>(
             summary.read.extend(no_game);
             return Err(StreamError::NoGame);
         }
-        if options.to == Format::JSON {
-            out.write_all(crate::formats::json::document_tail(any).as_bytes()).map_err(StreamError::Output)?;
+        if let Some(parts) = &options.to.spec().parts {
+            out.write_all((parts.tail)(any).as_bytes()).map_err(StreamError::Output)?;
         }
         out.flush().map_err(StreamError::Output)
     });
@@ -266,7 +256,7 @@ fn run<R: Read + Send>(
         None => return Ok(()),
         Some(p) => p.map_err(StreamError::Input)?,
     };
-    let read = read_piece(format, first, &options.read, options.name_moves);
+    let read = read_piece(format, first, &options.read);
     let mut write = options.write.clone();
     if write.source_charset.is_none() {
         write.source_charset = read.read.as_ref().ok().and_then(|r| r.charset);
@@ -350,12 +340,7 @@ mod tests {
         encoding: &'static encoding_rs::Encoding,
     ) -> (Summary, Result<(), StreamError>, Vec<u8>) {
         let parts = Parts::new(Format::SGF, Vec::new(), text.as_bytes(), Cut::Sgf).with_target(1);
-        let options = StreamOptions {
-            to: Format::SGF,
-            read: ReadOptions::default(),
-            write: WriteOptions { encoding: Some(encoding), ..WriteOptions::default() },
-            name_moves: None,
-        };
+        let options = StreamOptions::new(Format::SGF).with_write(WriteOptions::default().with_encoding(Some(encoding)));
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut out = Vec::new();
         let (summary, result) = pool.install(|| convert(parts, &options, &mut out));

@@ -5,14 +5,16 @@ use crate::charset::CharsetDecision;
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, WriteOptions};
 use crate::model::GameTree;
+use crate::reader::{Reader, unreadable};
 use std::collections::VecDeque;
 use std::io::{self, Read};
+use std::path::Path;
 
 impl Format {
     /// The games of `reader`, one at a time, with bounded memory: the streaming counterpart of
     /// [`Format::read`].
     ///
-    /// An input of at most [`super::WHOLE_UP_TO`] bytes, or one this format cannot cut (a JSON
+    /// An input of at most [`Limits::whole_up_to`](crate::Limits::whole_up_to) bytes, or one this format cannot cut (a JSON
     /// document, GIB, NGF, UGF, UTF-16 SGF), is read whole by [`Format::read`]; a larger SGF
     /// collection or NDJSON file is read in pieces of whole games (`formats/streaming.md`), so
     /// memory stays bounded whatever its size. The games, diagnostics (placed in the whole input)
@@ -50,6 +52,34 @@ impl Format {
         }
     }
 }
+
+/// How much of an input [`Reader::games`] looks at to decide its format.
+const HEAD: usize = 64 << 10;
+
+impl Reader {
+    /// The games of `reader` (the file at `path`, when it is one), one at a time with bounded
+    /// memory: the format decided as [`Reader::decide`] decides it from the first 64 KiB (its
+    /// mismatch warning, if any, is the first diagnostic), then [`Format::games`].
+    ///
+    /// ```
+    /// let input = &b"(;GM[1]PB[Ann];B[pd])\n(;GM[1]PB[Bo];B[dd])\n"[..];
+    /// let mut games = kifu::Reader::new().games(input, Some("games.ngf".as_ref())).unwrap();
+    /// assert_eq!(games.by_ref().count(), 2);
+    /// let diagnostics = games.finish().unwrap();
+    /// assert_eq!(diagnostics[0].code, "input.format-mismatch");
+    /// ```
+    pub fn games<R: Read>(&self, mut reader: R, path: Option<&Path>) -> Result<Games<Chained<R>>, ReadError> {
+        let mut head = Vec::with_capacity(HEAD);
+        (&mut reader).take(HEAD as u64).read_to_end(&mut head).map_err(|e| unreadable("the input", &e))?;
+        let decision = self.decide(path, &head)?;
+        let mut games = decision.format.games(io::Cursor::new(head).chain(reader), self.options());
+        games.diagnostics.extend(decision.mismatch);
+        Ok(games)
+    }
+}
+
+/// A reader whose first bytes were read to decide its format, put back in front of the rest.
+pub type Chained<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
 
 enum State<R> {
     /// Not opened yet.
@@ -122,7 +152,7 @@ impl<R: Read> Games<R> {
             match &mut self.state {
                 State::Start(reader) => {
                     let reader = reader.take().expect("opened once");
-                    self.state = match open(self.format, Vec::new(), reader) {
+                    self.state = match open(self.format, Vec::new(), reader, self.options.limits.whole_up_to) {
                         Ok(Input::Whole(bytes)) => {
                             self.add(self.format.read(bytes, &self.options), true);
                             State::Done(None)
@@ -219,7 +249,7 @@ mod tests {
     #[test]
     fn a_large_collection_is_read_in_pieces_with_the_same_games() {
         let game = b"(;GM[1]PB[Ann];B[pd];W[dp](;B[dd])(;B[qq]))\n";
-        let input = game.repeat(super::super::WHOLE_UP_TO / game.len() + 1000);
+        let input = game.repeat(crate::Limits::default().whole_up_to / game.len() + 1000);
         let one = Format::SGF.read(game.to_vec(), &ReadOptions::default()).unwrap().collection.games.remove(0);
         let mut games = Format::SGF.games(&input[..], &ReadOptions::default());
         let mut n = 0;

@@ -10,11 +10,10 @@
 mod convert;
 mod games;
 mod place;
-mod split;
 
+pub use crate::formats::cut::{CHUNK_TARGET, Chunk, Chunks, Cut};
 pub use convert::{StreamError, StreamOptions, Summary, convert};
-pub use games::Games;
-pub use split::{CHUNK_TARGET, Chunk, Chunks, Cut};
+pub use games::{Chained, Games};
 
 use crate::charset::{CharsetDecision, CharsetSource, codes as charset_codes};
 use crate::diag::Diagnostic;
@@ -23,47 +22,30 @@ use encoding_rs::Encoding;
 use place::{Placer, TextSpan};
 use std::io::{self, Read};
 
-/// Inputs up to this size are read whole, exactly as today; larger ones are cut into chunks.
-pub const WHOLE_UP_TO: usize = 16 << 20;
-
-/// How an input of `format` whose first bytes are `head` can be cut: SGF between game trees,
-/// NDJSON at line ends; `None` for formats that hold one game or one document, and for UTF-16
+/// How an input of `format` whose first bytes are `head` can be cut (the format's registry entry,
+/// [`Format::can_be_cut`]); `None` for formats that hold one game or one document, and for UTF-16
 /// input (whose `(` and line ends are not single bytes).
 pub fn cut_for(format: Format, head: &[u8]) -> Option<Cut> {
     let utf16 = Encoding::for_bom(head).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
         || crate::charset::sniff_utf16(&head[..head.len().min(64 << 10)]).is_some();
-    if utf16 {
-        return None;
-    }
-    if format == Format::SGF {
-        Some(Cut::Sgf)
-    } else if format == Format::NDJSON {
-        Some(Cut::Lines)
-    } else {
-        None
-    }
-}
-
-/// Whether `format`'s output can be written game by game and joined ([`convert`]): SGF, JSON
-/// and NDJSON. The legacy formats hold one game per file.
-pub fn writes_in_parts(format: Format) -> bool {
-    matches!(format.name(), "sgf" | "json" | "ndjson")
+    if utf16 { None } else { format.spec().cut }
 }
 
 /// The input, as [`open`] found it.
 pub enum Input<R> {
     /// Small enough (or not cuttable): all its bytes, for [`Format::read`].
     Whole(Vec<u8>),
-    /// Larger than [`WHOLE_UP_TO`]: its chunks.
+    /// Larger than [`Limits::whole_up_to`](crate::Limits::whole_up_to): its chunks.
     Parts(Parts<R>),
 }
 
-/// Reads the first [`WHOLE_UP_TO`]` + 1` bytes of `reader` (with `head` already read from it):
-/// an input that ends there, or that `format` cannot cut, is returned whole; otherwise its parts.
-pub fn open<R: Read>(format: Format, mut head: Vec<u8>, mut reader: R) -> io::Result<Input<R>> {
-    let want = (WHOLE_UP_TO + 1).saturating_sub(head.len()) as u64;
+/// Reads the first `whole_up_to + 1` bytes of `reader` (with `head` already read from it;
+/// `whole_up_to` is [`Limits::whole_up_to`](crate::Limits::whole_up_to)): an input that ends
+/// there, or that `format` cannot cut, is returned whole; otherwise its parts.
+pub fn open<R: Read>(format: Format, mut head: Vec<u8>, mut reader: R, whole_up_to: usize) -> io::Result<Input<R>> {
+    let want = whole_up_to.saturating_add(1).saturating_sub(head.len()) as u64;
     (&mut reader).take(want).read_to_end(&mut head)?;
-    if head.len() <= WHOLE_UP_TO {
+    if head.len() <= whole_up_to {
         return Ok(Input::Whole(head));
     }
     match cut_for(format, &head) {
@@ -89,14 +71,19 @@ pub struct Piece {
     pub declares: bool,
 }
 
+/// How much of a cut input is looked at for its byte-order mark and first declared charset
+/// (as much as an input read whole).
+const LOOKAHEAD: usize = 16 << 20;
+
 /// The chunks of one input and the sequential state that ties them together: the charset in
 /// effect (SGF `CA`), where each chunk starts, and the charset parts seen.
 pub struct Parts<R> {
     format: Format,
+    cut: Cut,
     chunks: Chunks<R>,
     bom: bool,
     carried: Option<&'static Encoding>,
-    /// The input's first [`WHOLE_UP_TO`] bytes were looked at (BOM, first `CA`).
+    /// The input's first bytes were looked at (BOM, first `CA`).
     started: bool,
     /// A piece split off the last chunk, given next.
     pending: Option<Piece>,
@@ -110,6 +97,7 @@ impl<R: Read> Parts<R> {
     pub fn new(format: Format, head: Vec<u8>, reader: R, cut: Cut) -> Self {
         Parts {
             format,
+            cut,
             chunks: Chunks::new(head, reader, cut),
             bom: false,
             carried: None,
@@ -141,13 +129,13 @@ impl<R: Read> Parts<R> {
         if !self.started {
             self.started = true;
             // As for the whole file, games before the first declaration take the first one
-            // found (here: in the input's first `WHOLE_UP_TO` bytes).
-            let head = match self.chunks.lookahead(WHOLE_UP_TO) {
+            // found (here: in the input's first `LOOKAHEAD` bytes).
+            let head = match self.chunks.lookahead(LOOKAHEAD) {
                 Ok(h) => h,
                 Err(e) => return Some(Err(e)),
             };
             self.bom = head.starts_with(b"\xEF\xBB\xBF");
-            if self.format == Format::SGF {
+            if self.cut == Cut::Sgf {
                 let first = crate::formats::sgf::find_declared_charset(head);
                 self.carried = first.as_deref().and_then(crate::charset::encoding_for_label);
             }
@@ -156,7 +144,7 @@ impl<R: Read> Parts<R> {
             Ok(c) => c,
             Err(e) => return Some(Err(e)),
         };
-        if self.format != Format::SGF {
+        if self.cut != Cut::Sgf {
             return Some(Ok(self.piece(chunk.bytes, None, false)));
         }
         // Most collections repeat one declaration: when every `CA[` of the chunk names the
@@ -240,70 +228,30 @@ pub struct ReadPiece {
     span: TextSpan,
 }
 
-/// Reads one piece with `format`'s reader: the carried charset is given as the charset to use
-/// when the piece declares none (and no charset was named in `options`). Diagnostics with a
-/// position get their move named by `name_moves` after a second read that records positions
-/// (only pieces with such diagnostics pay for it).
-pub fn read_piece(
-    format: Format,
-    piece: Piece,
-    options: &ReadOptions,
-    name_moves: Option<fn(&crate::model::Collection, &mut [Diagnostic])>,
-) -> ReadPiece {
-    let mut opts = options.clone();
-    let carried = if opts.encoding.is_none() && !piece.declares { piece.carried } else { None };
-    opts.encoding = opts.encoding.or(carried);
-    // With move naming, the reader's diagnostics are named before the normaliser (which may
-    // rebuild the tree) runs, as `kifu convert` does for a whole file.
-    let repair = !opts.no_repair && name_moves.is_some();
-    opts.no_repair |= repair;
-    // Repairs and named moves are placed by the reader's offsets: recorded while reading, they
-    // cost less than the second parse either would otherwise make.
-    opts.positions |= repair && format == Format::SGF;
+/// Reads one piece through the read pipeline ([`crate::Reader`]) as `format`: the carried charset
+/// is given as the charset to use when the piece declares none (and no charset was named in
+/// `options`).
+pub(crate) fn read_piece(format: Format, piece: Piece, options: &ReadOptions) -> ReadPiece {
+    let carried = if options.encoding.is_none() && !piece.declares { piece.carried } else { None };
+    let opts;
+    let options = match carried {
+        Some(c) => {
+            opts = ReadOptions { encoding: Some(c), ..options.clone() };
+            &opts
+        }
+        None => options,
+    };
     let copy = piece.bytes.clone();
-    let mut read = format.read(piece.bytes, &opts);
+    let mut read = crate::reader::run(format, piece.bytes, options);
     if carried.is_some() {
         if let Ok(r) = &mut read {
             r.charset = r.charset.map(as_declared);
         }
     }
-    // Only diagnostics with a position are named: a piece without any (most) is not indexed.
-    let positioned = read.as_ref().map_or(0, |r| r.diagnostics.iter().filter(|d| d.position.is_some()).count());
-    if let (Some(name), true) = (name_moves, positioned > 0) {
-        if let (true, Ok(r)) = (opts.positions, &mut read) {
-            name(&r.collection, &mut r.diagnostics);
-        } else {
-            let n = read.as_ref().map_or(0, |r| r.diagnostics.len());
-            if let Some(r) = read_again_named(format, copy.clone(), &opts, n, name) {
-                read = Ok(r);
-            }
-        }
-    }
-    if let (true, true, Ok(r)) = (repair, format == Format::SGF, &mut read) {
-        crate::normalise::apply(r);
-    }
     let text =
         read.as_ref().ok().and_then(|r| r.collection.games.first()).map(|g| g.source()).filter(|s| !s.is_empty());
     let span = text.map_or_else(|| TextSpan::of_bytes(&copy), TextSpan::of_text);
     ReadPiece { index: piece.index, read, span }
-}
-
-/// Reads `bytes` again, recording node positions, and names the moves of its diagnostics with
-/// `name`: for a first reading without positions whose `expected` diagnostics had positions.
-/// `None` when the second reading fails or finds another number of diagnostics (then the first
-/// reading's stay as they were).
-pub(crate) fn read_again_named(
-    format: Format,
-    bytes: Vec<u8>,
-    options: &ReadOptions,
-    expected: usize,
-    name: fn(&crate::model::Collection, &mut [Diagnostic]),
-) -> Option<ReadOutput> {
-    let mut again = format.read(bytes, &ReadOptions { positions: true, ..options.clone() }).ok()?;
-    (again.diagnostics.len() == expected).then(|| {
-        name(&again.collection, &mut again.diagnostics);
-        again
-    })
 }
 
 /// A decision made with the carried charset as an override, as the whole-file reader words it:
@@ -329,8 +277,8 @@ pub struct Pieces<R> {
 impl<R: Read> Pieces<R> {
     /// The pieces of `parts`, read with `options`.
     pub fn new(parts: Parts<R>, options: ReadOptions) -> Self {
-        let ndjson = parts.format() == Format::NDJSON;
-        Pieces { parts, options, placer: Placer::new(ndjson) }
+        let lines = parts.cut == Cut::Lines;
+        Pieces { parts, options, placer: Placer::new(lines) }
     }
 
     /// The collection-level diagnostics once every piece was read: `charset.mixed` when the
@@ -351,27 +299,7 @@ impl<R: Read> Iterator for Pieces<R> {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };
-        let read = read_piece(self.parts.format(), piece, &self.options, None);
+        let read = read_piece(self.parts.format(), piece, &self.options);
         Some(Ok(self.placer.place(read)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A reading without positions gets its moves named from a second one, only when the second
-    /// finds the same diagnostics.
-    #[test]
-    fn read_again_named_names_moves_of_the_same_diagnostics() {
-        let text = b"(;GM[1]SZ[19];B[pd];W[dp]C[a ] b];B[dd])".to_vec();
-        let plain = ReadOptions { no_repair: true, ..ReadOptions::default() };
-        let first = Format::SGF.read(text.clone(), &plain).unwrap();
-        let n = first.diagnostics.len();
-        assert!(n > 0 && first.diagnostics.iter().all(|d| !d.message.starts_with("move ")));
-        let again = read_again_named(Format::SGF, text.clone(), &plain, n, crate::batch::name_moves).unwrap();
-        let bracket = again.diagnostics.iter().find(|d| d.code == "sgf.unescaped-bracket").unwrap();
-        assert!(bracket.message.starts_with("move 2 (W D4, SGF dp): "), "{}", bracket.message);
-        assert!(read_again_named(Format::SGF, text, &plain, n + 1, crate::batch::name_moves).is_none());
     }
 }

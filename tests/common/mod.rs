@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// Reads SGF text as the reader gives it (no `fix.*` normalisation), panicking on a fatal error.
 pub fn read_sgf(text: &str) -> ReadOutput {
-    let faithful = ReadOptions { no_repair: true, ..ReadOptions::default() };
+    let faithful = ReadOptions::default().with_no_repair(true);
     Format::SGF.read(text.as_bytes().to_vec(), &faithful).expect("readable SGF")
 }
 
@@ -39,18 +39,6 @@ pub fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
         .collect();
     out.sort();
     out
-}
-
-/// The release binary when it is at least as new as the debug one under test (fast enough for
-/// 200 MB), else the debug binary.
-pub fn kifu_binary() -> (PathBuf, bool) {
-    let debug = PathBuf::from(env!("CARGO_BIN_EXE_kifu"));
-    let release = debug.parent().and_then(|p| p.parent()).map(|t| t.join("release/kifu"));
-    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    match release.filter(|r| modified(r).is_some_and(|t| Some(t) >= modified(&debug))) {
-        Some(r) => (r, true),
-        None => (debug, false),
-    }
 }
 
 /// A collection of `size` bytes or more: one game with comments and variations, repeated.

@@ -122,6 +122,11 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     read: Some(read),
     write: Some(write),
     shared_extension: false,
+    cut: None,
+    repairs: false,
+    parts: None,
+    variations: false,
+    collections: false,
 };
 
 fn sniff(bytes: &[u8]) -> bool {

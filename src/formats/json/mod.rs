@@ -9,7 +9,6 @@ mod read;
 mod write;
 
 use write::{Empty, document_bytes, lines_bytes};
-pub(crate) use write::{document_games, document_head, document_tail, lines_into};
 #[cfg(feature = "serde")]
 pub(crate) use write::{write_document, write_lines};
 
@@ -72,6 +71,11 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     read: Some(read_json),
     write: Some(write_json),
     shared_extension: true,
+    cut: None,
+    repairs: false,
+    parts: Some(DOCUMENT_PARTS),
+    variations: true,
+    collections: true,
 };
 
 /// The registry entry of the NDJSON form (one game per line).
@@ -84,7 +88,39 @@ pub(crate) static NDJSON_FORMAT: FormatSpec = FormatSpec {
     read: Some(read_ndjson),
     write: Some(write_ndjson),
     shared_extension: true,
+    cut: Some(super::cut::Cut::Lines),
+    repairs: false,
+    parts: Some(LINE_PARTS),
+    variations: true,
+    collections: true,
 };
+
+/// The document in parts: its head, the games of each part as elements of `games` joined by
+/// commas, its tail.
+const DOCUMENT_PARTS: super::PartWriter =
+    super::PartWriter { head: write::document_head, part: document_part, separator: b",", tail: write::document_tail };
+
+/// NDJSON in parts: the lines of each part, one after the other.
+const LINE_PARTS: super::PartWriter =
+    super::PartWriter { head: String::new, part: lines_part, separator: b"", tail: |_| "" };
+
+/// The games of one part of a document, with the notes the whole-document writer gives.
+fn document_part(
+    collection: &Collection,
+    options: &WriteOptions,
+    mut bytes: Vec<u8>,
+) -> Result<WriteOutput, WriteError> {
+    bytes.clear();
+    let empty = write::document_games(&mut bytes, collection, options.source_charset, true);
+    Ok(WriteOutput { diagnostics: write_notes(collection, options, empty), bytes })
+}
+
+/// The lines of one part, as the NDJSON writer writes them, with its notes.
+fn lines_part(collection: &Collection, options: &WriteOptions, mut bytes: Vec<u8>) -> Result<WriteOutput, WriteError> {
+    bytes.clear();
+    let empty = write::lines_into(&mut bytes, collection, options.source_charset);
+    Ok(WriteOutput { diagnostics: write_notes(collection, options, empty), bytes })
+}
 
 /// Where `"games"` and `"nodes"` first appear in a head that carries the kifu marker.
 fn marker_keys(bytes: &[u8]) -> Option<(Option<usize>, Option<usize>)> {

@@ -67,6 +67,11 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     read: Some(read),
     write: Some(write),
     shared_extension: false,
+    cut: None,
+    repairs: false,
+    parts: None,
+    variations: false,
+    collections: false,
 };
 
 /// Whether a line (trimmed) starts like a move line, even if the rest is damaged: `PM`, two

@@ -96,7 +96,16 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     read: Some(read),
     write: Some(write),
     shared_extension: false,
+    cut: Some(super::cut::Cut::Sgf),
+    repairs: true,
+    parts: Some(PARTS),
+    variations: true,
+    collections: true,
 };
+
+/// SGF in parts: game trees one after the other, a line end between two.
+const PARTS: super::PartWriter =
+    super::PartWriter { head: String::new, part: write_into, separator: b"\n", tail: |_| "" };
 
 /// A game tree opens the input. (Files with prose before the game are recognised by
 /// [`crate::Format::sniff`]'s fallback, after every format's own signature was tried.)

@@ -87,6 +87,11 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     read: Some(read),
     write: Some(write),
     shared_extension: false,
+    cut: None,
+    repairs: false,
+    parts: None,
+    variations: true,
+    collections: false,
 };
 
 fn sniff(bytes: &[u8]) -> bool {

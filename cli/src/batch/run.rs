@@ -1,0 +1,571 @@
+//! Running a plan: read, convert and write every input on a rayon pool.
+
+use super::plan::{Job, Plan, file_key};
+use super::report::{MergeRecord, Record, Report, Stage, Status};
+use super::{BatchError, BatchOptions, Collect, codes};
+use kifu::diag::Diagnostic;
+use kifu::formats::Format;
+use kifu::model::Collection;
+use kifu::output::{
+    Existing, OutputError, OutputPolicy, Written, parent_folder, remove_stale_temp_files, write_output,
+    write_output_with,
+};
+use kifu::reader::Decision;
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// A path as the report shows it (as `Path::display` does, without formatting machinery for
+/// the usual UTF-8 path).
+fn path_text(p: &Path) -> String {
+    p.to_str().map_or_else(|| p.display().to_string(), str::to_owned)
+}
+
+/// `name.sgf` → `name-007.sgf` (at least three digits, more when `count` needs them).
+fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
+    let width = count.to_string().len().max(3);
+    let stem = base.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match base.extension() {
+        Some(e) => format!("{stem}-{:0width$}.{}", index + 1, e.to_string_lossy()),
+        None => format!("{stem}-{:0width$}", index + 1),
+    };
+    base.with_file_name(name)
+}
+
+/// Reads a regular file. It is opened without blocking and its type checked on the open handle,
+/// so a file replaced by a FIFO (or a device) after the walk fails at once instead of hanging
+/// the run (`InvalidInput`).
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    open_regular(path).and_then(read_opened)
+}
+
+/// Reads an opened file of `len` bytes (as its `stat` said at the open) to its end, into a buffer
+/// one byte longer, so that the end is found by one more `read` (no second `stat` and `lseek`
+/// as `read_to_end` makes); a file that grew meanwhile is read whole.
+fn read_opened((mut file, len): (std::fs::File, u64)) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0; usize::try_from(len).unwrap_or(0).saturating_add(1)];
+    let mut n = 0;
+    loop {
+        if n == bytes.len() {
+            bytes.resize(n * 2, 0);
+        }
+        match file.read(&mut bytes[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(n);
+    Ok(bytes)
+}
+
+/// Opens `path` without waiting for a writer and checks on the open handle that it is a
+/// regular file (not one replaced by a FIFO, device or socket since the walk); its length.
+fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+    let file = open.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file (a FIFO, device or socket)"));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
+/// read diagnostics). Returns the games and the charset decision (which the JSON writer records).
+fn read_input(
+    job: &Job,
+    bytes: io::Result<Vec<u8>>,
+    options: &BatchOptions,
+    record: &mut Record,
+) -> Option<(Collection, Option<kifu::charset::CharsetDecision>)> {
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            let code = if e.kind() == io::ErrorKind::InvalidInput { codes::NOT_REGULAR } else { codes::CANNOT_READ };
+            let d = Diagnostic::error(code, format!("cannot read {}: {e}", job.input.display()));
+            record.add(Stage::Batch, &[d]);
+            record.status = Status::Failed;
+            return None;
+        }
+    };
+    let reader = options.reader();
+    let Ok(Decision { format, mismatch, .. }) = reader.decide(Some(&job.input), &bytes) else {
+        let d = Diagnostic::error(codes::UNKNOWN_FORMAT, "cannot tell the format from the name or content (give -f)");
+        record.add(Stage::Batch, &[d]);
+        record.status = Status::Failed;
+        return None;
+    };
+    record.add(Stage::Batch, mismatch.as_slice());
+    record.from = Some(format.name());
+    match reader.read_as(format, bytes) {
+        Ok(read) => {
+            record.charset = read.charset.map(Into::into);
+            record.games = read.collection.games.len();
+            record.add(Stage::Read, &read.diagnostics);
+            Some((read.collection, read.charset))
+        }
+        Err(e) => {
+            record.add(Stage::Read, &e.diagnostics);
+            record.status = Status::Failed;
+            None
+        }
+    }
+}
+
+/// Writes one output through [`write_output`]; a failure is recorded and `Err` returned.
+fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -> Result<Written, ()> {
+    write_output(path, bytes, &policy(options)).map_err(|e| record.add(Stage::Batch, &[output_error(&e)]))
+}
+
+/// How a batch run writes its outputs (folders under `-O` created as needed).
+fn policy(options: &BatchOptions) -> OutputPolicy {
+    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true }
+}
+
+/// The diagnostic of an output that could not be written.
+fn output_error(e: &OutputError) -> Diagnostic {
+    if e.exists() {
+        Diagnostic::error(codes::OUTPUT_EXISTS, format!("{e} (or --skip-existing to keep it)"))
+    } else {
+        Diagnostic::error(codes::CANNOT_WRITE, e.to_string())
+    }
+}
+
+/// Whether an input of `len` bytes is one to convert piece by piece ([`stream_input`]).
+fn is_big(len: u64, options: &BatchOptions) -> bool {
+    len > options.read.limits.whole_up_to as u64
+}
+
+/// Converts `file`, the input opened by the caller and larger than
+/// [`kifu::Limits::whole_up_to`], piece by piece into one output (see [`kifu::stream`]);
+/// returns `false` (with `record` untouched) when the input is not one to stream (a format that
+/// is not cut, an output format written whole).
+fn stream_input(
+    job: &Job,
+    mut file: std::fs::File,
+    output: &Path,
+    options: &BatchOptions,
+    record: &mut Record,
+) -> bool {
+    use kifu::stream::{self, StreamError, StreamOptions};
+    if !options.to.writes_in_parts() {
+        return false;
+    }
+    let mut head = Vec::new();
+    if (&mut file).take(64 << 10).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let Ok(Decision { format, mismatch, .. }) = options.reader().decide(Some(&job.input), &head) else {
+        return false;
+    };
+    let whole_up_to = options.read.limits.whole_up_to;
+    let Ok(stream::Input::Parts(parts)) = stream::open(format, head, file, whole_up_to) else { return false };
+    record.add(Stage::Batch, mismatch.as_slice());
+    record.from = Some(format.name());
+    let opts = StreamOptions::new(options.to).with_read(options.read.clone()).with_write(options.write.clone());
+    let mut parts = Some(parts);
+    let mut outcome = None;
+    let mut fill = |w: &mut (dyn io::Write + Send)| {
+        let Some(parts) = parts.take() else { return Err(io::Error::other("already converted")) };
+        let (summary, result) = stream::convert(parts, &opts, w);
+        let failed = result.as_ref().err().map(|e| io::Error::other(e.to_string()));
+        outcome = Some((summary, result));
+        failed.map_or(Ok(()), Err)
+    };
+    let written = write_output_with(output, &policy(options), &mut fill);
+    if let Some((summary, result)) = outcome {
+        record.charset = summary.charset.map(Into::into);
+        record.games = summary.games;
+        record.add(Stage::Read, &summary.read);
+        record.add(Stage::Write, &summary.write);
+        if let Err(e) = result {
+            if let StreamError::Input(_) | StreamError::Unsupported(_) = e {
+                record.add(Stage::Batch, &[Diagnostic::error(codes::CANNOT_READ, e.to_string())]);
+            }
+            record.status = Status::Failed;
+            return true;
+        }
+    }
+    match written {
+        Ok(Written::Kept) => {
+            let d = Diagnostic::info(codes::SKIPPED_EXISTING, "every output exists; skipped");
+            record.add(Stage::Batch, &[d]);
+            record.status = Status::Skipped;
+            return true;
+        }
+        Ok(w) => {
+            record.unchanged += usize::from(w == Written::Unchanged);
+            record.outputs.push(path_text(output));
+        }
+        Err(e) => {
+            record.add(Stage::Batch, &[output_error(&e)]);
+            record.status = Status::Failed;
+            return true;
+        }
+    }
+    record.settle();
+    true
+}
+
+/// Converts one input to its output(s).
+fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
+    let planned = &plan.planned;
+    let shown = |p: &PathBuf| path_text(p);
+    let mut record = Record::new(shown(&job.input), job.output.as_ref().map(shown), options.output_name());
+    record.from = job.format.map(Format::name);
+    record.add(Stage::Batch, &job.notes);
+    if let Some(d) = &job.skip {
+        record.add(Stage::Batch, std::slice::from_ref(d));
+        record.status = Status::Skipped;
+        return record;
+    }
+    if let Some(d) = &job.fail {
+        return record.fail(d.clone());
+    }
+    let Some(output) = &job.output else { return record };
+    let split = options.collect == Collect::Split;
+    // --skip-existing resumes a run: an existing output is kept without reading its input.
+    if !split && options.existing == Existing::Skip && exists(output) {
+        let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", output.display()));
+        record.add(Stage::Batch, &[d]);
+        record.status = Status::Skipped;
+        return record;
+    }
+    // Opened once: its length tells whether it is converted piece by piece, and a small input
+    // (nearly all) is read from this open.
+    let bytes = match open_regular(&job.input) {
+        Ok((file, len)) if is_big(len, options) => {
+            if !split && stream_input(job, file, output, options, &mut record) {
+                return record;
+            }
+            // Not streamed (its head may have been read): read whole from the start.
+            read_regular(&job.input)
+        }
+        opened => opened.and_then(read_opened),
+    };
+    let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
+    let write_options = options.write.clone().with_source_charset(charset);
+    let parts: Vec<(PathBuf, Collection)> = if split && collection.games.len() > 1 {
+        let n = collection.games.len();
+        collection
+            .games
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let mut name = split_name(output, i, n);
+                // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
+                if planned.contains(&name) {
+                    let taken = name.clone();
+                    let stem = name.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                    let ext = name.extension().map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+                    name = (2..)
+                        .map(|k| taken.with_file_name(format!("{stem}-{k}{ext}")))
+                        .find(|p| !planned.contains(p))
+                        .unwrap_or_else(|| taken.clone());
+                    let msg = format!(
+                        "{} is the output of another input; writing {} instead",
+                        taken.display(),
+                        name.display()
+                    );
+                    record.add(Stage::Batch, &[Diagnostic::warning(codes::NAME_COLLISION, msg)]);
+                }
+                (name, Collection::new(vec![g]))
+            })
+            .collect()
+    } else {
+        vec![(output.clone(), collection)]
+    };
+    // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`); the
+    // planned output was checked when planning.
+    let numbered = |p: &PathBuf| p != output && file_key(p).is_some_and(|k| plan.input_keys().contains(&k));
+    if let Some((path, _)) = parts.iter().find(|(p, _)| numbered(p)) {
+        let msg = format!("the output {} is an input file; refusing to overwrite it", path.display());
+        return record.fail(Diagnostic::error(codes::OUTPUT_IS_INPUT, msg));
+    }
+    let mut skipped = 0;
+    for (path, part) in &parts {
+        let written = match options.write(part, &write_options) {
+            Ok(w) => w,
+            Err(e) => {
+                let diags = match e {
+                    kifu::formats::WriteError::Invalid(d) => d,
+                    other => vec![Diagnostic::error(codes::CANNOT_WRITE, other.to_string())],
+                };
+                record.add(Stage::Write, &diags);
+                record.status = Status::Failed;
+                return record;
+            }
+        };
+        record.add(Stage::Write, &written.diagnostics);
+        match put(path, &written.bytes, options, &mut record) {
+            Ok(Written::Kept) => skipped += 1,
+            Ok(w) => {
+                record.unchanged += usize::from(w == Written::Unchanged);
+                record.outputs.push(shown(path));
+            }
+            Err(()) => {
+                record.status = Status::Failed;
+                return record;
+            }
+        }
+    }
+    if skipped == parts.len() {
+        let d = Diagnostic::info(codes::SKIPPED_EXISTING, "every output exists; skipped");
+        record.add(Stage::Batch, &[d]);
+        record.status = Status::Skipped;
+    }
+    record.settle();
+    record
+}
+
+/// Writes the merged collection.
+fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, options: &BatchOptions) -> MergeRecord {
+    let mut games = Vec::new();
+    let mut inputs = 0;
+    for (record, part) in records.iter_mut().zip(parts) {
+        match part {
+            Some(c) => {
+                inputs += 1;
+                games.extend(c.games);
+            }
+            None if record.status == Status::Failed => {
+                let d = Diagnostic::info(codes::NOT_MERGED, "failed; none of its games are in the merged file");
+                record.add(Stage::Batch, &[d]);
+            }
+            None => {}
+        }
+    }
+    let mut m = MergeRecord {
+        output: path.display().to_string(),
+        to: options.output_name(),
+        inputs,
+        games: games.len(),
+        status: Status::Ok,
+        diagnostics: Vec::new(),
+        unchanged: false,
+    };
+    let collection = Collection::new(games);
+    let mut scratch = Record::new(String::new(), None, options.output_name());
+    match options.write(&collection, &options.write) {
+        Ok(w) => {
+            scratch.add(Stage::Write, &w.diagnostics);
+            match put(path, &w.bytes, options, &mut scratch) {
+                Ok(Written::Unchanged) => m.unchanged = true,
+                Ok(Written::Kept) => {
+                    let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", path.display()));
+                    scratch.add(Stage::Batch, &[d]);
+                    scratch.status = Status::Skipped;
+                }
+                Ok(_) => {}
+                Err(()) => scratch.status = Status::Failed,
+            }
+        }
+        Err(e) => {
+            let diags = match e {
+                kifu::formats::WriteError::Invalid(d) => d,
+                other => vec![Diagnostic::error(codes::CANNOT_WRITE, other.to_string())],
+            };
+            scratch.add(Stage::Write, &diags);
+            scratch.status = Status::Failed;
+        }
+    }
+    scratch.settle();
+    m.status = scratch.status;
+    m.diagnostics = scratch.diagnostics;
+    m
+}
+
+/// Converts every input of `plan`, calling `progress` as each one finishes (from worker
+/// threads, in completion order). The report's records follow the plan's (input-path) order.
+pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) + Sync)) -> Result<Report, BatchError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs)
+        .thread_name(|i| format!("kifu-batch-{i}"))
+        .build()
+        .map_err(|e| BatchError::Threads(e.to_string()))?;
+    let merge_path = match &options.collect {
+        Collect::Merge(p) => Some(p.clone()),
+        _ => None,
+    };
+    let removed = if options.dry_run {
+        0
+    } else {
+        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(parent_folder).collect();
+        remove_stale_temp_files(&dirs)
+    };
+    let mut report = pool.install(|| match &merge_path {
+        None => {
+            let records: Vec<Record> = plan
+                .jobs
+                .par_iter()
+                .map(|job| {
+                    let r = convert_one(job, options, &plan);
+                    progress(&r);
+                    r
+                })
+                .collect();
+            Report::new(records, None, plan.ignored, options.dry_run)
+        }
+        Some(path) => {
+            let (mut records, parts): (Vec<Record>, Vec<Option<Collection>>) = plan
+                .jobs
+                .par_iter()
+                .map(|job| {
+                    let shown = job.output.as_deref().map(path_text);
+                    let mut r = Record::new(path_text(&job.input), shown, options.output_name());
+                    r.from = job.format.map(Format::name);
+                    r.add(Stage::Batch, &job.notes);
+                    let part = if let Some(d) = &job.skip {
+                        r.add(Stage::Batch, std::slice::from_ref(d));
+                        r.status = Status::Skipped;
+                        None
+                    } else if let Some(d) = &job.fail {
+                        r = r.fail(d.clone());
+                        None
+                    } else {
+                        read_input(job, read_regular(&job.input), options, &mut r).map(|(c, _)| c)
+                    };
+                    r.settle();
+                    progress(&r);
+                    (r, part)
+                })
+                .unzip();
+            let m = merge(&mut records, parts, path, options);
+            if m.status.converted() {
+                for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
+                    r.outputs.push(m.output.clone());
+                }
+            }
+            Report::new(records, Some(m), plan.ignored, options.dry_run)
+        }
+    });
+    report.removed_temp_files = removed;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file the walk saw as regular and that became a FIFO before it was opened (issue 13,
+    /// "Hangs"): the open does not wait for a writer and the read fails at once.
+    #[cfg(unix)]
+    #[test]
+    fn an_input_replaced_by_a_fifo_fails_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.sgf");
+        std::fs::write(&path, "(;GM[1])").unwrap();
+        assert!(read_regular(&path).is_ok());
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let start = std::time::Instant::now();
+        let err = read_regular(&path).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// A numbered name that is an input under another name (a hard link), in a run where no
+    /// planned output exists: the inputs' identities are taken then, and the input is kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_numbered_name_that_is_an_input_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out) = (dir.path().join("in"), dir.path().join("out"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::create_dir(&input).unwrap();
+        std::fs::write(input.join("a.sgf"), "(;GM[1]PB[A];B[aa])(;GM[1]PB[B];B[bb])").unwrap();
+        std::fs::write(input.join("x.sgf"), "(;GM[1]PB[X];B[cc])").unwrap();
+        std::fs::hard_link(input.join("x.sgf"), out.join("a-001.sgf")).unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(out.clone());
+        opts.collect = Collect::Split;
+        opts.jobs = 1;
+        let report = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let a = report.records.iter().find(|r| r.input.ends_with("a.sgf")).unwrap();
+        assert_eq!(a.status, Status::Failed);
+        assert!(a.diagnostics.iter().any(|d| d.code == codes::OUTPUT_IS_INPUT), "{:?}", a.diagnostics);
+        assert_eq!(std::fs::read_to_string(input.join("x.sgf")).unwrap(), "(;GM[1]PB[X];B[cc])");
+    }
+
+    #[test]
+    fn split_names_are_numbered_and_padded() {
+        assert_eq!(split_name(Path::new("o/a.sgf"), 0, 3), Path::new("o/a-001.sgf"));
+        assert_eq!(split_name(Path::new("o/a.sgf"), 1233, 1500), Path::new("o/a-1234.sgf"));
+    }
+
+    #[test]
+    fn runs_split_merge_and_dry_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        std::fs::create_dir(&input).unwrap();
+        std::fs::write(input.join("two.sgf"), "(;GM[1]PB[A];B[aa])(;GM[1]PB[B];B[bb])").unwrap();
+        std::fs::write(input.join("bad.sgf"), "nothing here").unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(dir.path().join("out"));
+        opts.collect = Collect::Split;
+        opts.jobs = 2;
+        opts.dry_run = true;
+        let dry = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+        assert!(!dir.path().join("out").exists());
+        opts.dry_run = false;
+        let real = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+        assert_eq!(dry.records, real.records);
+        assert_eq!(real.records[0].status, Status::Failed);
+        assert_eq!(real.records[1].outputs.len(), 2);
+        assert!(dir.path().join("out/two-002.sgf").exists());
+
+        opts.collect = Collect::Merge(dir.path().join("all.sgf"));
+        let merged = execute(super::super::plan(&[input], &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let m = merged.merge.unwrap();
+        assert_eq!((m.inputs, m.games, m.status), (1, 2, Status::Ok));
+        assert_eq!(merged.records[0].diagnostics.last().unwrap().code, codes::NOT_MERGED);
+        let text = std::fs::read_to_string(dir.path().join("all.sgf")).unwrap();
+        assert_eq!(text.matches("(;").count(), 2);
+    }
+
+    #[test]
+    fn the_batch_engine_takes_any_producer() {
+        struct Count;
+        impl super::super::Produce for Count {
+            fn name(&self) -> &'static str {
+                "count"
+            }
+            fn extension(&self) -> &'static str {
+                "n"
+            }
+            fn produce(
+                &self,
+                games: &kifu::Collection,
+                _: &kifu::WriteOptions,
+            ) -> Result<kifu::WriteOutput, kifu::WriteError> {
+                Ok(kifu::WriteOutput { bytes: games.games.len().to_string().into_bytes(), diagnostics: Vec::new() })
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        std::fs::create_dir(&input).unwrap();
+        std::fs::write(input.join("two.sgf"), "(;GM[1]PB[A];B[aa])(;GM[1]PB[B];B[bb])").unwrap();
+        let mut options = super::super::BatchOptions::new(Format::SGF);
+        options.recursive = true;
+        options.out_dir = Some(dir.path().join("out"));
+        options.produce = Some(std::sync::Arc::new(Count));
+        let plan = super::super::plan(std::slice::from_ref(&input), &options).unwrap();
+        let report = super::execute(plan, &options, &|_| {}).unwrap();
+        assert_eq!(report.records[0].to, "count");
+        assert_eq!(std::fs::read_to_string(dir.path().join("out/two.n")).unwrap(), "2");
+    }
+}

@@ -1,0 +1,365 @@
+//! `kifu convert` over several inputs or whole folders: options, progress bar, summary, report.
+
+use crate::ExitCode;
+use crate::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Glob, Plan, Record, Report, Status};
+use crate::output::{Verbosity, diag_line, print_stdout};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kifu::output::{Existing, OutputPolicy, Written, parent_folder, write_output};
+use kifu::{Diagnostic, Format, Position, ReadOptions, Severity, WriteOptions};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Options that turn `kifu convert` into a batch run.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Convert the game records under folders given as INPUT (by extension or content).
+    #[arg(short = 'r', long)]
+    recursive: bool,
+    /// Output folder for several inputs; relative paths are mirrored with the target extension.
+    #[arg(short = 'O', long = "output-dir", value_name = "DIR")]
+    output_dir: Option<PathBuf>,
+    /// Worker threads (default: one per core); for a single input, those that convert a large one
+    /// (over 16 MiB) piece by piece. Outputs and report are the same for any N.
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
+    /// Write an NDJSON report (one record per input, then a summary) to FILE, or `-` for stdout.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Do everything but write: the report equals a real run's apart from `dry_run`.
+    #[arg(long)]
+    dry_run: bool,
+    /// Keep existing outputs and skip their inputs (resumes an interrupted run).
+    #[arg(long, conflicts_with = "force")]
+    skip_existing: bool,
+    /// Allow writing into the input tree; without -O, outputs go beside their inputs.
+    #[arg(long)]
+    in_place: bool,
+    /// One output file per game: NAME-001.sgf, NAME-002.sgf, …
+    #[arg(long, conflicts_with = "merge")]
+    split: bool,
+    /// Write the games of all inputs, in input-path order, into this one file.
+    #[arg(long, value_name = "FILE")]
+    merge: Option<PathBuf>,
+    /// Take only files matching GLOB from walked folders (repeatable; `*`, `**`, `?`, `[a-z]`).
+    #[arg(long, value_name = "GLOB")]
+    include: Vec<String>,
+    /// Leave out files and folders matching GLOB (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Follow symbolic links while walking (otherwise they are reported as skipped).
+    #[arg(short = 'L', long)]
+    follow_symlinks: bool,
+}
+
+impl BatchArgs {
+    /// `-j N` for one input and no other batch option: the threads of a single (streamed)
+    /// conversion, not a batch run.
+    pub fn single_jobs(&self, inputs: usize) -> Option<usize> {
+        let jobs = self.jobs?;
+        (inputs <= 1 && !self.wanted_without_jobs(inputs)).then_some(jobs)
+    }
+
+    /// Whether these arguments (with `inputs` INPUTs) ask for a batch run.
+    pub fn wanted(&self, inputs: usize) -> bool {
+        self.wanted_without_jobs(inputs) || (self.jobs.is_some() && inputs > 1)
+    }
+
+    fn wanted_without_jobs(&self, inputs: usize) -> bool {
+        inputs > 1
+            || self.recursive
+            || self.output_dir.is_some()
+            || self.report.is_some()
+            || self.dry_run
+            || self.skip_existing
+            || self.in_place
+            || self.split
+            || self.merge.is_some()
+            || !self.include.is_empty()
+            || !self.exclude.is_empty()
+            || self.follow_symlinks
+    }
+}
+
+/// What the single-file options contribute to a batch run (decided in `convert.rs`).
+pub struct Common {
+    /// `-f`.
+    pub from: Option<Format>,
+    /// `-t`.
+    pub to: Option<Format>,
+    /// Reader options (`--from-encoding` …).
+    pub read: ReadOptions,
+    /// Writer options (`--encoding`, `--expand-lists` …).
+    pub write: WriteOptions,
+    /// `--force`.
+    pub force: bool,
+    /// `--strict`.
+    pub strict: bool,
+    /// `-q` / `-v`.
+    pub verbosity: Verbosity,
+    /// Whether `-o` was given (it names one file, so it is refused here).
+    pub single_output: bool,
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("kifu: {msg}");
+    ExitCode::Usage
+}
+
+fn globs(patterns: &[String]) -> Result<Vec<Glob>, String> {
+    patterns.iter().map(|p| Glob::new(p).map_err(|e| e.to_string())).collect()
+}
+
+/// A report diagnostic back as a [`Diagnostic`], to print it in the one shape.
+fn diagnostic(d: &DiagRecord) -> Diagnostic {
+    let severity = match d.severity {
+        "error" => Severity::Error,
+        "warning" => Severity::Warning,
+        _ => Severity::Info,
+    };
+    let mut out = Diagnostic::new(severity, d.code, d.message.clone());
+    if let (Some(line), Some(column)) = (d.line, d.column) {
+        out = out.at(Position { line, column, offset: 0 });
+    }
+    out
+}
+
+/// Prints what the user should see of one record on stderr: the errors of a failed input,
+/// the `batch` stage's warnings; everything else with `-v` (the report has all of it).
+fn print_record(r: &Record, v: Verbosity) {
+    for d in &r.diagnostics {
+        let show = match (d.severity, r.status == Status::Failed) {
+            ("error", true) => true,
+            ("info", _) => v.verbose && !v.quiet,
+            _ => !v.quiet && (v.verbose || d.stage == batch::Stage::Batch),
+        };
+        if show {
+            eprintln!("{}", diag_line(&r.input, &diagnostic(d)));
+        }
+    }
+}
+
+fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
+    let s = &report.summary;
+    let count = |st: Status| s.count(st);
+    let mut line = format!(
+        "kifu: {} input{}: {} ok, {} with warnings, {} repaired with errors, {} failed, {} skipped",
+        s.inputs,
+        if s.inputs == 1 { "" } else { "s" },
+        count(Status::Ok),
+        count(Status::Warnings),
+        count(Status::Repaired),
+        count(Status::Failed),
+        count(Status::Skipped)
+    );
+    if s.ignored > 0 {
+        line.push_str(&format!("; {} other files ignored", s.ignored));
+    }
+    eprintln!("{line}");
+    let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
+    let rate = if elapsed > 0.0 { s.inputs as f64 / elapsed } else { 0.0 };
+    let written = s.outputs.saturating_sub(report.unchanged);
+    eprintln!(
+        "kifu: from {}: {} game{}, {written} file{} {}, {} unchanged, in {elapsed:.2} s ({rate:.0} files/s)",
+        if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },
+        s.games,
+        if s.games == 1 { "" } else { "s" },
+        if written == 1 { "" } else { "s" },
+        if dry_run { "would be written" } else { "written" },
+        report.unchanged,
+    );
+}
+
+/// Whether the file at `path` holds a kifu report (NDJSON whose last line is its summary).
+fn is_kifu_report(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let last = text.lines().rev().find(|l| !l.trim().is_empty());
+    let record = last.and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+    record.is_some_and(|r| r["type"] == "summary" && r.get("dry_run").is_some() && r.get("inputs").is_some())
+}
+
+/// Checks `--report FILE` before anything is converted: not an input, not another output of
+/// the run, its folder exists, and an existing file is kifu's own earlier report (or `--force`).
+/// Returns whether an existing file will be replaced.
+fn check_report_path(path: &Path, plan: &Plan, force: bool) -> Result<bool, ExitCode> {
+    let refuse = |msg: String| {
+        eprintln!("kifu: {msg}");
+        ExitCode::CantCreate
+    };
+    if let Some(msg) = plan.clash(path, "the report") {
+        return Err(refuse(msg));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {
+            if !force && !is_kifu_report(path) {
+                return Err(refuse(format!(
+                    "the report {} exists and is not a kifu report; give --force to replace it",
+                    path.display()
+                )));
+            }
+            Ok(true)
+        }
+        Ok(m) if m.is_dir() => Err(refuse(format!("the report {} is a folder", path.display()))),
+        Ok(_) => Ok(false),
+        Err(_) => {
+            let dir = parent_folder(path);
+            if dir.is_dir() { Ok(false) } else { Err(refuse(format!("folder {}/ does not exist", dir.display()))) }
+        }
+    }
+}
+
+/// Writes the report (an output like the others: unchanged when identical).
+fn write_report(path: &Path, text: &str, replacing: bool, v: Verbosity) -> Result<(), ExitCode> {
+    if path.as_os_str() == "-" {
+        return print_stdout(text.as_bytes());
+    }
+    match write_output(path, text.as_bytes(), &OutputPolicy::single(true)) {
+        Ok(Written::Replaced) if replacing && !v.quiet => {
+            eprintln!("kifu: replaced the report of an earlier run in {}", path.display());
+            Ok(())
+        }
+        Ok(_) => Ok(()),
+        Err(e) => {
+            eprintln!("kifu: cannot write the report: {e}");
+            Err(if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr })
+        }
+    }
+}
+
+/// Runs a batch conversion.
+pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
+    run_with(inputs, args, common, None)
+}
+
+/// Runs a batch whose outputs `produce` makes (diagrams), or `common.to`'s writer when `None`.
+pub fn run_with(
+    inputs: &[PathBuf],
+    args: &BatchArgs,
+    common: Common,
+    produce: Option<std::sync::Arc<dyn batch::Produce>>,
+) -> ExitCode {
+    let v = common.verbosity;
+    if common.single_output {
+        return usage("-o names one output file; with several inputs give -O DIR (or --merge FILE)");
+    }
+    if inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-") {
+        return usage("a batch conversion reads files and folders, not standard input");
+    }
+    if let Some(dir) = args.output_dir.as_deref().filter(|d| d.exists() && !d.is_dir()) {
+        eprintln!("kifu: the output folder {} is not a folder", dir.display());
+        return ExitCode::CantCreate;
+    }
+    let to = common.to.unwrap_or(Format::SGF);
+    if produce.is_none() && !to.can_write() {
+        return usage(&format!("kifu cannot write {to}"));
+    }
+    let (include, exclude) = match (globs(&args.include), globs(&args.exclude)) {
+        (Ok(i), Ok(e)) => (i, e),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
+    let mut options = BatchOptions::new(to);
+    options.from = common.from;
+    options.read = common.read;
+    options.write = common.write;
+    options.recursive = args.recursive;
+    options.follow_symlinks = args.follow_symlinks;
+    options.include = include;
+    options.exclude = exclude;
+    options.out_dir = args.output_dir.clone();
+    options.in_place = args.in_place;
+    options.existing = match (common.force, args.skip_existing) {
+        (true, _) => Existing::Force,
+        (_, true) => Existing::Skip,
+        _ => Existing::Refuse,
+    };
+    options.dry_run = args.dry_run;
+    options.collect = match (&args.merge, args.split) {
+        (Some(m), _) => Collect::Merge(m.clone()),
+        (None, true) => Collect::Split,
+        _ => Collect::PerFile,
+    };
+    options.jobs = args.jobs.unwrap_or(0);
+    options.produce = produce;
+
+    let start = Instant::now();
+    let plan = match batch::plan(inputs, &options) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("kifu: {e}");
+            return match e {
+                BatchError::NoInput(..) => ExitCode::NoInput,
+                BatchError::Threads(_) => ExitCode::IoErr,
+                BatchError::OutputClash(_) => ExitCode::CantCreate,
+                _ => ExitCode::Usage,
+            };
+        }
+    };
+    let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
+    let replacing = match report_path.map(|p| check_report_path(p, &plan, common.force)) {
+        Some(Err(code)) => return code,
+        Some(Ok(r)) => r,
+        None => false,
+    };
+    if plan.jobs.is_empty() && !v.quiet {
+        eprintln!("kifu: no game records found");
+    }
+    let bar = if std::io::stderr().is_terminal() && !v.quiet {
+        let bar = ProgressBar::with_draw_target(Some(plan.jobs.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} files  {rate}  ETA {eta}  {msg}") {
+            let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} files/s", state.per_sec());
+            };
+            bar.set_style(style.with_key("rate", rate));
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let failures = AtomicUsize::new(0);
+    let progress = |r: &Record| {
+        if r.status == Status::Failed {
+            let n = failures.fetch_add(1, Ordering::Relaxed) + 1;
+            bar.set_message(format!("{n} failed"));
+        }
+        bar.inc(1);
+    };
+    let report = match batch::execute(plan, &options, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            bar.finish_and_clear();
+            eprintln!("kifu: {e}");
+            return ExitCode::IoErr;
+        }
+    };
+    bar.finish_and_clear();
+    let elapsed = start.elapsed().as_secs_f64();
+
+    for r in &report.records {
+        print_record(r, v);
+    }
+    if let Some(m) = &report.merge {
+        for d in m.diagnostics.iter().filter(|d| d.severity == "error" || (v.verbose && !v.quiet)) {
+            eprintln!("{}", diag_line(&m.output, &diagnostic(d)));
+        }
+    }
+    if let Some(path) = &args.report {
+        if let Err(code) = write_report(path, &report.to_ndjson(), replacing, v) {
+            return code;
+        }
+    }
+    if !v.quiet {
+        if report.removed_temp_files > 0 {
+            eprintln!("kifu: removed {} temporary files left by an interrupted run", report.removed_temp_files);
+        }
+        print_summary(&report, elapsed, options.dry_run);
+    }
+    if report.has_failures() {
+        ExitCode::SomeFailed
+    } else if common.strict && report.has_warnings() {
+        ExitCode::Strict
+    } else {
+        ExitCode::Ok
+    }
+}

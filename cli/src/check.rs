@@ -1,0 +1,306 @@
+//! `kifu check`: read each file, check every game, print the findings and one summary per file.
+
+use crate::ExitCode;
+use crate::output::{print_stdout, stdout_diag_line};
+use clap::{Args, ValueEnum};
+use kifu::check::{GameReport, Report, StructuralVerdict, check_collection};
+use kifu::reader::{Decision, MoveNames};
+use kifu::{Diagnostic, Format, ReadOptions, Reader, Severity};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// The exit codes of `kifu check` (shown by `kifu check --help`).
+pub const EXIT_CODES: &str = "\
+Exit codes (formats/cli.md):
+  0   every file is clean (informational notes allowed)
+  1   at least one error: a broken rule, an error-level repair, or (of several files) one
+      that cannot be read
+  2   usage error
+  3   warnings, but no error
+  65  the only file is not readable as its format
+  66  the only file is missing or unreadable
+  74  standard output cannot be written
+Output lines: FILE:LINE:COL: SEVERITY[CODE]: MESSAGE, then one summary line per file.
+Codes are documented in formats/checks.md.";
+
+/// How to print the findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// `file:line:col: severity[code]: message` lines and a summary line per file.
+    Text,
+    /// JSON Lines: one object per diagnostic, per game and per file, each with a `type`.
+    Json,
+}
+
+/// Arguments of `kifu check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files to check, in any format kifu reads; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// JSON Lines: one object per diagnostic, per game and per file (same as --format json).
+    #[arg(long)]
+    json: bool,
+    /// Output style (`--json` is the short way to ask for JSON).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text, hide = true)]
+    format: OutputFormat,
+    /// Input format for every file (default: from each file's extension, else its content).
+    #[arg(short = 'f', long = "from", value_name = "FORMAT")]
+    from: Option<String>,
+    /// Decode the inputs with this charset, whatever they declare (a byte-order mark still wins).
+    #[arg(long, value_name = "LABEL")]
+    from_encoding: Option<String>,
+    /// Print errors only (warnings and notes are still counted in the summary lines).
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print everything, notes included (the default for check, whose findings are its output).
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+/// Everything found in one file, ready to print.
+struct FileResult {
+    name: String,
+    format: Option<Format>,
+    /// The report when the file could be read.
+    report: Option<Report>,
+    /// Diagnostics of a file that could not be read at all.
+    fatal: Vec<Diagnostic>,
+    /// The exit code of a file that could not be read, when it is the only one (65 or 66).
+    unreadable: Option<ExitCode>,
+}
+
+impl FileResult {
+    fn worst(&self) -> Option<Severity> {
+        match &self.report {
+            Some(r) => r.diagnostics().map(|d| d.severity).max(),
+            None => Some(Severity::Error),
+        }
+    }
+}
+
+/// Runs the checks and prints the results.
+pub fn run(args: CheckArgs) -> ExitCode {
+    let (from, encoding) = match crate::args::input(args.from.as_deref(), args.from_encoding.as_deref()) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
+    };
+    // The file is checked as it is: no normalisation (that is what `kifu convert` does).
+    let options = ReadOptions::default().with_encoding(encoding).with_positions(true).with_no_repair(true);
+    let mut worst = None;
+    let mut unreadable = None;
+    let json = args.json || args.format == OutputFormat::Json;
+    for path in &args.files {
+        let result = check_file(path, from, &options);
+        worst = worst.max(result.worst());
+        unreadable = unreadable.or(result.unreadable);
+        let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
+        if let Err(code) = print_stdout(text.as_bytes()) {
+            return code;
+        }
+    }
+    if let (Some(code), [_]) = (unreadable, args.files.as_slice()) {
+        return code;
+    }
+    match worst {
+        Some(Severity::Error) => ExitCode::SomeFailed,
+        Some(Severity::Warning) => ExitCode::Strict,
+        _ => ExitCode::Ok,
+    }
+}
+
+fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileResult {
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+    let fail = |format, code: &'static str, msg: String| FileResult {
+        name: name.clone(),
+        format,
+        report: None,
+        fatal: vec![Diagnostic::error(code, msg)],
+        unreadable: Some(if code == "io.unreadable" { ExitCode::NoInput } else { ExitCode::DataErr }),
+    };
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b) {
+            Ok(_) => b,
+            Err(e) => return fail(None, "io.unreadable", format!("cannot read standard input: {e}")),
+        }
+    } else {
+        match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return fail(None, "io.unreadable", format!("cannot read the file: {e}")),
+        }
+    };
+    let reader = Reader::new().with_format_opt(from).with_options(options.clone());
+    let Ok(Decision { format, mismatch, .. }) = reader.decide((!stdin).then_some(path), &bytes) else {
+        return fail(
+            None,
+            "format.unknown",
+            "cannot tell the format from the file's name or content; name it with -f FORMAT".to_string(),
+        );
+    };
+    match reader.read_as(format, bytes) {
+        Ok(read) => {
+            let mut diags = mismatch.into_iter().collect::<Vec<_>>();
+            diags.extend(read.diagnostics);
+            let mut report = check_collection(&read.collection, &diags);
+            let names = MoveNames::new(&read.collection);
+            for g in &mut report.games {
+                names.apply(&mut g.diagnostics);
+            }
+            FileResult { name, format: Some(format), report: Some(report), fatal: Vec::new(), unreadable: None }
+        }
+        Err(e) => FileResult {
+            name,
+            format: Some(format),
+            report: None,
+            fatal: e.diagnostics,
+            unreadable: Some(ExitCode::DataErr),
+        },
+    }
+}
+
+fn shown(d: &Diagnostic, quiet: bool) -> bool {
+    !quiet || d.severity == Severity::Error
+}
+
+fn diag_line(name: &str, d: &Diagnostic) -> String {
+    format!("{}\n", stdout_diag_line(name, d))
+}
+
+fn counts<'a>(diags: impl Iterator<Item = &'a Diagnostic>) -> [usize; 3] {
+    let mut n = [0; 3];
+    for d in diags {
+        match d.severity {
+            Severity::Error => n[0] += 1,
+            Severity::Warning => n[1] += 1,
+            Severity::Info => n[2] += 1,
+        }
+    }
+    n
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+fn structure_text(g: &GameReport) -> String {
+    match g.structural {
+        StructuralVerdict::Clean => "clean".to_string(),
+        StructuralVerdict::Recovered => {
+            let what: Vec<String> = g.repairs.iter().map(|(c, n)| format!("{c} x{n}")).collect();
+            format!("recovered ({})", what.join(", "))
+        }
+    }
+}
+
+/// The file's verdicts: the worst over its games.
+fn file_verdicts(r: &Report) -> (&'static str, &'static str) {
+    (r.structural().as_str(), r.semantic().as_str())
+}
+
+fn render_text(f: &FileResult, quiet: bool) -> String {
+    let mut out = String::new();
+    let name = &f.name;
+    let Some(report) = &f.report else {
+        for d in f.fatal.iter().filter(|d| shown(d, quiet)) {
+            out.push_str(&diag_line(name, d));
+        }
+        let [e, w, i] = counts(f.fatal.iter());
+        out.push_str(&format!(
+            "{name}: no game read: structure unreadable; {}, {}, {}\n",
+            plural(e, "error"),
+            plural(w, "warning"),
+            plural(i, "note")
+        ));
+        return out;
+    };
+    for d in report.diagnostics().filter(|d| shown(d, quiet)) {
+        out.push_str(&diag_line(name, d));
+    }
+    if report.games.len() > 1 {
+        for g in &report.games {
+            out.push_str(&format!(
+                "{name}: game {}: structure {}; semantics {}\n",
+                g.index + 1,
+                structure_text(g),
+                g.semantic.as_str()
+            ));
+        }
+    }
+    let (structure, semantics) = file_verdicts(report);
+    let structure = match report.games.as_slice() {
+        [g] => structure_text(g),
+        _ => structure.to_string(),
+    };
+    let [e, w, i] = counts(report.diagnostics());
+    out.push_str(&format!(
+        "{name}: {}: structure {structure}; semantics {semantics}; {}, {}, {}\n",
+        plural(report.games.len(), "game"),
+        plural(e, "error"),
+        plural(w, "warning"),
+        plural(i, "note")
+    ));
+    out
+}
+
+fn diag_json(name: &str, game: Option<usize>, d: &Diagnostic) -> serde_json::Value {
+    json!({
+        "type": "diagnostic",
+        "file": name,
+        "game": game,
+        "line": d.position.map(|p| p.line),
+        "column": d.position.map(|p| p.column),
+        "severity": d.severity.as_str(),
+        "code": d.code,
+        "message": d.message,
+    })
+}
+
+fn render_json(f: &FileResult, quiet: bool) -> String {
+    let mut lines: Vec<serde_json::Value> = Vec::new();
+    let name = &f.name;
+    let format = f.format.map(|f| f.name());
+    match &f.report {
+        None => {
+            lines.extend(f.fatal.iter().filter(|d| shown(d, quiet)).map(|d| diag_json(name, None, d)));
+            let [e, w, i] = counts(f.fatal.iter());
+            lines.push(json!({
+                "type": "summary", "file": name, "format": format, "games": 0,
+                "structure": "unreadable", "semantics": null,
+                "errors": e, "warnings": w, "notes": i,
+            }));
+        }
+        Some(report) => {
+            for g in &report.games {
+                lines.extend(
+                    g.diagnostics.iter().filter(|d| shown(d, quiet)).map(|d| diag_json(name, Some(g.index + 1), d)),
+                );
+            }
+            for g in &report.games {
+                let [e, w, i] = counts(g.diagnostics.iter());
+                let repairs: serde_json::Map<String, serde_json::Value> =
+                    g.repairs.iter().map(|(c, n)| (c.to_string(), json!(n))).collect();
+                lines.push(json!({
+                    "type": "game", "file": name, "game": g.index + 1,
+                    "structure": g.structural.as_str(), "repairs": repairs,
+                    "semantics": g.semantic.as_str(),
+                    "errors": e, "warnings": w, "notes": i,
+                }));
+            }
+            let (structure, semantics) = file_verdicts(report);
+            let [e, w, i] = counts(report.diagnostics());
+            lines.push(json!({
+                "type": "summary", "file": name, "format": format, "games": report.games.len(),
+                "structure": structure, "semantics": semantics,
+                "errors": e, "warnings": w, "notes": i,
+            }));
+        }
+    }
+    let mut out = String::new();
+    for l in lines {
+        out.push_str(&l.to_string());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,194 @@
+//! `kifu convert`: one input (file or stdin) to one output (file or stdout); several inputs or
+//! folders go to `batch.rs`.
+
+use crate::ExitCode;
+use crate::output::{
+    Loudness, cannot_hold, finished, note_written, print_diagnostics, print_stdout, refuse_input_as_output,
+    remove_stale_beside, write_file,
+};
+use crate::stream;
+use clap::Args;
+use kifu::reader::Decision;
+use kifu::{Format, ReadOptions, Reader, WriteOptions};
+use std::path::PathBuf;
+
+/// Arguments of `kifu convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Input file; `-` or nothing reads standard input. Several files, or folders with -r, make a
+    /// batch run (see -O).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// Input format (default: from the file extension, else from the content).
+    #[arg(short = 'f', long = "from", value_name = "FORMAT")]
+    from: Option<String>,
+    /// Output format (default: from the -o extension, else sgf).
+    #[arg(short = 't', long = "to", value_name = "FORMAT")]
+    to: Option<String>,
+    /// Output file; nothing or `-` writes standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+    /// Decode the input with this charset, whatever it declares (a byte-order mark still wins).
+    #[arg(long, value_name = "LABEL")]
+    from_encoding: Option<String>,
+    /// Write the output in this charset (default UTF-8), with a matching CA.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+    /// With --encoding: write '?' (and warn) for characters the charset cannot hold, instead of
+    /// failing.
+    #[arg(long)]
+    lossy: bool,
+    /// SGF output: write compressed point lists (AB[aa:cc]) as single points.
+    #[arg(long)]
+    expand_lists: bool,
+    /// Keep the input's properties exactly as read: no fix.* normalisation (merged duplicates,
+    /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
+    #[arg(long)]
+    no_repair: bool,
+    #[command(flatten)]
+    loud: Loudness,
+    #[command(flatten)]
+    batch: Box<crate::batch_cmd::BatchArgs>,
+}
+
+/// Whether the input may be large enough to stream: standard input (its size is known only
+/// once read), or a regular file larger than `whole_up_to` ([`kifu::Limits::whole_up_to`]).
+fn big(input: Option<&std::path::Path>, whole_up_to: usize) -> bool {
+    match input.filter(|p| !crate::input::is_stdin(p)) {
+        None => true,
+        Some(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() > whole_up_to as u64),
+    }
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("kifu: {msg}");
+    ExitCode::Usage
+}
+
+/// Runs the conversion.
+pub fn run(args: ConvertArgs) -> ExitCode {
+    let v = args.loud.verbosity();
+    use crate::args::{charset, format, optional};
+    let parsed = (|| {
+        Ok::<_, ExitCode>((
+            optional(args.from.as_deref(), format)?,
+            optional(args.to.as_deref(), format)?,
+            optional(args.from_encoding.as_deref(), charset)?,
+            optional(args.encoding.as_deref(), charset)?,
+        ))
+    })();
+    let (from, to, from_enc, to_enc) = match parsed {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    // What every path reads and writes with (the charset and the source's charset are set where
+    // known).
+    let read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
+    let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
+
+    if args.batch.wanted(args.inputs.len()) {
+        let common = crate::batch_cmd::Common {
+            from,
+            to,
+            read: read_options,
+            write: written.with_encoding(to_enc),
+            force: args.force,
+            strict: args.loud.strict,
+            verbosity: v,
+            single_output: args.output.is_some(),
+        };
+        return crate::batch_cmd::run(&args.inputs, &args.batch, common);
+    }
+    let jobs = args.batch.single_jobs(args.inputs.len());
+    let input = args.inputs.into_iter().next();
+    let output = args.output.filter(|p| !crate::input::is_stdin(p));
+    // A large file, or standard input, goes through the streaming path when it proves large.
+    let to_guess = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
+    let reader = Reader::new().with_format_opt(from).with_options(read_options);
+    let whole_up_to = reader.options().limits.whole_up_to;
+    let read_in = if big(input.as_deref(), whole_up_to) && to_guess.writes_in_parts() {
+        match stream::open(input.as_deref(), &reader) {
+            Ok(stream::Opened::Whole(i)) => Ok(i),
+            Ok(stream::Opened::Parts(s)) => {
+                let write = written.with_encoding(to_enc);
+                let read = reader.options().clone();
+                let run = || stream::run(*s, to_guess, output.as_deref(), read, write, args.force, args.loud.strict, v);
+                // `-j N` for one input: the threads that read and write its pieces.
+                return match jobs.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
+                    Some(Ok(pool)) => pool.install(run),
+                    _ => run(),
+                };
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        crate::input::read(input.as_deref())
+    };
+    let read_in = match read_in {
+        Ok(i) => i,
+        Err(e) => {
+            let shown = input.as_ref().map_or_else(|| "standard input".to_string(), |p| p.display().to_string());
+            eprintln!("kifu: {shown}: {}", e.message);
+            return e.code;
+        }
+    };
+    let (name, bytes) = (read_in.name, read_in.bytes);
+    let input = read_in.path;
+    let Ok(Decision { format: from, mismatch, .. }) = reader.decide(input.as_deref(), &bytes) else {
+        eprintln!(
+            "kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
+        );
+        return ExitCode::DataErr;
+    };
+    let to = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
+    if !from.can_read() {
+        return usage(&format!("kifu cannot read {from}"));
+    }
+    if !to.can_write() {
+        return usage(&format!("kifu cannot write {to}"));
+    }
+    if let Err(code) = refuse_input_as_output(input.as_deref(), output.as_deref()) {
+        return code;
+    }
+    print_diagnostics(&name, mismatch.as_slice(), v);
+
+    let read = match reader.read_as(from, bytes) {
+        Ok(r) => r,
+        Err(e) => {
+            print_diagnostics(&name, &e.diagnostics, v);
+            return ExitCode::DataErr;
+        }
+    };
+    if let Some(decision) = read.charset {
+        print_diagnostics(&name, &[decision.note()], v);
+    }
+    print_diagnostics(&name, &read.diagnostics, v);
+    let options = written.with_encoding(to_enc).with_source_charset(read.charset);
+    let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+    let written = match to.write(&read.collection, &options) {
+        Ok(w) => w,
+        Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
+            print_diagnostics(&out_name, &diags, v);
+            return cannot_hold(to);
+        }
+        Err(e) => {
+            eprintln!("kifu: {name}: {e}");
+            return ExitCode::CannotHold;
+        }
+    };
+    print_diagnostics(&out_name, &written.diagnostics, v);
+    let result = match &output {
+        Some(p) => {
+            remove_stale_beside(p, v);
+            write_file(p, &written.bytes, args.force).map(|w| note_written(&out_name, w, v))
+        }
+        None => print_stdout(&written.bytes),
+    };
+    if let Err(code) = result {
+        return code;
+    }
+    finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
+}

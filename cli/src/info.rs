@@ -1,0 +1,138 @@
+//! `kifu info`: one line (or JSON record) per game with its format, charset decision, players,
+//! result and moves.
+
+use crate::ExitCode;
+use crate::output::{Verbosity, print_diagnostics, print_stdout};
+use clap::Args;
+use kifu::charset::ca_label;
+use kifu::{Format, GameTree, ReadOptions, ReadOutput, Reader};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `kifu info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Input files; `-` (or nothing) reads standard input.
+    #[arg(value_name = "FILE")]
+    inputs: Vec<PathBuf>,
+    /// Input format (default: from the file extension, else from the content).
+    #[arg(short = 'f', long = "from", value_name = "FORMAT")]
+    from: Option<String>,
+    /// Decode the inputs with this charset, whatever they declare (a byte-order mark still wins).
+    #[arg(long, value_name = "LABEL")]
+    from_encoding: Option<String>,
+    /// JSON Lines: one record per game (file, game, format, charset, players, ranks, result,
+    /// komi, handicap, size, date, moves, variations).
+    #[arg(long)]
+    json: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Also print informational notes (the charset decision).
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+/// The header of the tab-separated form.
+pub const HEADER: &str = "FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tBLACK\tWHITE\tRESULT\tMOVES\n";
+
+/// Branches off the main line and off other variations: one per extra child of a node.
+fn variations(game: &GameTree) -> usize {
+    game.nodes().map(|n| game.child_count(n.id()).saturating_sub(1)).sum()
+}
+
+/// One line per game: `FILE<TAB>GAME<TAB>FORMAT<TAB>CHARSET (SOURCE)<TAB>B=…<TAB>W=…<TAB>RE=…<TAB>moves=N`.
+pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
+    let charset = read.charset.map_or_else(|| "-".to_string(), |d| format!("{} ({})", ca_label(d.encoding), d.source));
+    let mut out = String::new();
+    for (i, game) in read.collection.games.iter().enumerate() {
+        let info = game.info();
+        let clean = |s: Option<String>| s.unwrap_or_default().replace(['\t', '\n', '\r'], " ");
+        out.push_str(&format!(
+            "{name}\t{}\t{format}\t{charset}\tB={}\tW={}\tRE={}\tmoves={}\n",
+            i + 1,
+            clean(info.black),
+            clean(info.white),
+            clean(info.result_text),
+            game.main_line_moves()
+        ));
+    }
+    out
+}
+
+/// One JSON record per game.
+pub fn records(name: &str, format: Format, read: &ReadOutput) -> String {
+    let charset = read.charset.map(|d| json!({"name": ca_label(d.encoding), "source": d.source.as_str()}));
+    let mut out = String::new();
+    for (i, game) in read.collection.games.iter().enumerate() {
+        let info = game.info();
+        let size = game.board_size();
+        let line = json!({
+            "file": name, "game": i + 1, "format": format.name(), "charset": charset,
+            "black": info.black, "white": info.white,
+            "black_rank": info.black_rank, "white_rank": info.white_rank,
+            "result": info.result_text, "komi": info.komi, "handicap": info.handicap,
+            "size": {"width": size.width, "height": size.height}, "date": info.date,
+            "moves": game.main_line_moves(), "variations": variations(game),
+        });
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
+/// Runs `kifu info`.
+pub fn run(args: InfoArgs) -> ExitCode {
+    let v = Verbosity { quiet: args.quiet, verbose: args.verbose };
+    let (from, encoding) = match crate::args::input(args.from.as_deref(), args.from_encoding.as_deref()) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
+    };
+    #[allow(clippy::needless_update)]
+    let reader = Reader::new().with_format_opt(from).with_options(ReadOptions::default().with_encoding(encoding));
+    let inputs = if args.inputs.is_empty() { vec![PathBuf::from("-")] } else { args.inputs };
+    if !args.json {
+        if let Err(code) = print_stdout(HEADER.as_bytes()) {
+            return code;
+        }
+    }
+    // The code of the last failure: what a single input exits with.
+    let mut failed = Vec::new();
+    for path in &inputs {
+        let input = match crate::input::read(Some(path)) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("kifu: {}: {}", path.display(), e.message);
+                failed.push(e.code);
+                continue;
+            }
+        };
+        let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
+            eprintln!("kifu: {}: cannot tell the format; name it with -f FORMAT", input.name);
+            failed.push(ExitCode::DataErr);
+            continue;
+        };
+        let (name, format) = (input.name, decision.format);
+        print_diagnostics(&name, decision.mismatch.as_slice(), v);
+        match reader.read_as(format, input.bytes) {
+            Ok(read) => {
+                if let Some(decision) = read.charset {
+                    print_diagnostics(&name, &[decision.note()], v);
+                }
+                print_diagnostics(&name, &read.diagnostics, v);
+                let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
+                if let Err(code) = print_stdout(text.as_bytes()) {
+                    return code;
+                }
+            }
+            Err(e) => {
+                print_diagnostics(&name, &e.diagnostics, v);
+                failed.push(ExitCode::DataErr);
+            }
+        }
+    }
+    match failed.as_slice() {
+        [] => ExitCode::Ok,
+        [only] if inputs.len() == 1 => *only,
+        _ => ExitCode::SomeFailed,
+    }
+}

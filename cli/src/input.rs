@@ -1,0 +1,65 @@
+//! Reading one input of `convert`, `check` or `info`: a file, or standard input for `-`.
+
+use crate::ExitCode;
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+/// One input's bytes and the name diagnostics use for it.
+pub struct Input {
+    /// The file, or `None` for standard input.
+    pub path: Option<PathBuf>,
+    /// `FILE` as given, or `<stdin>`.
+    pub name: String,
+    /// The raw bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Why an input could not be read: the message and the exit code it gives alone.
+pub struct Unreadable {
+    /// The exit code when this is the only input (66, or 2 for a folder).
+    pub code: ExitCode,
+    /// What went wrong, without the input's name.
+    pub message: String,
+}
+
+/// When standard input is a terminal, one line on stderr says kifu is reading it.
+pub fn note_terminal() {
+    if std::io::stdin().is_terminal() {
+        eprintln!("kifu: reading a game record from standard input (end it with Ctrl-D, or name a file)");
+    }
+}
+
+/// Whether `path` names standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads `path` (standard input for `None` or `-`). When standard input is a terminal, one line
+/// on stderr says kifu is reading it, so a forgotten argument does not look like a hang.
+pub fn read(path: Option<&Path>) -> Result<Input, Unreadable> {
+    match path.filter(|p| !is_stdin(p)) {
+        Some(p) => {
+            let name = p.display().to_string();
+            if p.is_dir() {
+                let message =
+                    "is a folder; name files, or convert the files under it with `kifu convert -r`".to_string();
+                return Err(Unreadable { code: ExitCode::Usage, message });
+            }
+            match std::fs::read(p) {
+                Ok(bytes) => Ok(Input { path: Some(p.to_path_buf()), name, bytes }),
+                Err(e) => Err(Unreadable { code: ExitCode::NoInput, message: format!("cannot read the file: {e}") }),
+            }
+        }
+        None => {
+            let stdin = std::io::stdin();
+            note_terminal();
+            let mut bytes = Vec::new();
+            match stdin.lock().read_to_end(&mut bytes) {
+                Ok(_) => Ok(Input { path: None, name: "<stdin>".to_string(), bytes }),
+                Err(e) => {
+                    Err(Unreadable { code: ExitCode::NoInput, message: format!("cannot read standard input: {e}") })
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Printing diagnostics (one shape, coloured by severity on a terminal) and writing outputs.
+
+use crate::ExitCode;
+use clap::ValueEnum;
+use kifu::diag::render;
+use kifu::output::{OutputError, OutputPolicy, Written, write_output};
+use kifu::{Diagnostic, Format, Severity};
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// How much to print; `-q` and `-v` mean the same in every command.
+#[derive(Clone, Copy, Debug)]
+pub struct Verbosity {
+    /// Hide warnings and notes (errors still print).
+    pub quiet: bool,
+    /// Also print informational notes.
+    pub verbose: bool,
+}
+
+/// `--strict`, `-q` and `-v` of the commands that convert (`convert`, `diagram`).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct Loudness {
+    /// Treat warnings as failure (exit code 3).
+    #[arg(long)]
+    pub strict: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Also print informational notes (charset decision, normalised identifiers).
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+impl Loudness {
+    /// What to print.
+    pub fn verbosity(self) -> Verbosity {
+        Verbosity { quiet: self.quiet, verbose: self.verbose }
+    }
+}
+
+impl Verbosity {
+    /// Whether a diagnostic of `severity` is printed.
+    pub fn shows(self, severity: Severity) -> bool {
+        match severity {
+            Severity::Error => true,
+            Severity::Warning => !self.quiet,
+            Severity::Info => self.verbose && !self.quiet,
+        }
+    }
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (and not empty) or `TERM=dumb`.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Whether standard error and standard output get colour, decided once.
+static COLOR: OnceLock<(bool, bool)> = OnceLock::new();
+
+/// Decides once whether standard error and standard output get colour.
+pub fn set_color(choice: ColorChoice) {
+    let on = |terminal: bool| match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            !no_color && !dumb && terminal
+        }
+    };
+    let _ = COLOR.set((on(io::stderr().is_terminal()), on(io::stdout().is_terminal())));
+}
+
+/// The severity word, coloured for standard error when colour is on (error red, warning
+/// yellow, info cyan).
+fn paint(severity: Severity, word: &str) -> String {
+    paint_if(COLOR.get().is_some_and(|c| c.0), severity, word)
+}
+
+/// The same for standard output (`check` prints its findings there).
+fn paint_stdout(severity: Severity, word: &str) -> String {
+    paint_if(COLOR.get().is_some_and(|c| c.1), severity, word)
+}
+
+fn paint_if(on: bool, severity: Severity, word: &str) -> String {
+    if !on {
+        return word.to_string();
+    }
+    let color = match severity {
+        Severity::Error => anstyle::AnsiColor::Red,
+        Severity::Warning => anstyle::AnsiColor::Yellow,
+        Severity::Info => anstyle::AnsiColor::Cyan,
+    };
+    let style = anstyle::Style::new().fg_color(Some(color.into())).bold();
+    format!("{style}{word}{style:#}")
+}
+
+/// One diagnostic line (no newline), coloured when colour is on.
+pub fn diag_line(name: &str, d: &Diagnostic) -> String {
+    render(name, d, paint)
+}
+
+/// One diagnostic line for standard output (no newline), coloured when colour is on there.
+pub fn stdout_diag_line(name: &str, d: &Diagnostic) -> String {
+    render(name, d, paint_stdout)
+}
+
+/// Prints the diagnostics of `name` that `v` shows to stderr, one per line.
+pub fn print_diagnostics(name: &str, diags: &[Diagnostic], v: Verbosity) {
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    for d in diags.iter().filter(|d| v.shows(d.severity)) {
+        let _ = writeln!(err, "{}", diag_line(name, d));
+    }
+}
+
+/// Writes to stdout; a closed pipe is not an error.
+pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
+/// Writes to stdout; a failure is printed with its reason and becomes exit 74.
+pub fn print_stdout(bytes: &[u8]) -> Result<(), ExitCode> {
+    write_stdout(bytes).map_err(|e| {
+        eprintln!("kifu: cannot write standard output: {e}");
+        ExitCode::IoErr
+    })
+}
+
+/// Writes one named output file with [`write_output`] (no folder is created); a failure is
+/// printed and becomes exit 73 (cannot be created) or 74 (writing failed).
+pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<Written, ExitCode> {
+    write_output(path, bytes, &OutputPolicy::single(force)).map_err(|e| output_failed(&e))
+}
+
+/// Prints why an output could not be written; exit 73 when it could not be created, else 74.
+pub fn output_failed(e: &OutputError) -> ExitCode {
+    eprintln!("kifu: {e}");
+    if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr }
+}
+
+/// Exit 73 (with its message) when the named output is the input file itself.
+pub fn refuse_input_as_output(input: Option<&Path>, output: Option<&Path>) -> Result<(), ExitCode> {
+    match (input, output) {
+        (Some(i), Some(o)) if kifu::output::same_file(i, o) => {
+            eprintln!("kifu: the output {} is the input; refusing to overwrite it", o.display());
+            Err(ExitCode::CantCreate)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Exit 4, after the writer's diagnostics: nothing was written.
+pub fn cannot_hold(to: Format) -> ExitCode {
+    eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+    ExitCode::CannotHold
+}
+
+/// With `-v`, says that an output file already held what was written.
+pub fn note_written(name: &str, written: Written, v: Verbosity) {
+    if written == Written::Unchanged && v.verbose && !v.quiet {
+        eprintln!("kifu: {name} unchanged (it already holds this output)");
+    }
+}
+
+/// The exit code of a conversion that wrote its output: 3 under `--strict` when any of the
+/// diagnostics is a warning or an error, else 0.
+pub fn finished<'a>(strict: bool, diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> ExitCode {
+    if strict && diagnostics.into_iter().any(|d| d.severity >= Severity::Warning) {
+        ExitCode::Strict
+    } else {
+        ExitCode::Ok
+    }
+}
+
+/// Removes the temporary files of killed runs beside a file output (not in /dev for /dev/null).
+pub(super) fn remove_stale_beside(p: &Path, v: Verbosity) {
+    let dir = kifu::output::parent_folder(p);
+    let file = std::fs::symlink_metadata(p).map_or(true, |m| m.is_file());
+    let removed =
+        if file { kifu::output::remove_stale_temp_files(&std::collections::BTreeSet::from([dir])) } else { 0 };
+    if removed > 0 && !v.quiet {
+        eprintln!("kifu: removed {removed} temporary files left by an interrupted run in {}", dir.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_format_is_plain_without_colour() {
+        let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position { line: 2, column: 5, offset: 9 });
+        assert_eq!(diag_line("a.sgf", &d), "a.sgf:2:5: error[sgf.x]: bad");
+    }
+
+    #[test]
+    fn verbosity_is_one_rule() {
+        let q = Verbosity { quiet: true, verbose: false };
+        let v = Verbosity { quiet: false, verbose: true };
+        assert!(q.shows(Severity::Error) && !q.shows(Severity::Warning) && !q.shows(Severity::Info));
+        assert!(v.shows(Severity::Warning) && v.shows(Severity::Info));
+    }
+}
