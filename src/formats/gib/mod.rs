@@ -67,7 +67,8 @@ pub mod codes {
     pub const HANDICAP: &str = "gib.handicap";
     /// A player name came from `GAME*NICK` because `GAME*NAME` is missing.
     pub const NAME_FROM_NICK: &str = "gib.name-from-nick";
-    /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there).
+    /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there):
+    /// the nickname, else the login id.
     pub const NAME_FROM_USERINFO: &str = "gib.name-from-userinfo";
     /// A record kifu keeps without converting (`REM`, `IDX`, `DSC`, `SUR`, `WIT`): kept in
     /// `XGIBREC` and written back after the moves.
