@@ -215,9 +215,29 @@ pub(super) fn scan(text: &str, sink: &mut Sink) -> Raw {
         }
     }
     if section == Section::Game {
-        sink.push(Diagnostic::warning(codes::MISSING_MARKER, "\\GE is missing at the end of the game"));
+        // Cut off inside the moves: an error at the end of the input, as a truncated SGF is.
+        let last = match raw.records.last() {
+            Some((_, at)) => {
+                let line = text[*at..].lines().next().unwrap_or("").trim();
+                format!("the last move read is move {} ('{line}')", raw.records.len())
+            }
+            None => "no move was read".to_string(),
+        };
+        sink.push_at(
+            text.len(),
+            Diagnostic::error(
+                codes::TRUNCATED,
+                format!("the input ends inside the game section (\\GE is missing): {last}; the moves read are kept"),
+            ),
+        );
     } else if section == Section::Header {
-        sink.push(Diagnostic::warning(codes::MISSING_MARKER, "the header is not closed and no game section follows"));
+        sink.push_at(
+            text.len(),
+            Diagnostic::error(
+                codes::TRUNCATED,
+                "the input ends inside the header (\\HE and the game section are missing): no move was read",
+            ),
+        );
     }
     raw
 }
