@@ -316,7 +316,7 @@ fn fox_records_get_komi_and_result_in_points() {
         // Result: a margin in stones doubled, +0.02 a win on time, the rest as read.
         let re = ra.value("RE").unwrap();
         let want = match re.split_once('+').map(|(w, m)| (w, m.parse::<f64>())) {
-            Some((w, Ok(m))) if m == 0.02 => format!("{w}+T"),
+            Some((w, Ok(0.02))) => format!("{w}+T"),
             Some((w, Ok(m))) if stones => format!("{w}+{}", m * 2.0),
             _ => re.to_string(),
         };

@@ -69,7 +69,9 @@ pub(crate) enum FoxResult {
 pub(crate) fn fox_result(raw: &str, unit: Unit) -> Option<FoxResult> {
     let s = raw.trim();
     let (winner, margin) = s.split_once('+')?;
-    if !matches!(winner, "B" | "W") || !super::scan::plain_number(margin) {
+    let digits = margin.bytes().filter(u8::is_ascii_digit).count();
+    let plain = digits > 0 && margin.bytes().all(|b| b.is_ascii_digit() || b == b'.') && margin.len() - digits <= 1;
+    if !matches!(winner, "B" | "W") || !plain {
         return None;
     }
     let m: f64 = margin.parse().ok()?;
@@ -246,6 +248,37 @@ mod tests {
         assert_eq!(scaled_komi(550.0), Some(5.5));
         assert_eq!(scaled_komi(1234.0), None);
         assert_eq!(scaled_komi(-650.0), Some(-6.5));
+    }
+
+    #[test]
+    fn fox_komi_and_result_in_the_unit_of_the_rules() {
+        use Unit::{Points, Stones, Unknown};
+        assert_eq!(Unit::of_rules("Chinese"), Stones);
+        assert_eq!(Unit::of_rules("Japanese"), Points);
+        assert_eq!(Unit::of_rules("AGA"), Unknown);
+        assert_eq!(fox_komi("375", Stones), Some(7.5));
+        assert_eq!(fox_komi("400", Stones), Some(8.0));
+        assert_eq!(fox_komi("650", Points), Some(6.5));
+        assert_eq!(fox_komi("800", Points), Some(8.0));
+        assert_eq!(fox_komi("50", Points), Some(0.5));
+        assert_eq!(fox_komi("375", Unknown), Some(7.5));
+        assert_eq!(fox_komi("0", Points), None);
+        assert_eq!(fox_komi("7.5", Points), None);
+        assert_eq!(fox_komi("6", Points), None);
+        let points = |s: &str| Some(FoxResult::Points(s.to_string()));
+        assert_eq!(fox_result("W+0.25", Stones), points("W+0.5"));
+        assert_eq!(fox_result("W+1.25", Stones), points("W+2.5"));
+        assert_eq!(fox_result("B+1.75", Stones), points("B+3.5"));
+        assert_eq!(fox_result("B+2.75", Stones), points("B+5.5"));
+        assert_eq!(fox_result("B+6.50", Points), None);
+        assert_eq!(fox_result("B+0.75", Unknown), points("B+1.5"));
+        assert_eq!(fox_result("W+0.02", Points), Some(FoxResult::Time("W+T".into())));
+        assert_eq!(fox_result("B+0.02", Stones), Some(FoxResult::Time("B+T".into())));
+        assert_eq!(fox_result("B+0.03", Points), Some(FoxResult::Unexplained));
+        assert_eq!(fox_result("B+0.2", Stones), Some(FoxResult::Unexplained));
+        for kept in ["W+R", "draw", "0", "B+", "B+1.2.3", "X+1"] {
+            assert_eq!(fox_result(kept, Stones), None, "{kept}");
+        }
     }
 
     #[test]
