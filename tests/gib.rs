@@ -428,3 +428,34 @@ fn writer_keeps_header_values_on_one_line() {
     assert!(text.contains(",GCMT:first line second line\\]\r\n"), "{text}");
     assert!(w.diagnostics.iter().all(|d| d.code == codes::LOSSY_PROPERTY));
 }
+
+/// The severity kifu gives an SGF cut off inside its game tree (`sgf.missing-close`).
+fn truncated_sgf_severity() -> Severity {
+    let r = Format::SGF.read(b"(;GM[1]SZ[19];B[pd];W[dp];B[p".to_vec(), &ReadOptions::default()).unwrap();
+    r.diagnostics.iter().find(|d| d.code == "sgf.missing-close").expect("sgf.missing-close").severity
+}
+
+/// A GIB cut in the middle of its moves (or of its header) is an error at the place the input
+/// ends, naming the last move read, as severe as a truncated SGF; the moves read are kept.
+#[test]
+fn truncated_gib_is_an_error_at_its_end() {
+    let whole = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gib/even-passes.gib")).unwrap();
+    let text = String::from_utf8(whole.clone()).unwrap();
+    // Inside the fourth move record, `STO 0 5 2 3 3`.
+    let cut = text.find("STO 0 5").unwrap() + 8;
+    let r = read_gib(whole[..cut].to_vec());
+    let d = r.diagnostics.iter().find(|d| d.code == codes::TRUNCATED).expect("gib.truncated");
+    assert_eq!(d.severity, truncated_sgf_severity());
+    assert_eq!(d.severity, Severity::Error);
+    let last_line = text[..cut].lines().count() as u32;
+    assert_eq!(d.position.map(|p| p.line), Some(last_line), "{d}");
+    assert!(d.message.contains("move 3 ('STO 0 4 1 16 15')"), "{d}");
+    assert_eq!(r.collection.games[0].main_line().filter(|n| n.get("B").is_some() || n.get("W").is_some()).count(), 3);
+    // The complete file has no such error; a file cut inside its header has one, no move read.
+    assert!(read_gib(whole.clone()).diagnostics.iter().all(|d| d.code != codes::TRUNCATED));
+    let cut = text.find("\\HE").unwrap() - 3;
+    let r = read_gib(whole[..cut].to_vec());
+    let d = r.diagnostics.iter().find(|d| d.code == codes::TRUNCATED).expect("gib.truncated in the header");
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("no move was read"), "{d}");
+}

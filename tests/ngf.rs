@@ -331,3 +331,28 @@ mod robustness {
         }
     }
 }
+
+/// An NGF cut in the middle of a move line (or of its header) is an error at the place the
+/// input ends, naming the last move read, as severe as a truncated SGF; the moves read are kept.
+#[test]
+fn truncated_ngf_is_an_error_at_its_end() {
+    let whole = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ngf/even_korean.ngf")).unwrap();
+    let at = |needle: &[u8]| whole.windows(needle.len()).position(|w| w == needle).unwrap();
+    let sgf_cut = Format::SGF.read(b"(;GM[1];B[pd];W[d".to_vec(), &ReadOptions::default()).unwrap();
+    let sgf_severity = sgf_cut.diagnostics.iter().find(|d| d.code == "sgf.missing-close").unwrap().severity;
+    // Inside the third move line, `PMADBRQQR`.
+    let cut = at(b"PMADBRQQR") + 5;
+    let r = read_ngf(whole[..cut].to_vec());
+    let d = r.diagnostics.iter().find(|d| d.code == kifu::formats::ngf::codes::TRUNCATED).expect("ngf.truncated");
+    assert_eq!(d.severity, sgf_severity);
+    assert_eq!(d.severity, kifu::Severity::Error);
+    let last_line = whole[..cut].split(|b| *b == b'\n').count() as u32;
+    assert_eq!(d.position.map(|p| p.line), Some(last_line), "{d}");
+    assert!(d.message.contains("'PMACWEQQE'") && d.message.contains("2 read of the 12"), "{d}");
+    assert_eq!(r.collection.games[0].main_line_moves(), 2);
+    // The whole file has no such error; a file cut in its header has one.
+    assert!(read_ngf(whole.clone()).diagnostics.iter().all(|d| d.code != kifu::formats::ngf::codes::TRUNCATED));
+    let r = read_ngf(whole[..at(b"\n19\n") + 3].to_vec());
+    let d = r.diagnostics.iter().find(|d| d.code == kifu::formats::ngf::codes::TRUNCATED).expect("cut in the header");
+    assert!(d.message.contains("inside the header"), "{d}");
+}

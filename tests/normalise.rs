@@ -256,3 +256,74 @@ fn corpus_output_has_no_error_a_repair_could_fix() {
     assert!(repairs.get("fix.duplicate-merged").copied().unwrap_or(0) > 1_000, "{repairs:?}");
     assert!(repairs.get("fix.komi-scaled").copied().unwrap_or(0) > 3_000, "{repairs:?}");
 }
+
+/// Every real Fox record of ../shared/samples/sgf-fox: komi and result in points (the raw values
+/// in `XSGFKM`/`XSGFRE`), computed here from the raw value and the rules' unit, and nothing
+/// else changed but the other documented rules' properties (ranks, `HA`, the repeated `AP`,
+/// `OT`); the moves and variations exactly as read.
+#[test]
+fn fox_records_get_komi_and_result_in_points() {
+    let Some(dir) = shared("samples/sgf-fox") else { return };
+    let all = files(&dir, &["sgf"]);
+    assert!(all.len() >= 26, "{}", all.len());
+    let props = |n: kifu::model::Node<'_>| -> Vec<(String, Vec<String>)> {
+        n.props().map(|p| (p.ident().to_string(), p.values().map(|v| v.as_str().to_string()).collect())).collect()
+    };
+    let mut seen = BTreeMap::<&str, usize>::new();
+    for f in all {
+        let bytes = std::fs::read(&f).unwrap();
+        let (raw, fixed) = (read(bytes.clone(), true), read(bytes, false));
+        let (a, b) = (&raw.collection.games[0], &fixed.collection.games[0]);
+        let ra = a.root();
+        let rb = b.root();
+        let stones = ra.value("RU") == Some("Chinese");
+        // Komi: an integer ×100, doubled under Chinese counting; KM[0] is 0 in any unit.
+        let km = ra.value("KM").unwrap();
+        let n: i32 = km.parse().unwrap();
+        if n != 0 {
+            let points = f64::from(n) / 100.0 * if stones { 2.0 } else { 1.0 };
+            assert_eq!(rb.value("KM").map(|v| v.parse::<f64>().unwrap()), Some(points), "{}", f.display());
+            assert_eq!(rb.value("XSGFKM"), Some(km), "{}", f.display());
+            *seen.entry("komi").or_default() += 1;
+        }
+        // Result: a margin in stones doubled, +0.02 a win on time, the rest as read.
+        let re = ra.value("RE").unwrap();
+        let want = match re.split_once('+').map(|(w, m)| (w, m.parse::<f64>())) {
+            Some((w, Ok(0.02))) => format!("{w}+T"),
+            Some((w, Ok(m))) if stones => format!("{w}+{}", m * 2.0),
+            _ => re.to_string(),
+        };
+        assert_eq!(rb.value("RE").map(str::to_string), Some(want.clone()), "{}", f.display());
+        if want != re {
+            assert_eq!(rb.value("XSGFRE"), Some(re), "{}", f.display());
+            *seen.entry("result").or_default() += 1;
+        }
+        // Nothing else: the root's other properties as read (or under the other rules), every
+        // other node exactly.
+        let others = ["KM", "RE", "XSGFKM", "XSGFRE", "BR", "WR", "HA", "XSGFHA", "AP", "XSGFAP", "OT"];
+        let keep = |v: Vec<(String, Vec<String>)>| -> Vec<(String, Vec<String>)> {
+            v.into_iter().filter(|(id, _)| !others.contains(&id.as_str())).collect()
+        };
+        assert_eq!(keep(props(ra)), keep(props(rb)), "{}", f.display());
+        assert_eq!(a.nodes().count(), b.nodes().count(), "{}", f.display());
+        assert!(a.nodes().zip(b.nodes()).skip(1).all(|(x, y)| props(x) == props(y)), "{}", f.display());
+        for d in fixes(&fixed.diagnostics) {
+            assert!(
+                [
+                    "fix.komi-scaled",
+                    "fix.result-scaled",
+                    "fix.rank",
+                    "fix.empty-removed",
+                    "fix.value-kept",
+                    "fix.duplicate-conflict",
+                    "fix.overtime"
+                ]
+                .contains(&d.code),
+                "{}: {d}",
+                f.display()
+            );
+        }
+    }
+    eprintln!("{seen:?}");
+    assert!(seen["komi"] >= 24 && seen["result"] >= 8, "{seen:?}");
+}

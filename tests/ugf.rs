@@ -512,3 +512,25 @@ mod robustness {
         }
     }
 }
+
+/// A UGF cut in the middle of a `[Data]` line (or of its header) is an error at the place the
+/// input ends, naming the last line read, as severe as a truncated SGF; the moves read are kept.
+#[test]
+fn truncated_ugf_is_an_error_at_its_end() {
+    let whole = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ugf/handicap.ugf")).unwrap();
+    let text = String::from_utf8_lossy(&whole).into_owned();
+    let sgf_cut = kifu::Format::SGF.read(b"(;GM[1];B[pd];W[d".to_vec(), &ReadOptions::default()).unwrap();
+    let sgf_severity = sgf_cut.diagnostics.iter().find(|d| d.code == "sgf.missing-close").unwrap().severity;
+    // Inside `CF,W2,3,12`.
+    let cut = text.find("CF,W2").unwrap() + 4;
+    let (tree, diags) = read(&whole[..cut]);
+    let d = diags.iter().find(|d| d.code == ugf::codes::TRUNCATED).expect("ugf.truncated");
+    assert_eq!(d.severity, sgf_severity);
+    assert_eq!(d.severity, kifu::Severity::Error);
+    assert_eq!(d.position.map(|p| p.line), Some(text[..cut].lines().count() as u32), "{d}");
+    assert!(d.message.contains("'CF,W'") && d.message.contains("'DQ,B2,2,11'"), "{d}");
+    assert!(tree.main_line_moves() >= 1, "the moves read are kept");
+    assert!(read(&whole).1.iter().all(|d| d.code != ugf::codes::TRUNCATED));
+    let (_, diags) = read(&whole[..text.find("Size").unwrap() + 2]);
+    assert!(diags.iter().any(|d| d.code == ugf::codes::TRUNCATED && d.message.contains("[Header]")), "{diags:?}");
+}

@@ -191,7 +191,8 @@ pub fn format_real(x: f64) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
-/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P`/`P9`/`P9段` → `9p`,
+/// Normalises a rank for SGF: `4D` → `4d`, `3段` → `3d`, `1급` → `1k`, `9DP`/`9段P`/`P9`/`P9段`/`9段(P)`/
+/// `프로 9단`/`9 pro` → `9p`,
 /// `15K` → `15k`; a trailing `*` or `?` (FF\[4\]'s certainty marks) is kept. `None` when the text is
 /// not a recognisable rank.
 pub fn normalize_rank(raw: &str) -> Option<String> {
@@ -213,8 +214,29 @@ pub(crate) fn is_written_rank(s: &str) -> bool {
     n <= 50 && matches!(unit, [b'd' | b'k' | b'p'] | [b'd' | b'k' | b'p', b'*' | b'?'])
 }
 
+/// The marks of a professional rank written beside the number (`9段(P)`, `프로 9단`, `9 pro`).
+const PRO_MARKS: &[&str] = &["(P)", "（P）", "(p)", "(Pro)", "(pro)", "프로", "PRO", "Pro", "pro"];
+
+/// A rank the text marks as professional with one of [`PRO_MARKS`]: the number with a dan unit
+/// or none around the mark (`9段(P)`, `9단 프로`, `프로 9단`, `pro 9`, `9 pro`) as `9p`.
+fn marked_pro(s: &str) -> Option<String> {
+    let mark = PRO_MARKS.iter().find(|m| s.contains(**m))?;
+    let rest = s.replacen(mark, " ", 1);
+    let rest = rest.trim();
+    let digits = rest.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let digits = digits.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let n: u32 = digits.parse().ok().filter(|n| (1..=50).contains(n))?;
+    let at = rest.find(digits)?;
+    let (before, after) = (rest[..at].trim(), rest[at + digits.len()..].trim());
+    (before.is_empty() && matches!(after, "" | "d" | "D" | "p" | "P" | "段" | "단" | "dan" | "Dan"))
+        .then(|| format!("{n}p"))
+}
+
 /// [`normalize_rank`] of a trimmed text, form by form.
 fn rank_from(s: &str) -> Option<String> {
+    if let Some(pro) = marked_pro(s) {
+        return Some(pro);
+    }
     // `P9`, `P9段` (WBaduk, Fox): a professional rank with the P first.
     if let Some(rest) = s.strip_prefix(['P', 'p']).filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
         let digits = rest.trim_end_matches(|c: char| !c.is_ascii_digit());
@@ -373,6 +395,29 @@ pub(crate) fn parse_handicap(h: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn professional_marks() {
+        for (raw, want) in [
+            ("P6段", "6p"),
+            ("9단P", "9p"),
+            ("9段(P)", "9p"),
+            ("9段（P）", "9p"),
+            ("프로 9단", "9p"),
+            ("9단 프로", "9p"),
+            ("9 pro", "9p"),
+            ("Pro 3", "3p"),
+            ("p9", "9p"),
+            ("9p", "9p"),
+            ("9段", "9d"),
+        ] {
+            assert_eq!(normalize_rank(raw).as_deref(), Some(want), "{raw}");
+        }
+        for raw in ["pro", "12k pro", "(P)", "프로"] {
+            assert_eq!(normalize_rank(raw), None, "{raw}");
+        }
+    }
+
     use super::*;
     use crate::model::point::Color;
 

@@ -168,11 +168,12 @@ pub(crate) fn komi_from_text(raw: &str) -> Option<f64> {
 
 /// A result in Korean, Japanese or Chinese text as an FF\[4\] `RE`: `294수 흑0.5집승` → `B+0.5`,
 /// `黒中押し勝ち` → `B+R`, `226수 백불계승` → `W+R`, `黑胜2目半` → `B+2.5`, read by the NGF reader's
-/// multilingual result parser. `None` for ASCII text (FF\[4\] or English prose, left as it is), a
-/// margin in stones (`黑胜1/4子`), or text not understood.
+/// multilingual result parser; a margin in stones (Chinese counting: `白胜2又1/4子`, `黑胜1/4子`,
+/// `白胜半子`) doubled to points. `None` for ASCII text (FF\[4\] or English prose, left as it
+/// is), or text not understood.
 pub(crate) fn result_from_text(raw: &str) -> Option<String> {
     let s = raw.trim();
-    if s.is_ascii() || s.contains('子') {
+    if s.is_ascii() {
         return None;
     }
     match crate::formats::ngf::parse_result(s) {
@@ -195,7 +196,11 @@ mod tests {
         assert_eq!(result_from_text("흑 불계패").as_deref(), Some("W+R"));
         assert_eq!(result_from_text("黒半目勝ち").as_deref(), Some("B+0.5"));
         assert_eq!(result_from_text("B+R"), None);
-        assert_eq!(result_from_text("黑胜1/4子"), None);
+        assert_eq!(result_from_text("黑胜1/4子").as_deref(), Some("B+0.5"));
+        assert_eq!(result_from_text("白胜2又1/4子").as_deref(), Some("W+4.5"));
+        assert_eq!(result_from_text(" 白胜2又1/4子").as_deref(), Some("W+4.5"));
+        assert_eq!(result_from_text("白胜1又3/4子").as_deref(), Some("W+3.5"));
+        assert_eq!(result_from_text("白胜半子").as_deref(), Some("W+1"));
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub(crate) mod keys {
     pub(crate) const OT: u16 = 44;
     pub(crate) const DT: u16 = 39;
     pub(crate) const RE: u16 = 48;
+    pub(crate) const RU: u16 = 50;
     pub(crate) const TM: u16 = 52;
     pub(crate) const WR: u16 = 54;
     pub(crate) const HA: u16 = 56;
@@ -99,8 +100,14 @@ pub mod codes {
     pub const ROOT_PROPERTY: &str = "fix.root-property";
     /// `FF` and `CA` moved to the front of the root (info).
     pub const HEADER_ORDER: &str = "fix.header-order";
-    /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points (warning).
+    /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points; the value kept
+    /// in `XSGFKM` (warning).
     pub const KOMI_SCALED: &str = "fix.komi-scaled";
+    /// A Fox result in stones (`RE[W+0.25]` under Chinese rules) written in points, or Fox's
+    /// code for a win on time (`RE[W+0.02]`) written `W+T`; the value kept in `XSGFRE` (warning).
+    pub const RESULT_SCALED: &str = "fix.result-scaled";
+    /// A Fox numeric result no unit explains (`RE[B+0.03]`), left as it is (warning).
+    pub const RESULT_IMPLAUSIBLE: &str = "fix.result-implausible";
     /// A komi too large to be one, left as it is (warning).
     pub const KOMI_IMPLAUSIBLE: &str = "fix.komi-implausible";
     /// A Fox even game with `KM[0]`: the komi actually used is not in the file (warning).
@@ -118,7 +125,7 @@ pub mod codes {
     pub const INLINE_VARIATION: &str = "fix.inline-variation";
 
     /// The codes that report without changing anything (so they come again on every read).
-    pub const REPORT_ONLY: &[&str] = &[KOMI_IMPLAUSIBLE];
+    pub const REPORT_ONLY: &[&str] = &[KOMI_IMPLAUSIBLE, RESULT_IMPLAUSIBLE];
 
     /// Every code above.
     pub const ALL: &[&str] = &[
@@ -137,6 +144,8 @@ pub mod codes {
         HEADER_ORDER,
         KOMI_SCALED,
         KOMI_IMPLAUSIBLE,
+        RESULT_SCALED,
+        RESULT_IMPLAUSIBLE,
         FOX_KOMI_ZERO,
         OVERTIME,
         RANK,
@@ -425,6 +434,8 @@ pub(crate) struct GameFacts {
     pub oro: bool,
     /// The root declares FF\[1\]–FF\[3\].
     pub old_ff: bool,
+    /// The unit of komi and results the root's `RU` gives (used for Fox records).
+    pub unit: fox::Unit,
 }
 
 /// One node's properties under repair, with the findings so far.

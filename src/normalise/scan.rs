@@ -2,7 +2,7 @@
 //! on the model's `u16` property keys, one pass over each node's properties, no allocation:
 //! nearly every node of nearly every game needs nothing, and every read asks.
 
-use super::{GameFacts, dialect, keys, old_ff, small};
+use super::{GameFacts, dialect, fox, keys, old_ff, small};
 use crate::model::props::{PROPS, PropKind, ValueType};
 use crate::model::{GameTree, Node, Property};
 
@@ -31,8 +31,10 @@ pub(crate) fn facts_of(tree: &GameTree) -> GameFacts {
     let (mut fox, mut tc, mut tt) = (false, false, false);
     // The dialect as `dialect::is_oro_dialect` decides it, in the same pass.
     let (mut oro, mut signature) = (false, 0);
+    let mut unit = fox::Unit::Unknown;
     for p in root.props() {
         match p.key() {
+            keys::RU => unit = fox::Unit::of_rules(p.first().unwrap_or("")),
             keys::FF if ff.is_none() => ff = Some(p.first()),
             keys::AP => fox |= p.values().any(|v| contains_ignore_case(v.as_str(), b"foxwq")),
             keys::KO | keys::TE => oro |= dialect::dialect_value(p),
@@ -45,7 +47,7 @@ pub(crate) fn facts_of(tree: &GameTree) -> GameFacts {
         }
     }
     let old_ff = ff.flatten().and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| (1..=3).contains(&v));
-    GameFacts { fox: fox || (tc && tt), oro: oro || signature >= 2, old_ff }
+    GameFacts { fox: fox || (tc && tt), oro: oro || signature >= 2, old_ff, unit }
 }
 
 /// Whether `hay` contains `needle` (ASCII lower case) in any case.
@@ -156,11 +158,16 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
             let v = first();
             !crate::model::info::is_written_rank(v) && (blank(v) || small::normalize_rank(v).is_some_and(|r| r != v))
         }
-        keys::RE => blank(first()) || dialect::result_from_text(first()).is_some(),
+        keys::RE => {
+            blank(first())
+                || dialect::result_from_text(first()).is_some()
+                || (facts.fox && fox::fox_result(first(), facts.unit).is_some())
+        }
         keys::C | keys::N => blank(first()) && p.len() == 1,
         keys::KM => {
             let k = p.first().and_then(|v| v.trim().parse::<f64>().ok());
-            k.is_some_and(|k| k.abs() > 100.0) || (facts.fox && k == Some(0.0))
+            k.is_some_and(|k| k.abs() > 100.0)
+                || (facts.fox && (k == Some(0.0) || fox::fox_komi(first(), facts.unit).is_some()))
         }
         _ => empty_info_text(p) || (!root && PROPS[usize::from(key)].kind == PropKind::Root),
     };
@@ -252,6 +259,7 @@ mod tests {
             ("OT", keys::OT),
             ("DT", keys::DT),
             ("RE", keys::RE),
+            ("RU", keys::RU),
             ("TM", keys::TM),
             ("WR", keys::WR),
             ("HA", keys::HA),
@@ -309,14 +317,18 @@ mod tests {
                 "AB" | "AW" | "AE" => n.props().any(|q| q.def().is_some_and(|d| d.kind == PropKind::Move)),
                 "B" => n.get("W").is_some(),
                 "BR" | "WR" => v.trim().is_empty() || small::normalize_rank(v).is_some_and(|r| r != v),
-                "RE" => v.trim().is_empty() || dialect::result_from_text(v).is_some(),
+                "RE" => {
+                    v.trim().is_empty()
+                        || dialect::result_from_text(v).is_some()
+                        || (facts.fox && fox::fox_result(v, facts.unit).is_some())
+                }
                 "C" | "N" => v.trim().is_empty() && p.len() == 1,
                 _ => empty_info_text(p) || (!n.is_root() && p.def().is_some_and(|d| d.kind == PropKind::Root)),
             };
             let km = || v.trim().parse::<f64>().ok();
             let fox = facts.fox
                 && match p.ident() {
-                    "KM" => km() == Some(0.0),
+                    "KM" => km() == Some(0.0) || fox::fox_komi(v, facts.unit).is_some(),
                     "TC" => n.is_root(),
                     _ => false,
                 };
@@ -341,7 +353,8 @@ mod tests {
             || (root.get("TC").is_some() && root.get("TT").is_some());
         let signature = root.props().filter(|p| dialect::SIGNATURE.contains(&p.ident())).count();
         let oro = signature >= 2 || root.props().any(|p| matches!(p.ident(), "KO" | "TE") && dialect::dialect_value(p));
-        GameFacts { fox, oro, old_ff }
+        let unit = root.value("RU").map_or(fox::Unit::Unknown, fox::Unit::of_rules);
+        GameFacts { fox, oro, old_ff, unit }
     }
 
     const TOKENS: &[&str] = &[

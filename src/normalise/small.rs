@@ -44,6 +44,15 @@ fn quick_rank(raw: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether writing `raw` as an FF\[4\] rank drops what it may mean: a dan rank in kanji numerals
+/// without a professional mark (`九段`, `初段`) is how Japanese records write professionals and
+/// amateurs alike; kifu writes `9d` and keeps the text. Digit ranks (`9段`, Fox's and Tygem's
+/// amateur ranks) and marked ones (`P9段`, `九段(P)`) lose nothing.
+pub(crate) fn ambiguous_rank(raw: &str) -> bool {
+    let s = raw.trim();
+    s.ends_with('段') && kanji_digits(s).is_some() && !s.starts_with(|c: char| c.is_ascii_digit())
+}
+
 /// `九段` → `9段`, `十五級` → `15級`, `初段` → `1段`: the kanji number before the unit in digits.
 fn kanji_digits(s: &str) -> Option<String> {
     let unit = s.find(['段', '級', '级', '단', '급'])?;
@@ -212,12 +221,31 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
             }
             keys::BR | keys::WR if !super::blank(&raw) => {
                 if let Some(rank) = normalize_rank(&raw).filter(|r| *r != raw) {
-                    let msg = if w.wants(codes::RANK) {
-                        [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat()
-                    } else {
+                    let kept = ambiguous_rank(&raw);
+                    let msg = if !w.wants(codes::RANK) {
                         String::new()
+                    } else if kept {
+                        let private = super::private(&ident);
+                        [
+                            &*ident,
+                            "[",
+                            &raw,
+                            "] written ",
+                            &ident,
+                            "[",
+                            &rank,
+                            "]; the text kept in ",
+                            &private,
+                            " (a bare kanji dan rank may be a professional's: nothing in it tells)",
+                        ]
+                        .concat()
+                    } else {
+                        [&*ident, "[", &raw, "] written ", &ident, "[", &rank, "]"].concat()
                     };
                     w.props[i].values = super::Values::One(PropValue::new(rank));
+                    if kept {
+                        w.keep_private(&ident, vec![PropValue::new(raw.clone())], i);
+                    }
                     w.report(origin, Severity::Info, codes::RANK, msg);
                 }
             }

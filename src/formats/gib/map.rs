@@ -65,8 +65,10 @@ pub(super) fn unmangle(value: &str) -> Option<String> {
     mangled.then_some(out)
 }
 
-/// A player named by the `*USERINFO` record (or `GAMETAG`): the login id, else the nick,
-/// restored when mangled; values still mangled beyond repair are not names.
+/// A player named by the `*USERINFO` record (or `GAMETAG`): the nickname (the name Tygem
+/// shows, and writes into `GAME*NAME` in the files that have it), else the login id, restored
+/// when mangled; values still mangled beyond repair are not names. Returns the name and where
+/// it came from (`WUSERINFO WNICK`).
 fn user_name(h: &Header<'_>, color: Color) -> Option<(String, &'static str)> {
     let (info_key, id_key, nick_key, tag_id, tag_nick) = match color {
         Color::Black => ("BUSERINFO", "BID", "BNICK", "M", "B"),
@@ -88,11 +90,15 @@ fn user_name(h: &Header<'_>, color: Color) -> Option<(String, &'static str)> {
             None => None,
         }
     };
+    let (info_nick, info_id, gametag_nick, gametag_id) = match color {
+        Color::Black => ("BUSERINFO's BNICK", "BUSERINFO's BID", "GAMETAG's B (nickname)", "GAMETAG's M (id)"),
+        Color::White => ("WUSERINFO's WNICK", "WUSERINFO's WID", "GAMETAG's A (nickname)", "GAMETAG's I (id)"),
+    };
     [
-        (fields::get(&info, id_key), info_key),
-        (fields::get(&info, nick_key), info_key),
-        (fields::get(&h.tag, tag_id), "GAMETAG"),
-        (fields::get(&h.tag, tag_nick), "GAMETAG"),
+        (fields::get(&info, nick_key), info_nick),
+        (fields::get(&info, id_key), info_id),
+        (fields::get(&h.tag, tag_nick), gametag_nick),
+        (fields::get(&h.tag, tag_id), gametag_id),
     ]
     .into_iter()
     .find_map(|(v, from)| v.and_then(usable).map(|n| (n, from)))
@@ -142,7 +148,11 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
                     Some((n, from)) => {
                         sink.push(Diagnostic::info(
                             codes::NAME_FROM_USERINFO,
-                            format!("{name_key} is missing; the {} name comes from {from}", color_word(color)),
+                            format!(
+                                "{name_key} is missing; the {} name comes from {from} (the record, with the \
+                                 login id, kept in XGIB)",
+                                color_word(color)
+                            ),
                         ));
                         (n, None)
                     }

@@ -43,8 +43,11 @@ pub mod codes {
     pub const TEXT_BEFORE: &str = "gib.text-before";
     /// Text after `\GE` was skipped.
     pub const TEXT_AFTER: &str = "gib.text-after";
-    /// A section marker (`\HS`, `\HE`, `\GS`, `\GE`) is missing; reading went on.
+    /// A section marker (`\HS`, `\HE`, `\GS`) is missing; reading went on.
     pub const MISSING_MARKER: &str = "gib.missing-marker";
+    /// The input ends inside the game section (no `\GE`): cut off (error, as a truncated SGF
+    /// is); the moves read are kept.
+    pub const TRUNCATED: &str = "gib.truncated";
     /// A header line is not `\[KEY=VALUE\]`; it was skipped.
     pub const BAD_HEADER_LINE: &str = "gib.bad-header-line";
     /// A header value ran over several physical lines; they were joined with a space.
@@ -67,7 +70,8 @@ pub mod codes {
     pub const HANDICAP: &str = "gib.handicap";
     /// A player name came from `GAME*NICK` because `GAME*NAME` is missing.
     pub const NAME_FROM_NICK: &str = "gib.name-from-nick";
-    /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there).
+    /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there):
+    /// the nickname, else the login id.
     pub const NAME_FROM_USERINFO: &str = "gib.name-from-userinfo";
     /// A record kifu keeps without converting (`REM`, `IDX`, `DSC`, `SUR`, `WIT`): kept in
     /// `XGIBREC` and written back after the moves.

@@ -215,9 +215,29 @@ pub(super) fn scan(text: &str, sink: &mut Sink) -> Raw {
         }
     }
     if section == Section::Game {
-        sink.push(Diagnostic::warning(codes::MISSING_MARKER, "\\GE is missing at the end of the game"));
+        // Cut off inside the moves: an error at the end of the input, as a truncated SGF is.
+        let last = match raw.records.last() {
+            Some((_, at)) => {
+                let line = text[*at..].lines().next().unwrap_or("").trim();
+                format!("the last move read is move {} ('{line}')", raw.records.len())
+            }
+            None => "no move was read".to_string(),
+        };
+        sink.push_at(
+            text.len(),
+            Diagnostic::error(
+                codes::TRUNCATED,
+                format!("the input ends inside the game section (\\GE is missing): {last}; the moves read are kept"),
+            ),
+        );
     } else if section == Section::Header {
-        sink.push(Diagnostic::warning(codes::MISSING_MARKER, "the header is not closed and no game section follows"));
+        sink.push_at(
+            text.len(),
+            Diagnostic::error(
+                codes::TRUNCATED,
+                "the input ends inside the header (\\HE and the game section are missing): no move was read",
+            ),
+        );
     }
     raw
 }
@@ -392,12 +412,56 @@ mod tests {
         let text = "\\HS\n\\[INFOMAIN=GBKIND:3,GTYPE:0,GCDT:0,GTIME:600-30-3,GRLT:4,ZIPSU:0,DUM:0,GONGJE:65,TCNT:1,AUSZ:0\\]\n\\[INFOSUB=GNAMEF:0,GPLCF:0,GNAME:Rank,GDATE:2023- 4- 2-20-11- 5,GPLC:Tygem Baduk,GCMT:\\]\n\\[BUSERINFO=BID:kimsu77,BLV:21,BNICK:KimSu,BNCD:3,BAID:0,BIMG:\\]\n\\[WUSERINFO=WID:敍獮楫t,WLV:19,WNICK:敍獮楫t,WNCD:3,WAID:0,WIMG:\\]\n\\HE\n\\GS\n2 1 0\n2 0 &4\nINI 0 1 0 &4\nSTO 0 2 1 3 3\n\\GE\n";
         let (t, d) = read(text);
         let r = t.root();
-        assert_eq!((r.value("PB"), r.value("BR")), (Some("kimsu77"), Some("4d")));
+        assert_eq!((r.value("PB"), r.value("BR")), (Some("KimSu"), Some("4d")));
         assert_eq!((r.value("PW"), r.value("WR")), (Some("Menskit"), Some("2d")));
         assert_eq!((r.value("KM"), r.value("RE"), r.value("DT")), (Some("6.5"), Some("W+R"), Some("2023-04-02")));
         assert_eq!(r.value("GN"), Some("Rank"));
         assert!(d.iter().all(|d| d.severity == crate::diag::Severity::Info), "{d:?}");
         assert_eq!(d.iter().filter(|d| d.code == codes::NAME_FROM_USERINFO).count(), 2);
+    }
+
+    /// One header per generation: the name Tygem shows is the nickname; `GAME*NAME`, where a
+    /// file has it, wins; the login id stays in `XGIB`.
+    #[test]
+    fn players_are_named_by_nickname_in_every_header_generation() {
+        let moves = "\\HE\n\\GS\n2 1 0\n2 0 &4\nINI 0 1 0 &4\nSTO 0 2 1 3 3\n\\GE\n";
+        // Classic: GAME*NAME (here the nickname, as in the 2020 files) with the id elsewhere.
+        let classic = format!(
+            "\\HS\n\\[GIBOKIND=Global\\]\n\\[GAMEWHITENAME=W_009b56 (3D)\\]\n\\[GAMEWHITENICK=W_009b56\\]\n\\[GAMEBLACKNAME=Tom (2D)\\]\n\\[GAMEBLACKNICK=Tom\\]\n\\[WUSERINFO=WID:qys1980,WLV:20,WNICK:W_009b56,WNCD:0,WAID:0,WIMG:\\]\n\\[BUSERINFO=BID:tom_1,BLV:19,BNICK:Tom,BNCD:0,BAID:0,BIMG:\\]\n{moves}"
+        );
+        // Mangled ids (Global, 2020): the id restores to `pjm570318`, the nickname to `K_002odc`.
+        let mangled = format!(
+            "\\HS\n\\[GIBOKIND=Global\\]\n\\[WUSERINFO=WID:橰㕭〷ㄳ8,WLV:21,WNICK:彋〰漲捤,WNCD:0,WAID:0,WIMG:\\]\n\\[BUSERINFO=BID:敍獮楫t,BLV:21,BNICK:敍獮楫t,BNCD:3,BAID:0,BIMG:\\]\n{moves}"
+        );
+        // Modern (2025): INFOMAIN, USERINFO and GAMETAG only.
+        let modern = format!(
+            "\\HS\n\\[INFOMAIN=GBKIND:3,GTYPE:0,GCDT:0,GTIME:600-30-3,GRLT:4,ZIPSU:0,DUM:0,GONGJE:65,TCNT:1,AUSZ:0\\]\n\\[BUSERINFO=BID:abc123,BLV:21,BNICK:B_01aa77,BNCD:3,BAID:0,BIMG:\\]\n\\[WUSERINFO=WID:qys1980,WLV:20,WNICK:W_009b56,WNCD:0,WAID:0,WIMG:\\]\n\\[GAMETAG=S0,R0,D0,G65,W4,Z0,T30-3-600,C2025:05:01:10:00,I:qys1980,L:20,M:abc123,N:21,A:W_009b56,B:B_01aa77,J:0,K:3\\]\n{moves}"
+        );
+        // GAMETAG alone: its nickname (A/B) before its id (I/M).
+        let tag_only = format!(
+            "\\HS\n\\[INFOMAIN=GBKIND:3,GRLT:4,ZIPSU:0,GONGJE:65\\]\n\\[GAMETAG=S0,I:qys1980,L:20,M:abc123,N:21,A:W_009b56,B:B_01aa77\\]\n{moves}"
+        );
+        for (text, pb, pw, from) in [
+            (&classic, "Tom", "W_009b56", None),
+            (&mangled, "Menskit", "K_002odc", Some("WUSERINFO's WNICK")),
+            (&modern, "B_01aa77", "W_009b56", Some("WUSERINFO's WNICK")),
+            (&tag_only, "B_01aa77", "W_009b56", Some("GAMETAG's A (nickname)")),
+        ] {
+            let (t, d) = read(text);
+            let r = t.root();
+            assert_eq!((r.value("PB"), r.value("PW")), (Some(pb), Some(pw)), "{text}");
+            let header: Vec<&str> =
+                r.get(super::super::PROP_HEADER).map(|p| p.values().map(|v| v.as_str()).collect()).unwrap_or_default();
+            if text.contains("WUSERINFO") {
+                assert!(header.iter().any(|h| h.starts_with("WUSERINFO=WID:")), "the id is kept: {header:?}");
+            }
+            match from {
+                Some(from) => {
+                    assert!(d.iter().any(|d| d.code == codes::NAME_FROM_USERINFO && d.message.contains(from)), "{d:?}")
+                }
+                None => assert!(d.iter().all(|d| d.code != codes::NAME_FROM_USERINFO), "{d:?}"),
+            }
+        }
     }
 
     #[test]

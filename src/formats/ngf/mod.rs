@@ -42,6 +42,10 @@ pub mod codes {
     pub const OFF_BOARD: &str = "ngf.off-board";
     /// A move counter is not the expected next number (informational; file order is kept).
     pub const MOVE_NUMBER: &str = "ngf.move-number";
+    /// The input ends without a line end inside a move line, inside the header, or after fewer
+    /// moves than the header counts: cut off (error, as a truncated SGF is); the moves read are
+    /// kept.
+    pub const TRUNCATED: &str = "ngf.truncated";
     /// The header's move count differs from the number of move lines (informational).
     pub const MOVE_COUNT: &str = "ngf.move-count";
     /// An `IDB[n] … [EndTxt]` comment is malformed or refers to no move.

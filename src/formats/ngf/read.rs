@@ -426,6 +426,7 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
             r.sink.push_at(line.offset, Diagnostic::warning(codes::SKIPPED_LINE, format!("line skipped: '{t}'")));
         }
     }
+    truncation(text, &all, header.len() < layout.len(), get(Field::Count), moves.len(), &mut r);
     if let Some(l) = get(Field::Count) {
         match l.text.parse::<usize>() {
             Ok(n) if n == moves.len() => {}
@@ -510,6 +511,33 @@ fn counter_value(s: &str) -> Option<u32> {
         }
         _ => None,
     }
+}
+
+/// Reports an input cut off (an error at its end, as a truncated SGF is; the moves read are
+/// kept): the text stops without a line end inside a move line (`PMAB`), or inside a header
+/// that is not complete, or after fewer moves than the header's count.
+fn truncation(text: &str, all: &[Line<'_>], short_header: bool, count: Option<Line<'_>>, read: usize, r: &mut Reader) {
+    if text.is_empty() || text.ends_with(['\n', '\r']) {
+        return;
+    }
+    let Some(last) = all.iter().rev().find(|l| !l.text.is_empty()) else { return };
+    let partial_move = last.text.starts_with("PM") && last.text.len() < 9;
+    let fewer = count.and_then(|l| l.text.parse::<usize>().ok()).is_some_and(|n| n > read);
+    let last_move = all.iter().rev().find(|l| super::starts_a_move_line(l.text) && l.text.len() >= 9);
+    let what = match (partial_move || fewer, short_header) {
+        (true, _) => match last_move {
+            Some(m) => format!(
+                "the input ends inside the moves ({read} read{}); the last move read is '{}'",
+                count.map_or(String::new(), |c| format!(" of the {} the header counts", c.text)),
+                m.text
+            ),
+            None => "the input ends inside the moves: no move was read".to_string(),
+        },
+        (false, true) => "the input ends inside the header: no move was read".to_string(),
+        (false, false) => return,
+    };
+    let kept = if read > 0 { "; the moves read are kept" } else { "" };
+    r.sink.push_at(text.len(), Diagnostic::error(codes::TRUNCATED, format!("{what}{kept}")));
 }
 
 /// Parses one `PM` line, reporting what is wrong with it; `None` when it is skipped.

@@ -95,10 +95,13 @@ pub(crate) fn parse_result(text: &str) -> ParsedResult {
     ParsedResult::Result(GameResult::Win { winner, how })
 }
 
-/// The winning margin in points: the first number that is not a move count (`250수`,
-/// `232手`), plus ½ for `半`/`반` after it, doubled when counted in stones (`子`, Chinese
-/// counting); `半目`/`반집` alone is ½.
+/// The winning margin in points: a margin in stones (`子`, Chinese counting: see
+/// [`stones_margin`]) doubled; else the first number that is not a move count (`250수`,
+/// `232手`), plus ½ for `半`/`반` after it; `半目`/`반집` alone is ½.
 fn margin(text: &str) -> Option<f64> {
+    if let Some(stones) = stones_margin(text) {
+        return Some(stones * 2.0);
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -121,24 +124,9 @@ fn margin(text: &str) -> Option<f64> {
         if !value.is_finite() {
             continue;
         }
-        let after_unit = rest.trim_start_matches(['目', '집', '点', '點', '子']);
+        let after_unit = rest.trim_start_matches(['目', '집', '点', '點']);
         if after_unit.starts_with('半') || after_unit.starts_with('반') {
             value += 0.5;
-        }
-        // Chinese counting: "又3/4子" fractions and stones worth two points.
-        if let Some(frac) = rest.strip_prefix('又') {
-            if let Some((a, b)) = frac.split_once('/') {
-                let den: String = b.chars().take_while(char::is_ascii_digit).collect();
-                if let (Ok(a), Ok(b)) = (a.parse::<f64>(), den.parse::<f64>()) {
-                    if b > 0.0 {
-                        value += a / b;
-                    }
-                }
-            }
-        }
-        let counted_in_stones = chars[i..].iter().take(8).any(|&c| c == '子');
-        if counted_in_stones {
-            value *= 2.0;
         }
         return Some(value);
     }
@@ -146,6 +134,74 @@ fn margin(text: &str) -> Option<f64> {
         return Some(0.5);
     }
     None
+}
+
+/// A margin in stones (Chinese counting), in stones: the text before a `子` read as
+/// `N`, `N.M`, `N又a/b`, `a/b`, `半`, `N又四分之一` (`一二三四` around `分之`), blanks allowed
+/// around its parts, and a `半` right after the `子` adding ½ (`3子半`). Full-width digits and
+/// `／` count as ASCII. `None` when no `子` follows such a number.
+pub(crate) fn stones_margin(text: &str) -> Option<f64> {
+    let chars: Vec<char> = text
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '／' => '/',
+            c => c,
+        })
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let part =
+        |c: char| c.is_ascii_digit() || matches!(c, '.' | '/' | '又' | '半' | '分' | '之' | '一' | '二' | '三' | '四');
+    for (at, _) in chars.iter().enumerate().filter(|(_, c)| **c == '子') {
+        let start = chars[..at].iter().rposition(|c| !part(*c)).map_or(0, |p| p + 1);
+        let token: String = chars[start..at].iter().collect();
+        if let Some(mut v) = stones_token(&token) {
+            if chars.get(at + 1) == Some(&'半') && v.fract() == 0.0 {
+                v += 0.5;
+            }
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// `N`, `N.M`, `N又F`, `F` or `半`, with `F` a fraction below one: `a/b` or `b分之a` (`一`–`四`).
+fn stones_token(t: &str) -> Option<f64> {
+    if t == "半" {
+        return Some(0.5);
+    }
+    let (whole, frac) = match t.split_once('又') {
+        Some((w, f)) => (Some(w), Some(f)),
+        None if t.contains('/') || t.contains("分之") => (None, Some(t)),
+        None => (Some(t), None),
+    };
+    let whole = match whole {
+        Some(w) => {
+            if w.is_empty() || !w.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                return None;
+            }
+            w.parse::<f64>().ok().filter(|v| v.is_finite())?
+        }
+        None => 0.0,
+    };
+    let frac = match frac {
+        None => 0.0,
+        Some(f) => {
+            let cn = |s: &str| ["一", "二", "三", "四"].iter().position(|d| *d == s).map(|i| i as f64 + 1.0);
+            let (num, den) = match f.split_once('/') {
+                Some((a, b)) => (a.parse::<f64>().ok()?, b.parse::<f64>().ok()?),
+                None => {
+                    let (b, a) = f.split_once("分之")?;
+                    (cn(a)?, cn(b)?)
+                }
+            };
+            if !(den > 0.0 && num > 0.0 && num < den && num.fract() == 0.0 && den.fract() == 0.0) {
+                return None;
+            }
+            num / den
+        }
+    };
+    Some(whole + frac)
 }
 
 /// The English result line the writer produces for `result` (which [`parse_result`] reads back
@@ -221,6 +277,17 @@ mod tests {
             ("黑中盘胜(现场消息)", "B+R"),
             ("白胜3又3/4子", "W+7.5"),
             ("黑胜2.5子", "B+5"),
+            ("白胜2又1/4子", "W+4.5"),
+            ("白胜1又3/4子", "W+3.5"),
+            ("黑胜1/4子", "B+0.5"),
+            ("白胜半子", "W+1"),
+            (" 白胜2又1/4子", "W+4.5"),
+            ("黑胜 2 又 1/4 子", "B+4.5"),
+            ("黑胜３又３／４子", "B+7.5"),
+            ("白胜四分之一子", "W+0.5"),
+            ("白胜1又四分之三子", "W+3.5"),
+            ("黑胜3子半", "B+7"),
+            ("黑胜7子", "B+14"),
             ("ดำชนะด้วยแต้ม!7.5 >> ขาว(63):ดำ(77)", "B+7.5"),
             ("Draw!", "0"),
             ("持碁", "0"),

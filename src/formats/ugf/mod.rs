@@ -39,6 +39,9 @@ pub mod codes {
     pub const COMMENT_LINE: &str = "ugf.comment-line";
     /// A line that fits no grammar of its section was skipped.
     pub const BAD_LINE: &str = "ugf.bad-line";
+    /// The input ends without a line end inside `[Header]` or inside a `[Data]` line: cut off
+    /// (error, as a truncated SGF is); the moves read are kept.
+    pub const TRUNCATED: &str = "ugf.truncated";
     /// Text after `[End]` was ignored.
     pub const AFTER_END: &str = "ugf.after-end";
     /// A header value could not be parsed; it was kept raw in `XUGFHEADER`.

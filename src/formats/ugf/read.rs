@@ -50,6 +50,37 @@ enum Section {
     End,
 }
 
+/// Reports an input cut off (an error at its end, as a truncated SGF is; the moves read are
+/// kept): the text stops without a line end inside `[Header]` before any `[Data]`, or inside a
+/// `[Data]` line that has not its four fields (`CF,W`). A cut right at the end of a whole line
+/// cannot be told from a complete file.
+fn truncation(text: &str, section: Section, data: &[Line], sink: &mut Sink) {
+    if text.is_empty() || text.ends_with(['\n', '\r']) {
+        return;
+    }
+    let whole = |l: &str| l.split(',').count() >= 4;
+    let what = match section {
+        Section::Header if data.is_empty() => "the input ends inside [Header]: no move was read".to_string(),
+        Section::Data => match data.split_last() {
+            Some(((_, cut), before)) if !whole(cut.trim()) => {
+                let kept = data.len() - 1;
+                match before.iter().rev().find(|(_, l)| whole(l.trim())) {
+                    Some((_, last)) => format!(
+                        "the input ends inside the [Data] line '{}' ({kept} lines read before it, the last \
+                         '{}'); the moves read are kept",
+                        cut.trim(),
+                        last.trim()
+                    ),
+                    None => format!("the input ends inside the [Data] line '{}': no move was read", cut.trim()),
+                }
+            }
+            _ => return,
+        },
+        _ => return,
+    };
+    sink.push_at(text.len(), Diagnostic::error(codes::TRUNCATED, what));
+}
+
 /// Parses decoded UGF text into one game. `Err` holds the diagnostics when nothing could be read
 /// (no `[Header]`/`[Data]`, or an encrypted file).
 pub(crate) fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Vec<Diagnostic>), Vec<Diagnostic>> {
@@ -118,6 +149,7 @@ pub(crate) fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Ve
         sink.push(Diagnostic::error(codes::NO_GAME, "no [Header] or [Data] section: not a UGF file"));
         return Err(sink.finish(&text));
     }
+    truncation(&text, section, &parts[1], &mut sink);
     let [head, data, figure, review_nodes, review_comments, comment] = parts;
     let mut b = TreeBuilder::new();
     let root = b.root();
