@@ -6,8 +6,8 @@
     python3 benches/peers.py --env ~/.cache/kifu-peers   # keep the installed peers for next time
 
 Inputs: every SGF file under ../shared/corpus (10,251 small files), and one large collection:
-the games of ../shared/corpus/ai_yenw concatenated in path order and repeated to --mb megabytes,
-as benches/speed.sh builds it.
+the games of ../shared/corpus/ai_yenw (8.8 MB) concatenated in path order and repeated to at
+least --mb megabytes, as benches/speed.sh builds it.
 
 Readers, each reading those files itself: kifu's command (`kifu convert`, SGF out, nothing
 written for the corpus: --dry-run; to /dev/null for the collection), kifu's library and the
@@ -91,12 +91,14 @@ def drive(tool, mode, source):
                 except Exception:  # noqa: BLE001 (pysgf raises several kinds on bad input)
                     failed += 1
         else:
-            # pysgf reads the first game of a text only: each game is given on its own,
-            # decoded as pysgf decodes these files (UTF-8, errors ignored).
-            text = Path(source).read_bytes().decode("utf-8", errors="ignore")
-            for k, game in enumerate(text.split("\n(;")):
+            # pysgf reads the first game of a text only: each game is given on its own (cut at
+            # the game starts the collection was built with, SOURCE.starts), decoded as pysgf
+            # decodes these files (UTF-8, errors ignored).
+            data = Path(source).read_bytes()
+            starts = [int(n) for n in Path(source + ".starts").read_text().split()] + [len(data)]
+            for a, b in zip(starts, starts[1:]):
                 try:
-                    GoGame.from_string(game if k == 0 else "(;" + game)
+                    GoGame.from_string(data[a:b].decode("utf-8", errors="ignore"))
                     games += 1
                 except Exception:  # noqa: BLE001
                     failed += 1
@@ -201,20 +203,44 @@ def corpus_list(corpus, work):
 
 
 def collection(yenw, megabytes, work):
-    """The ai_yenw games, each file followed by a line end, in path order, repeated to the size."""
-    once = b"".join(
-        (b if b.endswith(b"\n") else b + b"\n")
+    """The ai_yenw games, each file followed by a line end, in path order, repeated to at least
+    the size (at least once); beside it, FILE.starts: the offset where each file's game starts."""
+    files = [
+        b if b.endswith(b"\n") else b + b"\n"
         for b in (p.read_bytes() for p in sorted(Path(yenw).rglob("*")) if p.is_file() and p.suffix.lower() == ".sgf")
-    )
+    ]
+    once = b"".join(files)
     path = work / "ai_yenw.sgf"
     reps = max(1, -(-int(megabytes * 1_000_000) // len(once)))
+    starts, offset = [], 0
     with open(path, "wb") as f:
         for _ in range(reps):
             f.write(once)
+            for b in files:
+                starts.append(offset)
+                offset += len(b)
+    Path(str(path) + ".starts").write_text("".join(f"{n}\n" for n in starts))
     return path
 
 
 # ----------------------------------------------------------------------------------- timing
+
+
+def machine():
+    """One line: the date, the processor, the cores, the load, kifu's commit."""
+    cpu = "unknown processor"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return (
+        f"{time.strftime('%Y-%m-%d')}, {cpu}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.2f} at the start; kifu {commit.stdout.strip() or 'outside git'}"
+    )
 
 
 def process(cmd, env=None):
@@ -272,10 +298,13 @@ def table(title, rows, runs):
     print(f"\n{title}\n")
     print("| reader | language | wall | CPU | wall ÷ kifu | CPU ÷ kifu | games read |")
     print("|---|---|---|---|---|---|---|")
+    def sec(t):
+        return f"{t:.3f} s" if t < 1 else f"{t:.2f} s"
+
     for row, (wall, cpu, games) in results:
         rw = f"{wall / ref[0]:.2f}×" if ref else "–"
         rc = f"{cpu / ref[1]:.2f}×" if ref and ref[1] > 0 else "–"
-        print(f"| {row['name']} | {row['lang']} | {wall:.2f} s | {cpu:.2f} s | {rw} | {rc} | {games} |")
+        print(f"| {row['name']} | {row['lang']} | {sec(wall)} | {sec(cpu)} | {rw} | {rc} | {games} |")
     # The same comparisons within one language: each peer against kifu's reader in it.
     by = {row["name"]: r for row, r in results}
     pairs = []
@@ -296,7 +325,12 @@ def main():
     ap.add_argument("--mb", type=float, default=105, help="size of the large collection (default 105)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--env", help="install the peers here and keep them (default: a temporary folder)")
-    ap.add_argument("--skip", default="", help="comma-separated readers to leave out, e.g. sgfmill,pysgf")
+    ap.add_argument(
+        "--skip",
+        default="",
+        help="readers to leave out, comma-separated: cat, scan, kifu, kifu-rust, sgf-parse, kifu-python, "
+        "sgfmill, pysgf, sabaki",
+    )
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     corpus = Path(args.corpus)
@@ -317,30 +351,38 @@ def main():
         one = dict(os.environ, RAYON_NUM_THREADS="1")
         me = str(Path(__file__).resolve())
 
+        def row(key, name, lang, cmd, **more):
+            return {"key": key, "name": name, "lang": lang, "cmd": cmd, **more}
+
         def rows(mode, source, kifu_cmd, kifu_label, floors):
+            """The rows of one table; SOURCE: the readers' input arguments (--list FILE, or FILE)."""
+            rust = "kifu library, one thread"
             r = floors + [
-                {"name": kifu_label, "lang": "command", "cmd": kifu_cmd, "ref": True},
-                {"name": "kifu library, one thread", "lang": "Rust", "cmd": [str(examples / "peers"), "kifu", *source], "counted": True, "env": one},
-                {"name": "sgf-parse 4.2.8", "lang": "Rust", "cmd": [str(examples / "peers"), "sgf-parse", *source], "counted": True, "vs": "kifu library, one thread"},
+                row("kifu", kifu_label, "command", kifu_cmd, ref=True),
+                row("kifu-rust", rust, "Rust", [str(examples / "peers"), "kifu", *source], counted=True, env=one),
+                row("sgf-parse", "sgf-parse 4.2.8", "Rust", [str(examples / "peers"), "sgf-parse", *source],
+                    counted=True, vs=rust),
             ]
             if py:
-                drv = [str(py), me, "--driver"]
-                what = "read_many" if mode == "list" else "read"
+                drv, what = [str(py), me, "--driver"], ("read_many" if mode == "list" else "read")
+                kp = f"kifu.{what}"
                 r += [
-                    {"name": f"kifu.{what}", "lang": "Python", "cmd": drv + ["kifu", mode, source[-1]], "self_timed": True, "key": "kifu-python"},
-                    {"name": f"kifu.{what}, one thread", "lang": "Python", "cmd": drv + ["kifu-1", mode, source[-1]], "self_timed": True, "key": "kifu-python", "env": one},
-                    {"name": f"sgfmill {VERSIONS['sgfmill']}", "lang": "Python", "cmd": drv + ["sgfmill", mode, source[-1]], "self_timed": True, "key": "sgfmill", "vs": f"kifu.{what}"},
-                    {"name": f"pysgf {VERSIONS['pysgf']} (KaTrain)", "lang": "Python", "cmd": drv + ["pysgf", mode, source[-1]], "self_timed": True, "key": "pysgf", "vs": f"kifu.{what}"},
+                    row("kifu-python", kp, "Python", drv + ["kifu", mode, source[-1]], self_timed=True),
+                    row("kifu-python", f"{kp}, one thread", "Python", drv + ["kifu-1", mode, source[-1]],
+                        self_timed=True, env=one),
+                    row("sgfmill", f"sgfmill {VERSIONS['sgfmill']}", "Python", drv + ["sgfmill", mode, source[-1]],
+                        self_timed=True, vs=kp),
+                    row("pysgf", f"pysgf {VERSIONS['pysgf']} (KaTrain)", "Python", drv + ["pysgf", mode, source[-1]],
+                        self_timed=True, vs=kp),
                 ]
             if node:
-                r.append(
-                    {"name": f"@sabaki/sgf {VERSIONS['@sabaki/sgf']}", "lang": "JavaScript", "self_timed": True, "key": "sabaki", "vs": kifu_label,
-                     "cmd": [node[0], "--max-old-space-size=16384", str(node[1] / "read.js"), mode, source[-1]]}
-                )
-            return [x for x in r if x.get("key", x["name"]) not in skip]
+                js = [node[0], "--max-old-space-size=16384", str(node[1] / "read.js"), mode, source[-1]]
+                r.append(row("sabaki", f"@sabaki/sgf {VERSIONS['@sabaki/sgf']}", "JavaScript", js,
+                             self_timed=True, vs=kifu_label))
+            return [x for x in r if x["key"] not in skip]
 
         size = sum(os.path.getsize(p) for p in paths) / 1e6
-        print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+        print(machine())
         out = temp / "out"
         table(
             f"{len(paths):,} SGF files of {corpus} ({size:.1f} MB)",
@@ -349,7 +391,7 @@ def main():
                 ["--list", str(listing)],
                 [str(kifu_bin), "convert", "-q", "-r", str(corpus), "-O", str(out), "-t", "sgf", "--dry-run"],
                 "kifu convert -r --dry-run",
-                [{"name": "cat (floor)", "lang": "–", "cmd": ["sh", "-c", 'xargs -d "\\n" cat <"$0" >/dev/null', str(listing)]}],
+                [row("cat", "cat (floor)", "–", ["sh", "-c", 'xargs -d "\\n" cat <"$0" >/dev/null', str(listing)])],
             ),
             args.runs,
         )
@@ -361,8 +403,8 @@ def main():
                 [str(kifu_bin), "convert", "-q", str(big), "-f", "sgf", "-t", "sgf", "-o", "/dev/null"],
                 "kifu convert -t sgf -o /dev/null",
                 [
-                    {"name": "cat (floor)", "lang": "–", "cmd": ["sh", "-c", 'cat "$0" >/dev/null', str(big)]},
-                    {"name": "memchr [ ] scan (floor)", "lang": "–", "cmd": [str(examples / "bracket_scan"), str(big)]},
+                    row("cat", "cat (floor)", "–", ["sh", "-c", 'cat "$0" >/dev/null', str(big)]),
+                    row("scan", "memchr [ ] scan (floor)", "–", [str(examples / "bracket_scan"), str(big)]),
                 ],
             ),
             args.runs,
