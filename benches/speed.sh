@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Streaming conversion speed and peak memory against the floor (issue 15's Targets), in one run:
-# a memchr bracket scan of the same file (examples/bracket_scan) is 1x.
-# Usage: benches/speed.sh            (the real collection issue 15 names: the games of
-#                                    ../shared/corpus/ai_yenw, concatenated in path order and
-#                                    repeated to 105 MB; without ../shared, a generated 100 MB one)
+# kifu's conversion speed and peak memory on one large input against the floor, in one run:
+# a memchr bracket scan of the same file (examples/bracket_scan) is 1x (docs/benchmarks.md).
+# Usage: benches/speed.sh            (real games: those of ../shared/corpus/ai_yenw,
+#                                    concatenated in path order and repeated to 105 MB;
+#                                    without ../shared, a generated 100 MB collection)
 #        KIFU_BENCH_GENERATED=1 ...  the generated collection (examples/generate) instead
 #        KIFU_BENCH_FILE=big.sgf benches/speed.sh
 #        KIFU_BENCH_BIG=1 ...        also a generated 1 GB input (written to /dev/null, then deleted)
@@ -106,7 +106,6 @@ run "convert -t ndjson, 20,000 games" "$kifu" convert -q "$small" -t ndjson -o "
 run "check, 20,000 games" sh -c '"$0" check -q "$1" >/dev/null; r=$?; [ $r -eq 0 ] || [ $r -eq 1 ] || [ $r -eq 3 ]' \
   "$kifu" "$small"
 rm -f "$small" "$out/s.sgf" "$out/s.ndjson"
-"$ex/bracket_scan" --sgf-parse 10 "$file" || true
 if [ -n "${KIFU_BENCH_BIG:-}" ]; then
   big="$work/big.sgf"
   for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$file"; done >"$big"

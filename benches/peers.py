@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""kifu against the other SGF readers, in one run, on the same files (docs/benchmarks.md).
+
+    python3 benches/peers.py                 # ../shared/corpus and the 105 MB real collection
+    python3 benches/peers.py --mb 10         # a smaller collection (the Python peers are slow)
+    python3 benches/peers.py --env ~/.cache/kifu-peers   # keep the installed peers for next time
+
+Inputs: every SGF file under ../shared/corpus (10,251 small files), and one large collection:
+the games of ../shared/corpus/ai_yenw (8.8 MB) concatenated in path order and repeated to at
+least --mb megabytes, as benches/speed.sh builds it.
+
+Readers, each reading those files itself: kifu's command (`kifu convert`, SGF out, nothing
+written for the corpus: --dry-run; to /dev/null for the collection), kifu's library and the
+sgf-parse crate (examples/peers.rs, one thread each), kifu's Python package (read_many / read),
+sgfmill 1.1.1, pysgf 1.0.0 (the parser KaTrain 1.20 reads SGF with), @sabaki/sgf 3.4.7 (Node).
+Floors: `cat` of the same files, and for the collection a memchr scan of its brackets.
+
+Everything the peers need is installed into --env (default: a temporary folder, removed at the
+end): a venv with sgfmill, pysgf, maturin and kifu's wheel built from python/, and a Node folder
+with @sabaki/sgf. Nothing is installed into the repository. A tool that cannot be installed
+(no node, no network) is left out of the table with a note.
+
+Times: processes (cat, the kifu command, examples/peers) are timed whole, wall clock and CPU
+(user + system of the process and its children); the Python and Node readers time their own
+reading loop (interpreter start-up and imports left out), wall clock and the CPU of the process.
+Each row is the best of --runs runs (default 3), or one run when the first took over 5 s.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSIONS = {"sgfmill": "1.1.1", "pysgf": "1.0.0", "@sabaki/sgf": "3.4.7"}
+SLOW = 5.0  # seconds: a row whose first run takes longer runs once
+
+# ----------------------------------------------------------------------------------- readers
+# Run by the venv's Python as `peers.py --driver TOOL MODE INPUT`; MODE is `list` (INPUT: a file
+# of paths, one a line) or `collection` (INPUT: one SGF file). Prints "WALL CPU GAMES FAILED".
+
+
+def drive(tool, mode, source):
+    paths = Path(source).read_text().splitlines() if mode == "list" else [source]
+    games = failed = 0
+    if tool.startswith("kifu"):
+        import kifu
+
+        threads = 1 if tool == "kifu-1" else None
+        wall, cpu = time.perf_counter(), time.process_time()
+        if mode == "list":
+            for r in kifu.read_many(paths, threads=threads):
+                if isinstance(r, kifu.Collection):
+                    games += len(r)
+                else:
+                    failed += 1
+        else:
+            games = len(kifu.read(source))
+    elif tool == "sgfmill":
+        from sgfmill import sgf, sgf_grammar
+
+        wall, cpu = time.perf_counter(), time.process_time()
+        if mode == "list":
+            for p in paths:
+                try:
+                    sgf.Sgf_game.from_bytes(Path(p).read_bytes())
+                    games += 1
+                except ValueError:
+                    failed += 1
+        else:
+            # sgfmill's way to read a collection: the coarse trees, then a game of each.
+            for c in sgf_grammar.parse_sgf_collection(Path(source).read_bytes()):
+                try:
+                    sgf.Sgf_game.from_coarse_game_tree(c)
+                    games += 1
+                except ValueError:
+                    failed += 1
+    elif tool == "pysgf":
+        from pysgf import GoGame
+
+        wall, cpu = time.perf_counter(), time.process_time()
+        if mode == "list":
+            for p in paths:
+                try:
+                    GoGame.from_file(p)  # what KaTrain's "load SGF" calls
+                    games += 1
+                except Exception:  # noqa: BLE001 (pysgf raises several kinds on bad input)
+                    failed += 1
+        else:
+            # pysgf reads the first game of a text only: each game is given on its own (cut at
+            # the game starts the collection was built with, SOURCE.starts), decoded as pysgf
+            # decodes these files (UTF-8, errors ignored).
+            data = Path(source).read_bytes()
+            starts = [int(n) for n in Path(source + ".starts").read_text().split()] + [len(data)]
+            for a, b in zip(starts, starts[1:]):
+                try:
+                    GoGame.from_string(data[a:b].decode("utf-8", errors="ignore"))
+                    games += 1
+                except Exception:  # noqa: BLE001
+                    failed += 1
+    else:
+        raise SystemExit(f"unknown reader {tool}")
+    print(f"{time.perf_counter() - wall:.4f} {time.process_time() - cpu:.4f} {games} {failed}")
+
+
+SABAKI = r"""
+const sgf = require('@sabaki/sgf'), fs = require('fs');
+const [mode, source] = process.argv.slice(2);
+const paths = mode === 'list' ? fs.readFileSync(source, 'utf8').split('\n').filter(Boolean) : [source];
+let games = 0, failed = 0;
+const t = process.hrtime.bigint(), c = process.cpuUsage();
+for (const p of paths) {
+  try { games += sgf.parseFile(p).length; } catch (e) { failed += 1; }
+}
+const wall = Number(process.hrtime.bigint() - t) / 1e9, u = process.cpuUsage(c);
+console.log(`${wall.toFixed(4)} ${((u.user + u.system) / 1e6).toFixed(4)} ${games} ${failed}`);
+"""
+
+# ----------------------------------------------------------------------------------- set-up
+
+
+def say(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run_quiet(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def build_kifu():
+    say("building kifu (release) and examples/peers, examples/bracket_scan ...")
+    for cmd in (
+        ["cargo", "build", "--release", "--quiet"],
+        ["cargo", "build", "--release", "--quiet", "-p", "kifu", "--example", "peers", "--example", "bracket_scan"],
+    ):
+        r = run_quiet(cmd, cwd=ROOT)
+        if r.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed:\n{r.stderr}")
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release"
+    return target / "kifu", target / "examples"
+
+
+def python_env(env):
+    """The venv's Python with the peers and kifu's wheel, or None (with a note)."""
+    venv = env / "venv"
+    py = venv / "bin" / "python"
+    if not py.exists():
+        say(f"creating {venv} ...")
+        if run_quiet([sys.executable, "-m", "venv", str(venv)]).returncode != 0:
+            say("note: no venv: the Python readers are left out")
+            return None
+    pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    want = [f"sgfmill=={VERSIONS['sgfmill']}", f"pysgf=={VERSIONS['pysgf']}", "maturin"]
+    r = run_quiet(pip + want)
+    if r.returncode != 0:
+        say(f"note: pip install {' '.join(want)} failed; the Python readers are left out:\n{r.stderr}")
+        return None
+    say("building kifu's wheel (release) ...")
+    wheels = env / "wheels"
+    shutil.rmtree(wheels, ignore_errors=True)
+    r = run_quiet(
+        [str(venv / "bin" / "maturin"), "build", "--release", "--locked", "-m", "python/Cargo.toml"]
+        + ["-i", str(py), "--out", str(wheels), "--quiet"],
+        cwd=ROOT,
+    )
+    if r.returncode != 0:
+        raise SystemExit(f"maturin build failed:\n{r.stderr}")
+    r = run_quiet(pip + ["--force-reinstall", "--no-deps", *map(str, wheels.glob("kifu-*.whl"))])
+    if r.returncode != 0:
+        raise SystemExit(f"installing kifu's wheel failed:\n{r.stderr}")
+    return py
+
+
+def node_env(env):
+    """(node, folder with @sabaki/sgf and the reader script), or None (with a note)."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        say("note: node or npm is missing: @sabaki/sgf is left out")
+        return None
+    folder = env / "node"
+    folder.mkdir(exist_ok=True)
+    if not (folder / "package.json").exists():
+        (folder / "package.json").write_text('{"private": true}\n')
+    r = run_quiet(
+        [npm, "install", "--silent", "--no-audit", "--no-fund", f"@sabaki/sgf@{VERSIONS['@sabaki/sgf']}"], cwd=folder
+    )
+    if r.returncode != 0:
+        say(f"note: npm install @sabaki/sgf failed; it is left out:\n{r.stderr}")
+        return None
+    (folder / "read.js").write_text(SABAKI)
+    return node, folder
+
+
+def corpus_list(corpus, work):
+    paths = sorted(str(p) for p in Path(corpus).rglob("*") if p.is_file() and p.suffix.lower() == ".sgf")
+    listing = work / "corpus.txt"
+    listing.write_text("".join(p + "\n" for p in paths))
+    return paths, listing
+
+
+def collection(yenw, megabytes, work):
+    """The ai_yenw games, each file followed by a line end, in path order, repeated to at least
+    the size (at least once); beside it, FILE.starts: the offset where each file's game starts."""
+    files = [
+        b if b.endswith(b"\n") else b + b"\n"
+        for b in (p.read_bytes() for p in sorted(Path(yenw).rglob("*")) if p.is_file() and p.suffix.lower() == ".sgf")
+    ]
+    once = b"".join(files)
+    path = work / "ai_yenw.sgf"
+    reps = max(1, -(-int(megabytes * 1_000_000) // len(once)))
+    starts, offset = [], 0
+    with open(path, "wb") as f:
+        for _ in range(reps):
+            f.write(once)
+            for b in files:
+                starts.append(offset)
+                offset += len(b)
+    Path(str(path) + ".starts").write_text("".join(f"{n}\n" for n in starts))
+    return path
+
+
+# ----------------------------------------------------------------------------------- timing
+
+
+def machine():
+    """One line: the date, the processor, the cores, the load, kifu's commit."""
+    cpu = "unknown processor"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return (
+        f"{time.strftime('%Y-%m-%d')}, {cpu}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.2f} at the start; kifu {commit.stdout.strip() or 'outside git'}"
+    )
+
+
+def process(cmd, env=None):
+    """(wall, CPU, stdout, exit code) of a whole process and its children."""
+    wall = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    out = p.stdout.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - wall, usage.ru_utime + usage.ru_stime, out.decode(), code
+
+
+def measure(row, runs):
+    """Best (wall, CPU, games) of up to RUNS runs of ROW's command; None when it failed."""
+    best = None
+    for k in range(runs):
+        wall, cpu, out, code = process(row["cmd"], row.get("env"))
+        # kifu exits 1 when some inputs failed and 3 for warnings with --strict; anything else
+        # (a crash, a usage error, a missing interpreter) leaves the row out.
+        if code not in (0, 1, 3):
+            say(f"note: {row['name']} exited with {code}; left out")
+            return None
+        if row.get("self_timed"):
+            try:
+                w, c, games, failed = out.split()[-4:]
+                wall, cpu, games = float(w), float(c), f"{games} ({failed} refused)" if int(failed) else games
+            except ValueError:
+                say(f"note: {row['name']} printed no timing: {out[-300:]!r}")
+                return None
+        elif row.get("counted"):
+            try:
+                g, failed = out.split()[-2:]
+                games = f"{g} ({failed} refused)" if int(failed) else g
+            except ValueError:
+                say(f"note: {row['name']} printed no count: {out[-300:]!r}")
+                return None
+        else:
+            games = "–"
+        if best is None or wall < best[0]:
+            best = (wall, cpu, games)
+        if k == 0 and wall > SLOW:
+            break
+    return best
+
+
+def table(title, rows, runs):
+    say(f"timing: {title}")
+    results = []
+    for row in rows:
+        r = measure(row, runs)
+        if r is not None:
+            results.append((row, r))
+            say(f"  {row['name']}: {r[0]:.2f} s wall, {r[1]:.2f} s CPU")
+    ref = next((r for row, r in results if row.get("ref")), None)
+    print(f"\n{title}\n")
+    print("| reader | language | wall | CPU | wall ÷ kifu | CPU ÷ kifu | games read |")
+    print("|---|---|---|---|---|---|---|")
+    def sec(t):
+        return f"{t:.3f} s" if t < 1 else f"{t:.2f} s"
+
+    for row, (wall, cpu, games) in results:
+        rw = f"{wall / ref[0]:.2f}×" if ref else "–"
+        rc = f"{cpu / ref[1]:.2f}×" if ref and ref[1] > 0 else "–"
+        print(f"| {row['name']} | {row['lang']} | {sec(wall)} | {sec(cpu)} | {rw} | {rc} | {games} |")
+    # The same comparisons within one language: each peer against kifu's reader in it.
+    by = {row["name"]: r for row, r in results}
+    pairs = []
+    for row, (wall, cpu, _) in results:
+        base = by.get(row.get("vs", ""))
+        if base:
+            pairs.append(f"{row['name']} {wall / base[0]:.1f}× wall, {cpu / base[1]:.1f}× CPU")
+    if pairs:
+        print("\nAgainst kifu in the same language (Rust: the library, one thread; Python: "
+              "kifu's package, all cores; JavaScript: the command): " + "; ".join(pairs) + ".")
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--driver":
+        return drive(*sys.argv[2:5])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    ap.add_argument("--mb", type=float, default=105, help="size of the large collection (default 105)")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--env", help="install the peers here and keep them (default: a temporary folder)")
+    ap.add_argument(
+        "--skip",
+        default="",
+        help="readers to leave out, comma-separated: cat, scan, kifu, kifu-rust, sgf-parse, kifu-python, "
+        "sgfmill, pysgf, sabaki",
+    )
+    args = ap.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    corpus = Path(args.corpus)
+    if not corpus.is_dir():
+        raise SystemExit(f"no {corpus}: nothing to measure")
+
+    kifu_bin, examples = build_kifu()
+    temp = Path(tempfile.mkdtemp(prefix="kifu-peers."))
+    env = Path(args.env).resolve() if args.env else temp / "env"
+    env.mkdir(parents=True, exist_ok=True)
+    try:
+        py = python_env(env) if not {"kifu-python", "sgfmill", "pysgf"} <= skip else None
+        node = node_env(env) if "sabaki" not in skip else None
+        paths, listing = corpus_list(corpus, temp)
+        big = collection(corpus / "ai_yenw", args.mb, temp)
+        for p in paths + [str(big)]:  # the page cache warm for every reader
+            Path(p).read_bytes()
+        one = dict(os.environ, RAYON_NUM_THREADS="1")
+        me = str(Path(__file__).resolve())
+
+        def row(key, name, lang, cmd, **more):
+            return {"key": key, "name": name, "lang": lang, "cmd": cmd, **more}
+
+        def rows(mode, source, kifu_cmd, kifu_label, floors):
+            """The rows of one table; SOURCE: the readers' input arguments (--list FILE, or FILE)."""
+            rust = "kifu library, one thread"
+            r = floors + [
+                row("kifu", kifu_label, "command", kifu_cmd, ref=True),
+                row("kifu-rust", rust, "Rust", [str(examples / "peers"), "kifu", *source], counted=True, env=one),
+                row("sgf-parse", "sgf-parse 4.2.8", "Rust", [str(examples / "peers"), "sgf-parse", *source],
+                    counted=True, vs=rust),
+            ]
+            if py:
+                drv, what = [str(py), me, "--driver"], ("read_many" if mode == "list" else "read")
+                kp = f"kifu.{what}"
+                r += [
+                    row("kifu-python", kp, "Python", drv + ["kifu", mode, source[-1]], self_timed=True),
+                    row("kifu-python", f"{kp}, one thread", "Python", drv + ["kifu-1", mode, source[-1]],
+                        self_timed=True, env=one),
+                    row("sgfmill", f"sgfmill {VERSIONS['sgfmill']}", "Python", drv + ["sgfmill", mode, source[-1]],
+                        self_timed=True, vs=kp),
+                    row("pysgf", f"pysgf {VERSIONS['pysgf']} (KaTrain)", "Python", drv + ["pysgf", mode, source[-1]],
+                        self_timed=True, vs=kp),
+                ]
+            if node:
+                js = [node[0], "--max-old-space-size=16384", str(node[1] / "read.js"), mode, source[-1]]
+                r.append(row("sabaki", f"@sabaki/sgf {VERSIONS['@sabaki/sgf']}", "JavaScript", js,
+                             self_timed=True, vs=kifu_label))
+            return [x for x in r if x["key"] not in skip]
+
+        size = sum(os.path.getsize(p) for p in paths) / 1e6
+        print(machine())
+        out = temp / "out"
+        table(
+            f"{len(paths):,} SGF files of {corpus} ({size:.1f} MB)",
+            rows(
+                "list",
+                ["--list", str(listing)],
+                [str(kifu_bin), "convert", "-q", "-r", str(corpus), "-O", str(out), "-t", "sgf", "--dry-run"],
+                "kifu convert -r --dry-run",
+                [row("cat", "cat (floor)", "–", ["sh", "-c", 'xargs -d "\\n" cat <"$0" >/dev/null', str(listing)])],
+            ),
+            args.runs,
+        )
+        table(
+            f"one collection: the ai_yenw games repeated to {big.stat().st_size / 1e6:.0f} MB",
+            rows(
+                "collection",
+                [str(big)],
+                [str(kifu_bin), "convert", "-q", str(big), "-f", "sgf", "-t", "sgf", "-o", "/dev/null"],
+                "kifu convert -t sgf -o /dev/null",
+                [
+                    row("cat", "cat (floor)", "–", ["sh", "-c", 'cat "$0" >/dev/null', str(big)]),
+                    row("scan", "memchr [ ] scan (floor)", "–", [str(examples / "bracket_scan"), str(big)]),
+                ],
+            ),
+            args.runs,
+        )
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
