@@ -354,6 +354,7 @@ impl Sink {
     }
 
     /// Whether nothing has been recorded.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(crate) fn is_empty(&self) -> bool {
         self.counts.is_empty()
     }

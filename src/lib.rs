@@ -72,6 +72,7 @@ pub use model::{BoardSize, Collection, Color, GameInfo, GameTree, Move, Node, No
 pub use reader::Reader;
 
 mod entry;
+mod parallel;
 #[cfg(feature = "serde")]
 mod serde_impls;
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod compose;
 mod layout;
 mod markup;
 mod numbering;
+#[cfg(feature = "png")]
 mod png;
 pub mod scene;
 pub mod select;
@@ -241,6 +242,7 @@ impl Options {
 
 /// Why no diagram could be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DiagramError {
     /// The collection has no such game.
     #[error("the input holds {have} game{}; there is no game {want}", if *.have == 1 { "" } else { "s" })]
@@ -337,10 +339,16 @@ fn output(
     let bytes = match kind {
         Kind::Svg => svg().into_bytes(),
         Kind::Text => text().into_bytes(),
+        #[cfg(feature = "png")]
         Kind::Png => {
             let (bytes, missing) = png::render(&svg(), options).map_err(DiagramError::Png)?;
             diagnostics.extend(missing);
             bytes
+        }
+        #[cfg(not(feature = "png"))]
+        Kind::Png => {
+            let _ = (svg, options, &mut diagnostics);
+            return Err(DiagramError::Png("kifu was built without its `png` feature".to_string()));
         }
     };
     Ok(WriteOutput { bytes, diagnostics })

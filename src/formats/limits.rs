@@ -25,14 +25,11 @@ pub struct Limits {
     /// repair, and recording offsets while reading costs less than reading a game again to place
     /// its repair. 256 KiB.
     pub offsets_up_to: usize,
-    /// Texts from this many bytes are parsed in pieces on the thread pool (feature `parallel`,
-    /// and a pool of more than one thread). 8 MiB.
-    pub parallel_from: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { whole_up_to: 16 << 20, offsets_up_to: 256 << 10, parallel_from: 8 << 20 }
+        Limits { whole_up_to: 16 << 20, offsets_up_to: 256 << 10 }
     }
 }
 
@@ -46,12 +43,6 @@ impl Limits {
     /// These limits with [`Limits::offsets_up_to`] set.
     pub fn with_offsets_up_to(mut self, bytes: usize) -> Limits {
         self.offsets_up_to = bytes;
-        self
-    }
-
-    /// These limits with [`Limits::parallel_from`] set.
-    pub fn with_parallel_from(mut self, bytes: usize) -> Limits {
-        self.parallel_from = bytes;
         self
     }
 }

@@ -531,12 +531,11 @@ pub(crate) fn apply_reporting(read: &mut ReadOutput) -> bool {
     };
     // One pass over each game: the nodes some repair touches (nothing allocated for a clean one).
     let games = &read.collection.games;
-    let parallel = games.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1;
+    let parallel = games.len() >= PARALLEL_FROM && crate::parallel::threads() > 1;
     let mut plans: Vec<Option<Plan>> = Vec::new();
     if parallel {
-        use rayon::prelude::*;
         let may: Vec<bool> = games.iter().map(&mut may_continue).collect();
-        plans = games.par_iter().zip(may).map(|(game, may)| plan(game, may)).collect();
+        plans = plan_all(games, may);
         if plans.iter().all(Option::is_none) {
             plans.clear();
         }
@@ -680,26 +679,43 @@ struct Repairs {
     games: Vec<(usize, Option<std::sync::Arc<String>>)>,
 }
 
-/// Repairs `games` (a run) on the rayon pool, each as [`repair_game`] with its plan: their
-/// diagnostics, in game order.
+/// The plans of `games` ([`plan`], with whether each may continue inline), on the pool.
+fn plan_all(games: &[GameTree], may: Vec<bool>) -> Vec<Option<Plan>> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        games.par_iter().zip(may).map(|(game, may)| plan(game, may)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        games.iter().zip(may).map(|(game, may)| plan(game, may)).collect()
+    }
+}
+
+/// Repairs `games` (a run) on the pool, each as [`repair_game`] with its plan: their
+/// diagnostics, in game order (one part per chunk of games).
 fn repair_run(games: &mut [GameTree], plans: &mut [Option<Plan>], full: &[&'static str]) -> Vec<Repairs> {
-    use rayon::prelude::*;
-    let per = games.len().div_ceil(4 * rayon::current_num_threads()).max(1);
-    games
-        .par_chunks_mut(per)
-        .zip(plans.par_chunks_mut(per))
-        .map(|(games, plans)| {
-            let mut scratch = Scratch::take();
-            let mut out = Repairs::default();
-            for (game, plan) in games.iter_mut().zip(plans) {
-                if let Some(plan) = plan.take() {
-                    repair_game(game, plan, full, &mut scratch, &mut out);
-                }
+    let per = games.len().div_ceil(4 * crate::parallel::threads()).max(1);
+    let chunk = |(games, plans): (&mut [GameTree], &mut [Option<Plan>])| {
+        let mut scratch = Scratch::take();
+        let mut out = Repairs::default();
+        for (game, plan) in games.iter_mut().zip(plans) {
+            if let Some(plan) = plan.take() {
+                repair_game(game, plan, full, &mut scratch, &mut out);
             }
-            scratch.keep();
-            out
-        })
-        .collect()
+        }
+        scratch.keep();
+        out
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        games.par_chunks_mut(per).zip(plans.par_chunks_mut(per)).map(chunk).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        games.chunks_mut(per).zip(plans.chunks_mut(per)).map(chunk).collect()
+    }
 }
 
 /// Buffers of one game's repairs, kept from game to game (most games of a collection need the

@@ -263,7 +263,20 @@ fn run<R: Read + Send>(
     }
     let pool = emit.pool.clone();
     emit.emit(written(read, options.to, &write, &pool))?;
-    let (write, pool) = (&write, &pool);
+    rest(parts, format, options, emit, &write, &pool)
+}
+
+/// The pieces after the first, each read and written by whichever thread of the pool is free and
+/// emitted in input order.
+#[cfg(feature = "parallel")]
+fn rest<R: Read + Send>(
+    parts: &mut Parts<R>,
+    format: Format,
+    options: &StreamOptions,
+    emit: &mut Emit<'_>,
+    write: &WriteOptions,
+    pool: &Buffers,
+) -> Result<(), StreamError> {
     // A window of pieces in flight: each is read and written by whichever thread is free, and
     // emitted as soon as the pieces before it are; no thread waits for a whole batch.
     let window = 4 * rayon::current_num_threads().max(1);
@@ -316,6 +329,24 @@ fn run<R: Read + Send>(
         }
     });
     result
+}
+
+/// Without the feature `parallel`: the pieces after the first, one after the other on the
+/// calling thread.
+#[cfg(not(feature = "parallel"))]
+fn rest<R: Read + Send>(
+    parts: &mut Parts<R>,
+    format: Format,
+    options: &StreamOptions,
+    emit: &mut Emit<'_>,
+    write: &WriteOptions,
+    pool: &Buffers,
+) -> Result<(), StreamError> {
+    while let Some(piece) = parts.next_piece() {
+        let piece = piece.map_err(StreamError::Input)?;
+        emit.emit(process(piece, format, options, write, pool))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

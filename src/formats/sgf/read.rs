@@ -252,6 +252,7 @@ const PIECES_FROM: usize = 8 << 20;
 /// asked for. `None` (read it whole) for a small text, a one-thread pool, or when any piece
 /// reports anything: a piece cut anywhere but between two game trees ends inside one, which
 /// its reader reports, so pieces read without a word are exactly the whole text's games.
+#[cfg(feature = "parallel")]
 fn parse_pieces(
     text: &str,
     src: &Arc<String>,
@@ -260,7 +261,7 @@ fn parse_pieces(
     from_size: usize,
 ) -> Option<(Vec<GameTree>, Vec<super::declared::RootCharset>)> {
     use rayon::prelude::*;
-    let threads = rayon::current_num_threads();
+    let threads = crate::parallel::threads();
     if text.len() < from_size || threads < 2 {
         return None;
     }
@@ -293,6 +294,18 @@ fn parse_pieces(
         found.extend(f);
     }
     Some((games, found))
+}
+
+/// Without the feature `parallel`, a text is always read whole.
+#[cfg(not(feature = "parallel"))]
+fn parse_pieces(
+    _text: &str,
+    _src: &Arc<String>,
+    _positions: bool,
+    _roots: bool,
+    _from_size: usize,
+) -> Option<(Vec<GameTree>, Vec<super::declared::RootCharset>)> {
+    None
 }
 
 impl<'s> Reader<'s> {
