@@ -186,7 +186,7 @@ pub struct GameTree {
     /// `i` has the full key `UNKNOWN + i`.
     unknown: Vec<Box<str>>,
     /// Each unknown identifier's index, once there are more than [`INDEX_FROM`].
-    unknown_index: Option<Box<HashMap<Box<str>, u32>>>,
+    unknown_index: Option<HashMap<Box<str>, u32>>,
     /// Byte offsets into the source text, recorded only when a reader was asked for them.
     positions: Option<Box<Positions>>,
     /// Where in the source text the reader found this game: from its `(` to after its `)`
@@ -689,7 +689,7 @@ impl GameTree {
             }
             None if self.unknown.len() > INDEX_FROM => {
                 let index = self.unknown.iter().enumerate().map(|(i, u)| (u.clone(), i as u32)).collect();
-                self.unknown_index = Some(Box::new(index));
+                self.unknown_index = Some(index);
             }
             None => {}
         }

@@ -551,7 +551,10 @@ mod tests {
         let p = dir.path().join("out.sgf");
         let skip = OutputPolicy { existing: Existing::Skip, ..REFUSE };
         let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
-        let cases: [(&[u8], OutputPolicy, Option<Written>, &[u8]); 5] = [
+        // What another writer put there, the policy, what is done (`None`: refused), what is
+        // there after.
+        type Case = (&'static [u8], OutputPolicy, Option<Written>, &'static [u8]);
+        let cases: [Case; 5] = [
             (b"(;GM[1])", REFUSE, Some(Written::Unchanged), b"(;GM[1])"),
             (b"(;GM[2])", REFUSE, None, b"(;GM[2])"),
             (b"(;GM[1])x", REFUSE, None, b"(;GM[1])x"),

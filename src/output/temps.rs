@@ -76,8 +76,9 @@ fn owned_by_us(meta: &fs::Metadata) -> bool {
 }
 
 /// Removes the temporary files that killed runs left in `dirs`, and only what kifu can tell it
-/// made: a regular file (not a link, not a folder) named exactly `.kifu-PID-XXXXXX.tmp` (see
-/// [`temp_name_pid`]), owned by the user running this process, whose process `PID` is not this
+/// made: a regular file (not a link, not a folder) named exactly `.kifu-PID-XXXXXX.tmp` (the PID
+/// in decimal without leading zeros, six ASCII letters or digits), owned by the user running
+/// this process, whose process `PID` is not this
 /// one and is gone. Only where processes can be checked (`/proc`); returns how many. A file a
 /// user named that way is indistinguishable from kifu's own and is removed once its "process"
 /// is gone: `formats/cli.md` reserves the pattern.
