@@ -35,10 +35,20 @@ const NONE: usize = usize::MAX;
 
 /// For every property, the index of the next with the same identifier ([`NONE`] when none),
 /// and whether one before has it: one pass, one- and two-letter identifiers told by their
-/// table slot, others through a hash map.
+/// table slot, others through a hash map (compared in pairs up to 32 properties).
 fn links(props: &[Prop<'_>]) -> (Vec<usize>, Vec<bool>) {
     let mut next = vec![NONE; props.len()];
     let mut later = vec![false; props.len()];
+    if props.len() <= 32 {
+        // A few properties (nearly every node): compared in pairs, cheaper than the tables.
+        for i in 0..props.len() {
+            if let Some(k) = (i + 1..props.len()).find(|&k| props[k].ident == props[i].ident) {
+                next[i] = k;
+                later[k] = true;
+            }
+        }
+        return (next, later);
+    }
     let mut last_by_slot = [NONE; 26 * 27];
     let mut last_by_name: HashMap<&str, usize> = HashMap::new();
     for (i, p) in props.iter().enumerate() {
@@ -60,7 +70,8 @@ fn links(props: &[Prop<'_>]) -> (Vec<usize>, Vec<bool>) {
 /// few).
 fn any_repeat(props: &[Prop<'_>]) -> bool {
     let mut seen = 0u128;
-    let mut others: Vec<&str> = Vec::new();
+    let mut others = [""; 16];
+    let mut n_others = 0;
     let mut many: Option<HashSet<&str>> = None;
     for p in props {
         if p.key == super::NO_KEY {
@@ -68,10 +79,11 @@ fn any_repeat(props: &[Prop<'_>]) -> bool {
                 if !set.insert(&p.ident) {
                     return true;
                 }
-            } else if others.contains(&&*p.ident) {
+            } else if others[..n_others].contains(&&*p.ident) {
                 return true;
-            } else if others.len() < 16 {
-                others.push(&p.ident);
+            } else if n_others < others.len() {
+                others[n_others] = &p.ident;
+                n_others += 1;
             } else {
                 many = Some(others.iter().copied().chain([&*p.ident]).collect());
             }
