@@ -419,3 +419,111 @@ fn a_private_gib_key_cannot_inject_a_line() {
         w.diagnostics
     );
 }
+
+// Limits: how many identifiers and repeated properties a node may hold.
+
+/// A distinct identifier of upper-case letters for every `i` (none in the property table).
+fn unknown_ident(i: usize) -> String {
+    let mut s = String::from("XQ");
+    let mut n = i;
+    for _ in 0..4 {
+        s.push(char::from(b'A' + (n % 26) as u8));
+        n /= 26;
+    }
+    s
+}
+
+/// Every node's properties as identifiers and value texts.
+fn node_props(game: &kifu::model::GameTree) -> Vec<Vec<(String, Vec<String>)>> {
+    game.nodes()
+        .map(|n| {
+            n.props().map(|p| (p.ident().to_string(), p.values().map(|v| v.as_str().to_string()).collect())).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn more_than_16384_distinct_unknown_identifiers_are_all_kept() {
+    // Once, identifiers past the 16,384th were merged into it: renamed without repairs, their
+    // values dropped with repairs.
+    let n = 20_000;
+    let mut text = String::from("(;GM[1]");
+    for i in 0..n {
+        text.push_str(&format!("{}[v{i}]", unknown_ident(i)));
+    }
+    // The last identifier again in the same node, one past the old limit in the next node.
+    text.push_str(&format!("{}[again];B[pd]{}[next])", unknown_ident(n - 1), unknown_ident(16_400)));
+    for no_repair in [true, false] {
+        let opts = ReadOptions { no_repair, ..ReadOptions::default() };
+        let out = Format::SGF.read(text.clone().into_bytes(), &opts).unwrap();
+        let mut root = vec![("GM".to_string(), vec!["1".to_string()])];
+        root.extend((0..n).map(|i| (unknown_ident(i), vec![format!("v{i}")])));
+        if no_repair {
+            root.push((unknown_ident(n - 1), vec!["again".to_string()]));
+            assert_eq!(codes(&out), []);
+        } else {
+            root[n].1.push("again".to_string());
+            let found: Vec<&str> = out.diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(found, ["fix.duplicate-merged"]);
+        }
+        let second = vec![("B".to_string(), vec!["pd".to_string()]), (unknown_ident(16_400), vec!["next".to_string()])];
+        let game = &out.collection.games[0];
+        assert_eq!(node_props(game), [root, second], "no_repair: {no_repair}");
+        // Written and read back (SGF, JSON): the same identifiers and values (but the root
+        // `FF` and `CA` the SGF writer sets).
+        for format in [Format::SGF, Format::JSON] {
+            let written = format.write(&out.collection, &WriteOptions::default()).unwrap().bytes;
+            let mut back = node_props(&read(format, &written).collection.games[0]);
+            back[0].retain(|(ident, _)| ident != "FF" && ident != "CA");
+            assert_eq!(back, node_props(game), "{format:?}");
+        }
+    }
+}
+
+/// Reads `text` with repairs on another thread; fails when that takes longer than `secs` (a
+/// quadratic repair took minutes on these inputs; a linear one takes a fraction of a second).
+fn read_repaired_within(text: String, secs: u64) -> kifu::ReadOutput {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let out = Format::SGF.read(text.into_bytes(), &ReadOptions::default()).unwrap();
+        let _ = tx.send(out);
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs)).expect("the repairs finish in time")
+}
+
+#[test]
+fn repeated_properties_in_one_node_merge_in_linear_time() {
+    let n = 100_000;
+    let many = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<String>();
+    // Distinct comments: one comment, the texts joined with a blank line, in order.
+    let out = read_repaired_within(format!("(;GM[1];B[pd]{})", many(&|i| format!("C[c{i}]"))), 60);
+    let node = out.collection.games[0].node(kifu::model::NodeId::from_index(1));
+    let joined: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+    assert_eq!(node.props().count(), 2);
+    assert_eq!(node.value("C"), Some(joined.join("\n\n").as_str()));
+    // Distinct game names: the first kept, every other one moved to the private property.
+    let out = read_repaired_within(format!("(;GM[1]{})", many(&|i| format!("GN[g{i}]"))), 60);
+    let root = out.collection.games[0].root();
+    assert_eq!(root.value("GN"), Some("g0"));
+    let moved: Vec<&str> = root.get("XSGFGN").unwrap().values().map(|v| v.as_str()).collect();
+    assert_eq!(moved.len(), n - 1);
+    assert!(moved.iter().enumerate().all(|(i, v)| *v == format!("g{}", i + 1)));
+    // Labels and unknown identifiers, each given twice: every distinct value once, in order.
+    let out = read_repaired_within(
+        format!("(;GM[1]{}{})", many(&|i| format!("LB[aa:{i}]")), many(&|i| format!("{}[x]{0}[y]", unknown_ident(i)))),
+        60,
+    );
+    let root = out.collection.games[0].root();
+    let labels: Vec<String> = root.get("LB").unwrap().values().map(|v| v.as_str().to_string()).collect();
+    assert_eq!(labels, (0..n).map(|i| format!("aa:{i}")).collect::<Vec<_>>());
+    assert_eq!(root.props().count(), 2 + n);
+    assert!((0..n).all(|i| root.get(&unknown_ident(i)).unwrap().values().map(|v| v.as_str()).eq(["x", "y"])));
+    // One comment of many values, and many points given again and again.
+    let out = read_repaired_within(
+        format!("(;GM[1]C{}{})", many(&|i| format!("[v{i}]")), many(&|i| format!("AB[{}]", ["aa", "bb", "cc"][i % 3]))),
+        60,
+    );
+    let root = out.collection.games[0].root();
+    assert_eq!(root.value("C").map(|c| c.len()), Some((0..n).map(|i| format!("v{i}").len() + 2).sum::<usize>() - 2));
+    assert!(root.get("AB").unwrap().values().map(|v| v.as_str()).eq(["aa", "bb", "cc"]));
+}

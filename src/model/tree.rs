@@ -9,6 +9,7 @@
 //! short plain value keeps that value's range inline. Values that needed no unescaping point into
 //! the shared source text; the others live in the tree's own buffer. Nothing here recurses.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -24,6 +25,15 @@ const MULTI: u16 = u16::MAX;
 const PAIR: u16 = u16::MAX - 1;
 /// Bit set on a property key that indexes the tree's unknown identifiers.
 const UNKNOWN: u16 = 1 << 14;
+/// The slot key of every unknown identifier from the [`EXT_FROM`]th on: such a property is
+/// always stored with its values in the `values` table, whose first record (the count) holds
+/// the identifier's index in its `len`. So a tree holds any number of distinct identifiers.
+const EXT: u16 = UNKNOWN | (UNKNOWN - 1);
+/// The full key (see [`GameTree::key_for`]) from which the slot key is [`EXT`].
+const EXT_FROM: u32 = EXT as u32;
+/// Unknown identifiers a tree looks up by comparing each in turn; past this many it keeps a hash
+/// map beside the list (built once, when the list grows past it).
+const INDEX_FROM: usize = 16;
 /// A slot with this bit holds a whole move on a point: the colour ([`MOVE_W`]) and the point's
 /// letters as `26 * (x - 'a') + (y - 'a')` in the low 10 bits. Any other property takes
 /// [`WIDE`] slots: key (this bit clear), length, location (low half, high half).
@@ -172,7 +182,11 @@ pub struct GameTree {
     /// The first slot of the property pushed last (while reading).
     last_pushed: u32,
     values: Vec<Val>,
+    /// The identifiers not in the property table, in the order first met: unknown identifier
+    /// `i` has the full key `UNKNOWN + i`.
     unknown: Vec<Box<str>>,
+    /// Each unknown identifier's index, once there are more than [`INDEX_FROM`].
+    unknown_index: Option<HashMap<Box<str>, u32>>,
     /// Byte offsets into the source text, recorded only when a reader was asked for them.
     positions: Option<Box<Positions>>,
     /// Where in the source text the reader found this game: from its `(` to after its `)`
@@ -295,6 +309,7 @@ impl GameTree {
             last_pushed: 0,
             values: Vec::new(),
             unknown: Vec::new(),
+            unknown_index: None,
             positions: None,
             read_span: [NO_OFFSET; 2],
         }
@@ -561,6 +576,7 @@ impl GameTree {
         self.n_props = 0;
         self.values.clear();
         self.unknown.clear();
+        self.unknown_index = None;
         out
     }
 
@@ -643,19 +659,47 @@ impl GameTree {
         }
     }
 
-    /// Key for an identifier (must be non-empty, upper-case for known ones).
-    pub(crate) fn key_for(&mut self, ident: &str) -> u16 {
+    /// The full key of an identifier (must be non-empty, upper-case for known ones): the table
+    /// index of a known one, `UNKNOWN + i` for the tree's `i`th unknown one (added when new).
+    /// Below [`EXT_FROM`] it is the key a property's slots hold; from there on the slots hold
+    /// [`EXT`] and the values' first record the index. Any number of identifiers is held; each
+    /// is found in constant time once there are more than [`INDEX_FROM`].
+    pub(crate) fn key_for(&mut self, ident: &str) -> u32 {
         if let Some(i) = props::index_of(ident) {
-            return i;
+            return u32::from(i);
         }
-        if let Some(i) = self.unknown.iter().position(|u| &**u == ident) {
-            return UNKNOWN | i as u16;
+        u32::from(UNKNOWN) + self.unknown_id(ident)
+    }
+
+    /// The index of the unknown identifier `ident`, added when new.
+    fn unknown_id(&mut self, ident: &str) -> u32 {
+        if let Some(index) = &self.unknown_index {
+            if let Some(&i) = index.get(ident) {
+                return i;
+            }
+        } else if let Some(i) = self.unknown.iter().position(|u| &**u == ident) {
+            return i as u32;
         }
-        let i = self.unknown.len().min((UNKNOWN - 1) as usize);
-        if i == self.unknown.len() {
-            self.unknown.push(ident.into());
+        // Node and value indices are `u32`, so are the identifiers' (each takes a property).
+        let i = u32::try_from(self.unknown.len()).expect("fewer identifiers than properties");
+        self.unknown.push(ident.into());
+        match &mut self.unknown_index {
+            Some(index) => {
+                index.insert(ident.into(), i);
+            }
+            None if self.unknown.len() > INDEX_FROM => {
+                let index = self.unknown.iter().enumerate().map(|(i, u)| (u.clone(), i as u32)).collect();
+                self.unknown_index = Some(index);
+            }
+            None => {}
         }
-        UNKNOWN | i as u16
+        i
+    }
+
+    /// The full key (as [`Self::key_for`] gives it) of property `p`.
+    #[inline]
+    fn full_key(&self, p: Prop) -> u32 {
+        if p.key == EXT { u32::from(UNKNOWN) + self.values[p.loc as usize].len } else { u32::from(p.key) }
     }
 
     /// A location and length for `text` copied into the own buffer.
@@ -683,11 +727,11 @@ impl GameTree {
         Val { loc, len, split: split.map_or(NO_SPLIT, |s| s as u32) }
     }
 
-    /// Append a property with one value to the last node.
+    /// Append a property with one value to the last node (`key` from [`Self::key_for`]).
     #[inline(always)]
-    pub(crate) fn push_prop_single(&mut self, key: u16, v: Val) {
-        if v.split == NO_SPLIT && v.len < u32::from(PAIR) {
-            let p = self.short_prop(key, v.loc, v.len as u16);
+    pub(crate) fn push_prop_single(&mut self, key: u32, v: Val) {
+        if v.split == NO_SPLIT && v.len < u32::from(PAIR) && key < EXT_FROM {
+            let p = self.short_prop(key as u16, v.loc, v.len as u16);
             self.push_last(p);
         } else {
             self.push_prop(key, &[v]);
@@ -719,10 +763,12 @@ impl GameTree {
         self.n_props
     }
 
-    /// Append a property with `vals` to the last node.
-    pub(crate) fn push_prop(&mut self, key: u16, vals: &[Val]) {
+    /// Append a property with `vals` to the last node (`key` from [`Self::key_for`]).
+    pub(crate) fn push_prop(&mut self, key: u32, vals: &[Val]) {
         let p = match vals {
-            [v] if v.split == NO_SPLIT && v.len < u32::from(PAIR) => self.short_prop(key, v.loc, v.len as u16),
+            [v] if v.split == NO_SPLIT && v.len < u32::from(PAIR) && key < EXT_FROM => {
+                self.short_prop(key as u16, v.loc, v.len as u16)
+            }
             _ => self.multi_prop(key, vals),
         };
         self.push_last(p);
@@ -749,8 +795,12 @@ impl GameTree {
     }
 
     #[inline]
-    fn ident_of(&self, key: u16) -> &str {
-        if key & UNKNOWN != 0 { &self.unknown[(key & !UNKNOWN) as usize] } else { PROPS[key as usize].ident }
+    fn ident_of(&self, p: Prop) -> &str {
+        if p.key & UNKNOWN != 0 {
+            &self.unknown[(self.full_key(p) - u32::from(UNKNOWN)) as usize]
+        } else {
+            PROPS[p.key as usize].ident
+        }
     }
 
     /// Number of nodes.
@@ -866,7 +916,7 @@ impl GameTree {
         let new = self.make_prop(key, &values);
         let (slots, w) = Self::encode(new);
         let (start, end) = self.prop_range(node);
-        let found = self.heads(start, end).find(|&i| self.prop_at(i).key == key);
+        let found = self.heads(start, end).find(|&i| self.full_key(self.prop_at(i)) == key);
         match found {
             Some(i) => {
                 // The property keeps its recorded offset.
@@ -902,9 +952,9 @@ impl GameTree {
         self.splice_slots(node, at..at, &slots[..w], &[NO_OFFSET; WIDE][..w]);
     }
 
-    fn make_prop(&mut self, key: u16, values: &[PropValue]) -> Prop {
-        if let [v] = values {
-            if let Some(p) = v.split.is_none().then(|| self.short_own_prop(key, &v.text)).flatten() {
+    fn make_prop(&mut self, key: u32, values: &[PropValue]) -> Prop {
+        if let ([v], true) = (values, key < EXT_FROM) {
+            if let Some(p) = v.split.is_none().then(|| self.short_own_prop(key as u16, &v.text)).flatten() {
                 return p;
             }
         }
@@ -935,9 +985,10 @@ impl GameTree {
     pub(crate) fn push_prop_parts(&mut self, ident: &str, values: &[NewValue<'_>]) {
         let key = self.key_for(ident);
         let short = match *values {
-            [NewValue::Plain(text)] => self.short_own_prop(key, text),
+            _ if key >= EXT_FROM => None,
+            [NewValue::Plain(text)] => self.short_own_prop(key as u16, text),
             // Rare (a reader's warning): the joined text, as a `PropValue` holds it.
-            [NewValue::Pair(first, second, false)] => self.short_own_prop(key, &format!("{first}:{second}")),
+            [NewValue::Pair(first, second, false)] => self.short_own_prop(key as u16, &format!("{first}:{second}")),
             _ => None,
         };
         let prop = short.unwrap_or_else(|| {
@@ -963,10 +1014,13 @@ impl GameTree {
         self.push_last(prop);
     }
 
-    /// A property with the values `vals`: several, or one that the short form cannot hold.
-    fn multi_prop(&mut self, key: u16, vals: &[Val]) -> Prop {
+    /// A property with the values `vals`: several, or one that the short form cannot hold, or
+    /// any of an identifier whose full key `key` is past what slots hold (the first record's
+    /// `len` then holds its index).
+    fn multi_prop(&mut self, key: u32, vals: &[Val]) -> Prop {
         let at = self.values.len() as u32;
-        self.values.push(Val { loc: vals.len() as u32, len: 0, split: NO_SPLIT });
+        let (key, id) = if key >= EXT_FROM { (EXT, key - u32::from(UNKNOWN)) } else { (key as u16, 0) };
+        self.values.push(Val { loc: vals.len() as u32, len: id, split: NO_SPLIT });
         self.values.extend_from_slice(vals);
         Prop { loc: at, len: MULTI, key }
     }
@@ -1002,7 +1056,7 @@ impl GameTree {
                     let key = self.key_for(ident);
                     self.make_prop(key, values)
                 }
-                NewProp::Keyed(key, values) => self.make_prop(key, values),
+                NewProp::Keyed(key, values) => self.make_prop(u32::from(key), values),
             };
             let (slots, w) = Self::encode(stored);
             new.extend_from_slice(&slots[..w]);
@@ -1025,7 +1079,7 @@ impl GameTree {
         let (start, end) = self.prop_range(node);
         let gone: Vec<(usize, usize)> = self
             .heads(start, end)
-            .filter(|&i| self.ident_of(self.prop_at(i).key) == ident)
+            .filter(|&i| self.ident_of(self.prop_at(i)) == ident)
             .map(|i| (i, width(self.slots[i])))
             .collect();
         // From the last, so that the earlier ranges stay where they are.
@@ -1279,7 +1333,7 @@ impl<'a> Property<'a> {
     /// The identifier (FF\[4\] upper-case form for known properties).
     #[inline]
     pub fn ident(&self) -> &'a str {
-        self.tree.ident_of(self.raw().key)
+        self.tree.ident_of(self.raw())
     }
 
     /// The property's stored form, detached from its node (see [`Stored`]).
@@ -1288,9 +1342,17 @@ impl<'a> Property<'a> {
     }
 
     /// The compact key: the table index of a known identifier; unknown identifiers have keys
-    /// of their own (from `PROPS.len()` up), one per identifier in the tree.
+    /// of their own (from `PROPS.len()` up), one per identifier in the tree's first 16,383
+    /// unknown ones, one shared by the others ([`Self::ident_key`] tells them apart).
     pub(crate) fn key(&self) -> u16 {
         self.raw().key
+    }
+
+    /// A key of the identifier's own, for any number of unknown identifiers: the same for two
+    /// properties of one tree exactly when their identifiers are the same.
+    #[inline]
+    pub(crate) fn ident_key(&self) -> u32 {
+        self.tree.full_key(self.raw())
     }
 
     /// The table entry for a known property.
@@ -1494,6 +1556,73 @@ impl fmt::Debug for GameTree {
 mod tests {
     use super::*;
 
+    /// A distinct upper-case identifier of five letters for every `i` (none in the table).
+    fn unknown_name(i: usize) -> String {
+        let mut s = String::from("XQ");
+        let mut n = i;
+        for _ in 0..4 {
+            s.push(char::from(b'A' + (n % 26) as u8));
+            n /= 26;
+        }
+        s
+    }
+
+    #[test]
+    fn any_number_of_distinct_unknown_identifiers_is_held_apart() {
+        // Past the 16,383 identifiers a slot key holds, and past the size where the lookup
+        // switches to a hash map.
+        let n = 20_000;
+        let mut b = crate::model::TreeBuilder::new();
+        let root = NodeId::ROOT;
+        for i in 0..n {
+            let name = unknown_name(i);
+            // One value (the short form for the first ones), two values, a composed value.
+            match i % 3 {
+                0 => b.add_prop(root, &name, [i.to_string()]),
+                1 => b.add_prop(root, &name, [i.to_string(), "b".to_string()]),
+                _ => b.add_prop(root, &name, [PropValue::composed(&i.to_string(), "c")]),
+            }
+        }
+        let mut t = b.build();
+        assert_eq!(t.unknown.len(), n);
+        assert!(t.unknown_index.is_some());
+        let check = |t: &GameTree, replaced: usize| {
+            let props: Vec<Property<'_>> = t.root().props().collect();
+            assert_eq!(props.len(), n);
+            for (i, p) in props.iter().enumerate() {
+                assert_eq!(p.ident(), unknown_name(i));
+                assert!(!p.known() && p.def().is_none());
+                let first = if i == replaced { "new".to_string() } else { i.to_string() };
+                let texts: Vec<&str> = p.values().map(|v| v.as_str()).collect();
+                match i % 3 {
+                    _ if i == replaced => assert_eq!(texts, ["new"]),
+                    0 => assert_eq!(texts, [first.as_str()]),
+                    1 => assert_eq!(texts, [first.as_str(), "b"]),
+                    _ => assert_eq!(p.values().next().unwrap().parts(), Some((first.as_str(), "c"))),
+                }
+            }
+            // Keys are the same exactly for the same identifier.
+            let keys: std::collections::HashSet<u32> = props.iter().map(|p| p.ident_key()).collect();
+            assert_eq!(keys.len(), n);
+        };
+        check(&t, usize::MAX);
+        // Setting and removing find the identifier itself, not another sharing its slot key.
+        let late = n - 5;
+        t.set_prop(root, &unknown_name(late), ["new"]);
+        check(&t, late);
+        let gone = n - 1;
+        assert_eq!(t.remove_prop(root, &unknown_name(gone)), 1);
+        assert_eq!(t.root().props().count(), n - 1);
+        assert!(t.root().get(&unknown_name(gone)).is_none());
+        assert_eq!(t.root().value(&unknown_name(late)), Some("new"));
+        // A copy through the builder keeps every identifier.
+        let copy = t.to_builder().build();
+        assert_eq!(copy.root().props().count(), n - 1);
+        assert!(
+            copy.root().props().zip(t.root().props()).all(|(a, b)| a.ident() == b.ident() && a.values().eq(b.values()))
+        );
+    }
+
     #[test]
     fn lone_moves_are_told_from_their_one_slot() {
         let read = crate::read(&b"(;B[aa];W[sr];B[pd]C[x];W[zz];B[tt]BL[30];W[])"[..]).unwrap();
@@ -1633,7 +1762,7 @@ mod tests {
         let mut t = GameTree::with_source(Arc::new("B[pd]W[tt]B[]W[Pd]".to_string()));
         t.push_node(None, None);
         for (key, at, len) in [(KEY_B, 2, 2), (KEY_W, 7, 2), (KEY_B, 12, 0), (KEY_W, 15, 2)] {
-            t.push_prop_single(key, GameTree::val(GameTree::src_loc(at), len, None));
+            t.push_prop_single(u32::from(key), GameTree::val(GameTree::src_loc(at), len, None));
         }
         t.push_move_node(KEY_W, b'p', b'd', 0);
         t.push_prop_owned("B", &["qq".into()]);

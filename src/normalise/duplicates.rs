@@ -1,6 +1,8 @@
 //! Repeated properties in one node (`AB[gc]AB[cg]`, `C[a]C[b]`, `GM[1]…GM[1]`), and repeated
 //! points inside one point list (`AB[aa][aa]`): merged into one property, values in order.
 
+use std::collections::{HashMap, HashSet};
+
 use super::{Prop, Values, Work, codes};
 use crate::diag::Severity;
 use crate::model::props::{self, ValueType};
@@ -28,36 +30,62 @@ fn merge_kind(ident: &str) -> Merge {
     }
 }
 
-/// Words of a bit set with a bit per one- or two-letter identifier ([`props::slot`]).
-const SLOT_WORDS: usize = (26 * 27usize).div_ceil(64);
+/// No property follows (see [`links`]).
+const NONE: usize = usize::MAX;
 
-/// The one- and two-letter identifiers given more than once in `props` (a bit per slot), and
-/// whether a longer one is: one pass instead of comparing every pair.
-fn repeats(props: &[Prop<'_>]) -> ([u64; SLOT_WORDS], bool) {
-    let mut seen = [0u64; SLOT_WORDS];
-    let mut twice = [0u64; SLOT_WORDS];
-    let mut long = false;
-    for (i, p) in props.iter().enumerate() {
-        match props::slot(p.ident.as_bytes()) {
-            Some(s) => {
-                let bit = 1u64 << (s % 64);
-                twice[s / 64] |= seen[s / 64] & bit;
-                seen[s / 64] |= bit;
+/// For every property, the index of the next with the same identifier ([`NONE`] when none),
+/// and whether one before has it: one pass, one- and two-letter identifiers told by their
+/// table slot, others through a hash map (compared in pairs up to 32 properties).
+fn links(props: &[Prop<'_>]) -> (Vec<usize>, Vec<bool>) {
+    let mut next = vec![NONE; props.len()];
+    let mut later = vec![false; props.len()];
+    if props.len() <= 32 {
+        // A few properties (nearly every node): compared in pairs, cheaper than the tables.
+        for i in 0..props.len() {
+            if let Some(k) = (i + 1..props.len()).find(|&k| props[k].ident == props[i].ident) {
+                next[i] = k;
+                later[k] = true;
             }
-            None => long |= props[..i].iter().any(|q| q.ident == p.ident),
         }
+        return (next, later);
     }
-    (twice, long)
+    let mut last_by_slot = [NONE; 26 * 27];
+    let mut last_by_name: HashMap<&str, usize> = HashMap::new();
+    for (i, p) in props.iter().enumerate() {
+        let last = match props::slot(p.ident.as_bytes()) {
+            Some(s) => &mut last_by_slot[s],
+            None => last_by_name.entry(&p.ident).or_insert(NONE),
+        };
+        if *last != NONE {
+            next[*last] = i;
+            later[i] = true;
+        }
+        *last = i;
+    }
+    (next, later)
 }
 
 /// Whether some identifier occurs twice in `props`: told from the table keys (a bit each; the
-/// table has fewer than 128 rows), the other identifiers compared as text.
+/// table has fewer than 128 rows), the other identifiers compared as text (through a set past a
+/// few).
 fn any_repeat(props: &[Prop<'_>]) -> bool {
     let mut seen = 0u128;
-    for (i, p) in props.iter().enumerate() {
+    let mut others = [""; 16];
+    let mut n_others = 0;
+    let mut many: Option<HashSet<&str>> = None;
+    for p in props {
         if p.key == super::NO_KEY {
-            if props[..i].iter().any(|q| q.key == super::NO_KEY && q.ident == p.ident) {
+            if let Some(set) = &mut many {
+                if !set.insert(&p.ident) {
+                    return true;
+                }
+            } else if others[..n_others].contains(&&*p.ident) {
                 return true;
+            } else if n_others < others.len() {
+                others[n_others] = &p.ident;
+                n_others += 1;
+            } else {
+                many = Some(others.iter().copied().chain([&*p.ident]).collect());
             }
         } else {
             let bit = 1u128 << (p.key & 127);
@@ -70,38 +98,41 @@ fn any_repeat(props: &[Prop<'_>]) -> bool {
     false
 }
 
-/// Merges every repeated property of the node into its first occurrence.
+/// A private property to add once the node's repeats are removed: its identifier's, the values,
+/// and the index of the property it follows.
+type Private = (String, Vec<PropValue>, usize);
+
+/// Merges every repeated property of the node into its first occurrence. Linear in the node's
+/// properties and values: each repeat is found through [`links`], removed in one pass at the
+/// end, and values are compared through [`Distinct`].
 pub(crate) fn merge(w: &mut Work<'_>) {
     // No identifier repeated and no property with several values (most nodes): nothing to do.
-    if w.props.iter().all(|p| p.values.len() < 2) && !any_repeat(&w.props) {
+    let repeat = any_repeat(&w.props);
+    if !repeat && w.props.iter().all(|p| p.values.len() < 2) {
         return;
     }
-    let (twice, long) = repeats(&w.props);
-    if w.props.iter().all(|p| p.values.len() < 2) && !long && twice.iter().all(|&w| w == 0) {
-        return;
-    }
-    // Whether property `i` is repeated later: a one- or two-letter identifier is met first where
-    // it repeats (the later ones are merged into it there), and no repair here adds one.
-    let repeated_later = |props: &[Prop<'_>], i: usize| match props::slot(props[i].ident.as_bytes()) {
-        Some(s) => twice[s / 64] & (1 << (s % 64)) != 0,
-        None => props[i + 1..].iter().any(|p| p.ident == props[i].ident),
-    };
-    let mut i = 0;
-    while i < w.props.len() {
-        let repeated = repeated_later(&w.props, i);
+    // Without a repeat (a list of several values, most often), no links are needed.
+    let (next, later) = if repeat { links(&w.props) } else { (Vec::new(), Vec::new()) };
+    let next = |i: usize| next.get(i).copied().unwrap_or(NONE);
+    let mut gone = vec![false; if repeat { w.props.len() } else { 0 }];
+    let mut private: Vec<Private> = Vec::new();
+    for i in 0..w.props.len() {
+        if later.get(i) == Some(&true) {
+            // Merged into the first of its identifier.
+            continue;
+        }
+        let repeated = next(i) != NONE;
         let several = w.props[i].values.len() > 1;
         let kind = if repeated || several { merge_kind(&w.props[i].ident) } else { Merge::List };
         if !repeated && (kind == Merge::List || !several) {
             // Nothing to merge (the common case): nothing copied.
-            i += 1;
             continue;
         }
         let ident = w.props[i].ident.clone();
-        let repeats: Vec<usize> = (i + 1..w.props.len()).filter(|&k| w.props[k].ident == ident).collect();
-        if repeats.is_empty() {
-            if matches!(kind, Merge::Text | Merge::Single) && w.props[i].values.len() > 1 {
-                several_values(w, i, kind == Merge::Text || is_simple_text(&ident));
-            } else if kind == Merge::Points && w.props[i].values.len() > 1 && points_repeat(&w.props[i].values) {
+        if !repeated {
+            if matches!(kind, Merge::Text | Merge::Single) {
+                several_values(w, i, kind == Merge::Text || is_simple_text(&ident), &mut private);
+            } else if kind == Merge::Points && points_repeat(&w.props[i].values) {
                 let origin = w.props[i].origin;
                 let (kept, dropped) = dedupe_points(&w.props[i].values);
                 w.props[i].values = kept.into();
@@ -110,49 +141,44 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                     w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
                 }
             }
-            i += 1;
             continue;
+        }
+        let repeats: Vec<usize> =
+            std::iter::successors(Some(next(i)), |&k| Some(next(k)).filter(|&n| n != NONE)).collect();
+        for &k in &repeats {
+            gone[k] = true;
         }
         let times = repeats.len() + 1;
         let origin = w.props[i].origin;
+        let all = || std::iter::once(i).chain(repeats.iter().copied());
         if matches!(kind, Merge::Points | Merge::List) {
             // One pass: the values of every occurrence offered in order, each kept value copied
-            // once; then the repeats removed together.
-            let all = || std::iter::once(i).chain(repeats.iter().copied());
+            // once.
             let mut merged = Merged::new(kind == Merge::Points, all().map(|k| w.props[k].values.len()).sum());
             for k in all() {
                 for (text, parts) in w.props[k].values.split_texts() {
                     merged.offer(text, parts.map(|(a, _)| a.len()));
                 }
             }
-            let (mut at, mut next) = (0, repeats.iter().copied().peekable());
-            w.props.retain(|_| {
-                let repeat = next.next_if_eq(&at).is_some();
-                at += 1;
-                !repeat
-            });
-            let dropped = merged.dropped;
-            w.props[i].values = merged.kept.into();
+            let (kept, dropped) = merged.into_kept();
+            w.props[i].values = kept.into();
             let more = if dropped > 0 { format!(", {dropped} repeated value(s) dropped") } else { String::new() };
             let msg = format!("{ident} given {times} times in one node; merged into one (values in order{more})");
             w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
-            i += 1;
             continue;
         }
-        let mut extra: Vec<Prop<'_>> = Vec::with_capacity(repeats.len());
-        for &k in repeats.iter().rev() {
-            extra.push(w.props.remove(k));
-        }
-        extra.reverse();
+        let extra: Vec<PropValue> = repeats.iter().flat_map(|&k| w.props[k].values.take()).collect();
         // Text or Single (lists were merged above).
         if kind == Merge::Text {
-            let mut texts: Vec<String> = w.props[i].values.take().into_iter().map(|v| v.text).collect();
-            for t in extra.into_iter().flat_map(|p| p.values).map(|v| v.text) {
-                if !texts.contains(&t) {
-                    texts.push(t);
-                }
+            // The first occurrence's texts as they are, then each other text not given yet.
+            let mut texts = Distinct::default();
+            for v in w.props[i].values.take() {
+                texts.push(v);
             }
-            texts.retain(|t| !t.is_empty());
+            for v in extra {
+                texts.offer(v);
+            }
+            let texts: Vec<String> = texts.kept.into_iter().map(|v| v.text).filter(|t| !t.is_empty()).collect();
             w.props[i].values = vec![PropValue::new(texts.join("\n\n"))].into();
             let msg = format!("{ident} given {times} times in one node; the texts joined with a blank line");
             w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
@@ -162,13 +188,13 @@ pub(crate) fn merge(w: &mut Work<'_>) {
             let mut all = w.props[i].values.take().into_iter();
             let first = all.next().unwrap_or_else(|| PropValue::new(""));
             w.props[i].values = vec![first.clone()].into();
-            let mut distinct: Vec<PropValue> = Vec::new();
-            for v in all.chain(extra.into_iter().flat_map(|p| p.values)) {
-                let same = same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first));
-                if !same && !distinct.contains(&v) {
-                    distinct.push(v);
+            let mut distinct = Distinct::default();
+            for v in all.chain(extra) {
+                if !same_values(&ident, std::slice::from_ref(&v), std::slice::from_ref(&first)) {
+                    distinct.offer(v);
                 }
             }
+            let distinct = distinct.kept;
             if distinct.is_empty() {
                 let msg = format!("{ident} given {times} times with the same value; kept once");
                 w.report(origin, Severity::Info, codes::DUPLICATE_MERGED, msg);
@@ -188,17 +214,37 @@ pub(crate) fn merge(w: &mut Work<'_>) {
                     shown.join(""),
                     super::private(&ident)
                 );
-                w.keep_private(&ident, distinct, i);
+                private.push((ident.into_owned(), distinct, i));
                 w.report(origin, Severity::Warning, codes::DUPLICATE_CONFLICT, msg);
             }
         }
-        i += 1;
+    }
+    // The repeats removed in one pass, then the private properties added (each after the
+    // property it comes from; at most one per table identifier, so few).
+    let mut before = Vec::with_capacity(gone.len());
+    let mut removed = 0;
+    for &g in &gone {
+        before.push(removed);
+        removed += usize::from(g);
+    }
+    if removed > 0 {
+        let mut at = 0;
+        w.props.retain(|_| {
+            at += 1;
+            !gone[at - 1]
+        });
+    }
+    let mut added = 0;
+    for (ident, values, i) in private {
+        let len = w.props.len();
+        w.keep_private(&ident, values, i - before.get(i).copied().unwrap_or(0) + added);
+        added += w.props.len() - len;
     }
 }
 
 /// After the other repairs: properties they renamed or added under a name the node already has
 /// (two `XSGFSZ`, say) are joined into the first, values in order (reported by the repair that
-/// made them).
+/// made them). Linear, as [`merge`].
 pub(crate) fn coalesce(w: &mut Work<'_>) {
     coalesce_props(&mut w.props);
     for node in &mut w.after {
@@ -210,23 +256,78 @@ fn coalesce_props(props: &mut Vec<Prop<'_>>) {
     if !any_repeat(props) {
         return;
     }
-    let mut i = 0;
-    while i < props.len() {
-        let mut k = i + 1;
-        while k < props.len() {
-            if props[k].ident == props[i].ident {
-                let more = props.remove(k).values;
-                let values = props[i].values.to_mut();
-                for v in more {
-                    if !values.contains(&v) {
-                        values.push(v);
-                    }
-                }
-            } else {
-                k += 1;
-            }
+    let (next, later) = links(props);
+    for i in 0..props.len() {
+        if later[i] || next[i] == NONE {
+            continue;
         }
-        i += 1;
+        let mut values = Distinct::default();
+        for v in props[i].values.take() {
+            values.push(v);
+        }
+        let mut k = next[i];
+        while k != NONE {
+            for v in props[k].values.take() {
+                values.offer(v);
+            }
+            k = next[k];
+        }
+        props[i].values = values.kept.into();
+    }
+    let mut at = 0;
+    props.retain(|_| {
+        at += 1;
+        !later[at - 1]
+    });
+}
+
+/// Values kept in order, each offered one kept only when no equal one is (compared one by one
+/// while they are few, through a set of their texts past that).
+#[derive(Default)]
+struct Distinct {
+    kept: Vec<PropValue>,
+    set: Option<HashSet<(String, Option<usize>)>>,
+}
+
+impl Distinct {
+    /// Values compared one by one up to this many.
+    const FEW: usize = 16;
+
+    /// Keeps `v` whether or not an equal one is kept.
+    fn push(&mut self, v: PropValue) {
+        if let Some(set) = &mut self.set {
+            set.insert((v.text.clone(), v.split));
+        }
+        self.kept.push(v);
+        self.index();
+    }
+
+    /// Keeps `v` unless an equal one is kept; whether it was.
+    fn offer(&mut self, v: PropValue) -> bool {
+        let new = match &mut self.set {
+            Some(set) => set.insert((v.text.clone(), v.split)),
+            None => !self.kept.contains(&v),
+        };
+        if new {
+            self.kept.push(v);
+            self.index();
+        }
+        new
+    }
+
+    /// Whether a text and split are kept.
+    fn contains(&self, text: &str, split: Option<usize>) -> bool {
+        match &self.set {
+            // Borrowed lookups need an owned key here; built only past `FEW`.
+            Some(set) => set.contains(&(text.to_string(), split)),
+            None => self.kept.iter().any(|v| v.text == text && v.split == split),
+        }
+    }
+
+    fn index(&mut self) {
+        if self.set.is_none() && self.kept.len() > Self::FEW {
+            self.set = Some(self.kept.iter().map(|v| (v.text.clone(), v.split)).collect());
+        }
     }
 }
 
@@ -246,7 +347,7 @@ fn is_simple_text(ident: &str) -> bool {
 /// A single-value property read with several values (`C[a][b]`, `GN[a][b]`, `W[ce][dd]`): texts
 /// are joined (Text with a blank line, SimpleText with a space), other values keep the first and
 /// move the rest to a private property.
-fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
+fn several_values(w: &mut Work<'_>, i: usize, text: bool, private: &mut Vec<Private>) {
     let ident = w.props[i].ident.clone();
     let origin = w.props[i].origin;
     let n = w.props[i].values.len();
@@ -274,7 +375,7 @@ fn several_values(w: &mut Work<'_>, i: usize, text: bool) {
                 shown.join(""),
                 super::private(&ident)
             );
-            w.keep_private(&ident, rest, i);
+            private.push((ident.into_owned(), rest, i));
             w.report(origin, Severity::Warning, codes::EXTRA_VALUES, msg);
         }
     }
@@ -286,7 +387,7 @@ fn dedupe_values(values: Vec<PropValue>) -> (Vec<PropValue>, usize) {
     for v in &values {
         merged.offer(&v.text, v.split);
     }
-    (merged.kept, merged.dropped)
+    merged.into_kept()
 }
 
 /// Points already listed (alone or in a rectangle) dropped; a rectangle that overlaps earlier
@@ -296,7 +397,7 @@ fn dedupe_points(values: &Values<'_>) -> (Vec<PropValue>, usize) {
     for (text, parts) in values.split_texts() {
         merged.offer(text, parts.map(|(a, _)| a.len()));
     }
-    (merged.kept, merged.dropped)
+    merged.into_kept()
 }
 
 /// The values of a list merged from several, offered one by one: repeated ones dropped (for a
@@ -307,22 +408,34 @@ struct Merged {
     many: bool,
     covered: Covered,
     kept: Vec<PropValue>,
+    /// The values of a list that is not of points, kept once each.
+    distinct: Distinct,
     dropped: usize,
 }
 
 impl Merged {
     fn new(points: bool, total: usize) -> Merged {
-        Merged { points, many: total > 1, covered: Covered::default(), kept: Vec::with_capacity(total), dropped: 0 }
+        let kept = Vec::with_capacity(if points { total } else { 0 });
+        let mut distinct = Distinct::default();
+        if !points {
+            distinct.kept.reserve(total);
+        }
+        Merged { points, many: total > 1, covered: Covered::default(), kept, distinct, dropped: 0 }
+    }
+
+    /// The values kept, and how many were dropped.
+    fn into_kept(self) -> (Vec<PropValue>, usize) {
+        (if self.points { self.kept } else { self.distinct.kept }, self.dropped)
     }
 
     /// Offers the value `text` (composed when `split` is the index of its `:`).
     fn offer(&mut self, text: &str, split: Option<usize>) {
         let own = || PropValue { text: text.to_string(), split };
         if !self.points {
-            if self.kept.iter().any(|v| v.text == text && v.split == split) {
+            if self.distinct.contains(text, split) {
                 self.dropped += 1;
             } else {
-                self.kept.push(own());
+                self.distinct.push(own());
             }
             return;
         }
@@ -416,18 +529,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn repeats_told_by_key_are_repeats_told_by_slot() {
-        let idents = ["B", "W", "AB", "C", "TC", "TT", "XSGFKM", "XSGFHA", "MULTIGOGM", "KM", "OT", "ZZ"];
+    fn repeats_told_by_key_are_repeats_told_by_links() {
+        let mut idents: Vec<String> =
+            ["B", "W", "AB", "C", "TC", "TT", "XSGFKM", "XSGFHA", "MULTIGOGM", "KM", "OT", "ZZ"]
+                .map(String::from)
+                .to_vec();
+        // Enough other identifiers for the set past 16 of them.
+        idents.extend((0..60).map(|i| format!("XU{i}")));
         let mut seed = 11u64;
-        for n in 0..200 {
-            let props: Vec<Prop<'_>> = (0..n % 9)
+        for n in 0..400 {
+            let props: Vec<Prop<'_>> = (0..n % 41)
                 .map(|_| {
                     seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    Prop::new(idents[(seed >> 33) as usize % idents.len()], Vec::new())
+                    Prop::new(idents[(seed >> 33) as usize % idents.len()].clone(), Vec::new())
                 })
                 .collect();
-            let (twice, long) = repeats(&props);
-            assert_eq!(any_repeat(&props), long || twice.iter().any(|&w| w != 0), "{props:?}");
+            let (next, later) = links(&props);
+            assert_eq!(any_repeat(&props), later.iter().any(|&l| l), "{props:?}");
+            for (i, &k) in next.iter().enumerate() {
+                if k != NONE {
+                    assert!(k > i && props[k].ident == props[i].ident && later[k]);
+                    assert!(props[i + 1..k].iter().all(|p| p.ident != props[i].ident));
+                } else {
+                    assert!(props[i + 1..].iter().all(|p| p.ident != props[i].ident));
+                }
+            }
         }
     }
 

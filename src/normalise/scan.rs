@@ -70,22 +70,27 @@ pub(crate) fn node_needs_work(n: Node<'_>, facts: &GameFacts) -> bool {
     // One pass: the set of keys (a repeated one is a duplicate), a single-value property with
     // several values, a point list naming a point twice, `FF`/`CA` after text in the root.
     let mut present = 0u128;
-    let mut unknowns = [0u16; 16];
+    // The unknown identifiers' keys: the first 16 in an array, all in a set past that.
+    let mut unknowns = [0u32; 16];
     let mut n_unknown = 0;
+    let mut more: Option<std::collections::HashSet<u32>> = None;
     let mut first_text = usize::MAX;
     for (i, p) in n.props().enumerate() {
         let key = p.key();
         if unknown(key) {
-            if unknowns[..n_unknown.min(16)].contains(&key) {
+            let id = p.ident_key();
+            if let Some(set) = &mut more {
+                if !set.insert(id) {
+                    return true;
+                }
+            } else if unknowns[..n_unknown].contains(&id) {
                 return true;
+            } else if n_unknown < unknowns.len() {
+                unknowns[n_unknown] = id;
+                n_unknown += 1;
+            } else {
+                more = Some(unknowns.iter().copied().chain([id]).collect());
             }
-            if n_unknown >= 16 && n.props().take(i).any(|q| q.key() == key) {
-                return true;
-            }
-            if n_unknown < 16 {
-                unknowns[n_unknown] = key;
-            }
-            n_unknown += 1;
         } else {
             if present & bit(key) != 0 {
                 return true;

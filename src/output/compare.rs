@@ -28,6 +28,12 @@ impl Compare {
         Compare { equal: old.is_some(), old, left, scratch: Vec::new() }
     }
 
+    /// Whether the old file is open to compare with (not when the lengths differ or it cannot
+    /// be opened: then nothing written is read against it).
+    pub(super) fn is_open(&self) -> bool {
+        self.old.is_some()
+    }
+
     /// Whether everything written equals the whole old file (which ends where it did).
     pub(super) fn finish(mut self) -> bool {
         let mut one = [0u8; 1];

@@ -51,7 +51,7 @@ pub enum Existing {
 }
 
 /// How [`write_output`] treats what is already there.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutputPolicy {
     /// What to do with an existing regular file whose bytes differ.
     pub existing: Existing,
@@ -59,6 +59,18 @@ pub struct OutputPolicy {
     pub dry_run: bool,
     /// Create a missing parent folder (batch outputs under `-O`); otherwise it is an error.
     pub create_dirs: bool,
+    /// Make a file written through a temporary one durable: its data synced before it is
+    /// renamed into place, its folder synced after (so a power loss leaves the old file or the
+    /// whole new one). On by default; off (`--no-sync`), a killed process still never leaves a
+    /// partial output, but a power loss may.
+    pub sync: bool,
+}
+
+impl Default for OutputPolicy {
+    /// Refuse to replace a different file, write, create no folder, sync.
+    fn default() -> Self {
+        OutputPolicy { existing: Existing::Refuse, dry_run: false, create_dirs: false, sync: true }
+    }
 }
 
 impl OutputPolicy {
@@ -71,7 +83,7 @@ impl OutputPolicy {
     /// ```
     pub fn single(replace: bool) -> OutputPolicy {
         let existing = if replace { Existing::Force } else { Existing::Refuse };
-        OutputPolicy { existing, dry_run: false, create_dirs: false }
+        OutputPolicy { existing, ..OutputPolicy::default() }
     }
 }
 
@@ -320,7 +332,7 @@ fn existing_with(
     let staged = stage(path, Some(meta.permissions()), against, size, fill)?;
     let written = decide(staged.equal)?;
     if written == Written::Replaced {
-        staged.persist(path, true)?;
+        staged.replace(path, policy)?;
     }
     Ok(written)
 }
@@ -351,8 +363,7 @@ fn create_with(path: &Path, policy: &OutputPolicy, size: Option<u64>, fill: Fill
         }
         r => r?,
     };
-    staged.persist(path, false)?;
-    Ok(Written::Created)
+    staged.place_new(path, policy)
 }
 
 /// A character device, FIFO, socket or open descriptor: opened and written, never replaced. It
@@ -377,14 +388,75 @@ struct Staged {
 }
 
 impl Staged {
-    /// Renames it into place: replacing what is there, or refusing to (`replace == false`).
-    fn persist(self, path: &Path, replace: bool) -> Result<(), OutputError> {
+    /// Renames it into place, replacing what is there.
+    fn replace(self, path: &Path, policy: &OutputPolicy) -> Result<(), OutputError> {
+        self.sync(path, policy)?;
         let Staged { tmp, _registered, .. } = self;
-        let persisted = if replace { tmp.persist(path).map(drop) } else { tmp.persist_noclobber(path).map(drop) };
-        persisted.map_err(|e| match e.error.kind() {
-            io::ErrorKind::AlreadyExists => OutputError::Exists(path.to_path_buf()),
-            _ => OutputError::Create(path.to_path_buf(), e.error),
-        })
+        tmp.persist(path).map_err(|e| OutputError::Create(path.to_path_buf(), e.error))?;
+        sync_folder(path, policy)
+    }
+
+    /// Renames it into place where nothing was: [`Written::Created`]. Another writer may have
+    /// put a file there since (concurrent runs on one folder): when it holds the same bytes it
+    /// is the output, [`Written::Unchanged`], whoever wrote it; otherwise the policy decides as
+    /// for a file that was there from the start.
+    fn place_new(self, path: &Path, policy: &OutputPolicy) -> Result<Written, OutputError> {
+        self.sync(path, policy)?;
+        let Staged { tmp, _registered, .. } = self;
+        let tmp = match tmp.persist_noclobber(path) {
+            Ok(_) => return sync_folder(path, policy).map(|()| Written::Created),
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => e.file,
+            Err(e) => return Err(OutputError::Create(path.to_path_buf(), e.error)),
+        };
+        let exists = || OutputError::Exists(path.to_path_buf());
+        // Only a regular file can be the same output; anything else that appeared is refused.
+        let there = fs::symlink_metadata(path).map_err(|e| OutputError::Create(path.to_path_buf(), e))?;
+        if !there.is_file() {
+            return Err(exists());
+        }
+        let ours = tmp.as_file().metadata().map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        let mut compare = Compare::new(Some((path, there.len())), Some(ours.len()));
+        if compare.is_open() {
+            let mut staged = fs::File::open(tmp.path()).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+            io::copy(&mut staged, &mut compare).map_err(|e| OutputError::Write(path.to_path_buf(), e))?;
+        }
+        match policy.existing {
+            _ if compare.finish() => Ok(Written::Unchanged),
+            Existing::Refuse => Err(exists()),
+            Existing::Skip => Ok(Written::Kept),
+            Existing::Force => {
+                tmp.persist(path).map_err(|e| OutputError::Create(path.to_path_buf(), e.error))?;
+                sync_folder(path, policy).map(|()| Written::Replaced)
+            }
+        }
+    }
+
+    /// Syncs its data to the disk when the policy asks.
+    fn sync(&self, path: &Path, policy: &OutputPolicy) -> Result<(), OutputError> {
+        if !policy.sync {
+            return Ok(());
+        }
+        #[cfg(test)]
+        tests::SYNCS.with(|s| s.borrow_mut().push("file"));
+        self.tmp.as_file().sync_all().map_err(|e| OutputError::Write(path.to_path_buf(), e))
+    }
+}
+
+/// Syncs the folder of `path` (where a file was just renamed) when the policy asks, so the
+/// rename itself survives a power loss. Only on Unix (elsewhere a folder cannot be opened as a
+/// file); a file system that cannot sync a folder (`EINVAL`) is taken as done.
+fn sync_folder(path: &Path, policy: &OutputPolicy) -> Result<(), OutputError> {
+    if !policy.sync || !cfg!(unix) {
+        return Ok(());
+    }
+    #[cfg(test)]
+    tests::SYNCS.with(|s| s.borrow_mut().push("folder"));
+    let synced = fs::File::open(parent_folder(path)).and_then(|dir| dir.sync_all());
+    match synced {
+        Err(e) if !matches!(e.kind(), io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported) => {
+            Err(OutputError::Write(path.to_path_buf(), e))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -428,7 +500,109 @@ fn stage(
 mod tests {
     use super::*;
 
-    const REFUSE: OutputPolicy = OutputPolicy { existing: Existing::Refuse, dry_run: false, create_dirs: false };
+    const REFUSE: OutputPolicy =
+        OutputPolicy { existing: Existing::Refuse, dry_run: false, create_dirs: false, sync: true };
+
+    std::thread_local! {
+        /// What this thread synced, in order (`file`, `folder`).
+        pub(super) static SYNCS: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    fn syncs() -> Vec<&'static str> {
+        SYNCS.with(|s| std::mem::take(&mut *s.borrow_mut()))
+    }
+
+    #[test]
+    fn files_renamed_into_place_are_synced_then_their_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.sgf");
+        syncs();
+        assert_eq!(write_output(&p, b"one", &REFUSE).unwrap(), Written::Created);
+        assert_eq!(syncs(), ["file", "folder"]);
+        // Nothing written, nothing synced.
+        assert_eq!(write_output(&p, b"one", &REFUSE).unwrap(), Written::Unchanged);
+        assert!(write_output(&p, b"two", &REFUSE).is_err());
+        assert_eq!(syncs(), [""; 0]);
+        let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
+        assert_eq!(write_output(&p, b"two", &force).unwrap(), Written::Replaced);
+        let fill = |text: &'static [u8]| move |w: &mut (dyn Write + Send)| w.write_all(text);
+        assert_eq!(write_output_with(&p, &force, &mut fill(b"three")).unwrap(), Written::Replaced);
+        assert_eq!(write_output_with(&dir.path().join("new.sgf"), &force, &mut fill(b"x")).unwrap(), Written::Created);
+        assert_eq!(syncs(), ["file", "folder", "file", "folder", "file", "folder"]);
+        // Devices are written through, not synced; nor is anything without `sync`.
+        assert_eq!(write_output(Path::new("/dev/null"), b"x", &REFUSE).unwrap(), Written::Through);
+        let unsynced = OutputPolicy { sync: false, ..force };
+        assert_eq!(write_output(&p, b"four", &unsynced).unwrap(), Written::Replaced);
+        assert_eq!(write_output(&dir.path().join("other.sgf"), b"x", &unsynced).unwrap(), Written::Created);
+        assert_eq!(syncs(), [""; 0]);
+        assert_eq!(fs::read(&p).unwrap(), b"four");
+        assert!(OutputPolicy::default().sync && OutputPolicy::single(true).sync);
+    }
+
+    /// Another writer puts a file where a new output goes, between the look and the rename:
+    /// the same bytes are the output (`unchanged`), other bytes are a file that exists.
+    #[test]
+    fn a_file_that_appears_before_the_rename_is_compared_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let staged_for = |p: &Path, bytes: &'static [u8]| {
+            stage(p, None, None, Some(bytes.len() as u64), &mut |w: &mut (dyn Write + Send)| w.write_all(bytes))
+                .unwrap()
+        };
+        let p = dir.path().join("out.sgf");
+        let skip = OutputPolicy { existing: Existing::Skip, ..REFUSE };
+        let force = OutputPolicy { existing: Existing::Force, ..REFUSE };
+        // What another writer put there, the policy, what is done (`None`: refused), what is
+        // there after.
+        type Case = (&'static [u8], OutputPolicy, Option<Written>, &'static [u8]);
+        let cases: [Case; 5] = [
+            (b"(;GM[1])", REFUSE, Some(Written::Unchanged), b"(;GM[1])"),
+            (b"(;GM[2])", REFUSE, None, b"(;GM[2])"),
+            (b"(;GM[1])x", REFUSE, None, b"(;GM[1])x"),
+            (b"(;GM[2])", skip, Some(Written::Kept), b"(;GM[2])"),
+            (b"(;GM[2])", force, Some(Written::Replaced), b"(;GM[1])"),
+        ];
+        for (there, policy, expected, after) in cases {
+            let staged = staged_for(&p, b"(;GM[1])");
+            fs::write(&p, there).unwrap();
+            match (staged.place_new(&p, &policy), expected) {
+                (Ok(w), Some(e)) => assert_eq!(w, e),
+                (Err(e), None) => assert!(e.exists(), "{e}"),
+                (r, e) => panic!("{r:?}, expected {e:?}"),
+            }
+            assert_eq!(fs::read(&p).unwrap(), after);
+            assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+            fs::remove_file(&p).unwrap();
+        }
+        // A folder that appeared is no output.
+        let staged = staged_for(&p, b"(;GM[1])");
+        fs::create_dir(&p).unwrap();
+        assert!(staged.place_new(&p, &force).unwrap_err().exists());
+    }
+
+    /// Concurrent runs writing the same bytes to one new file: one creates it, the others find
+    /// it unchanged; none reports that it exists and differs.
+    #[test]
+    fn concurrent_writers_of_the_same_bytes_all_succeed() {
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("same.sgf");
+            let barrier = std::sync::Barrier::new(6);
+            let results: Vec<Written> = std::thread::scope(|s| {
+                let workers: Vec<_> = (0..6)
+                    .map(|_| {
+                        s.spawn(|| {
+                            barrier.wait();
+                            write_output(&p, b"(;GM[1]PB[same])", &REFUSE)
+                        })
+                    })
+                    .collect();
+                workers.into_iter().map(|w| w.join().unwrap().expect("no false 'exists and differs'")).collect()
+            });
+            assert_eq!(results.iter().filter(|&&w| w == Written::Created).count(), 1, "round {round}: {results:?}");
+            assert!(results.iter().all(|&w| matches!(w, Written::Created | Written::Unchanged)));
+            assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        }
+    }
 
     #[test]
     fn creates_refuses_keeps_and_replaces() {

@@ -40,8 +40,48 @@ pub fn is_temp_name(name: &str) -> bool {
     name.starts_with(".kifu-") && name.ends_with(".tmp")
 }
 
-/// Removes the temporary files (`.kifu-PID-XXXXXX.tmp`) that killed runs left in `dirs`: those
-/// whose process is gone. Only where processes can be checked (`/proc`); returns how many.
+/// Length of the random part of a temporary file's name (as `tempfile` makes it: ASCII letters
+/// and digits).
+const RANDOM_LEN: usize = 6;
+
+/// The process id in a name made exactly as kifu names its temporary files:
+/// `.kifu-PID-XXXXXX.tmp`, the PID a decimal `u32` above zero without leading zeros, `XXXXXX`
+/// six ASCII letters or digits. `None` for any other name (`.kifu-999999-keep.tmp`).
+fn temp_name_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(".kifu-")?.strip_suffix(".tmp")?;
+    let (pid, random) = rest.split_once('-')?;
+    let digits = !pid.is_empty() && pid.len() <= 10 && pid.bytes().all(|b| b.is_ascii_digit());
+    if !digits || pid.starts_with('0') {
+        return None;
+    }
+    if random.len() != RANDOM_LEN || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether the file `meta` describes belongs to the user running this process (always true
+/// where ownership cannot be told).
+fn owned_by_us(meta: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: `geteuid` has no preconditions and cannot fail.
+        std::os::unix::fs::MetadataExt::uid(meta) == unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        true
+    }
+}
+
+/// Removes the temporary files that killed runs left in `dirs`, and only what kifu can tell it
+/// made: a regular file (not a link, not a folder) named exactly `.kifu-PID-XXXXXX.tmp` (the PID
+/// in decimal without leading zeros, six ASCII letters or digits), owned by the user running
+/// this process, whose process `PID` is not this
+/// one and is gone. Only where processes can be checked (`/proc`); returns how many. A file a
+/// user named that way is indistinguishable from kifu's own and is removed once its "process"
+/// is gone: `formats/cli.md` reserves the pattern.
 pub fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
     let proc = Path::new("/proc");
     if !proc.join("self").exists() {
@@ -52,14 +92,13 @@ pub fn remove_stale_temp_files(dirs: &BTreeSet<&Path>) -> usize {
         let Ok(entries) = fs::read_dir(dir) else { continue };
         for entry in entries.flatten() {
             let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Some(pid) =
-                name.strip_prefix(".kifu-").filter(|n| n.ends_with(".tmp")).and_then(|n| n.split('-').next())
-            else {
+            let Some(pid) = name.to_str().and_then(temp_name_pid) else { continue };
+            if pid == std::process::id() || proc.join(pid.to_string()).exists() {
                 continue;
-            };
-            let gone = pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !proc.join(pid).exists());
-            if gone && entry.file_type().is_ok_and(|t| t.is_file()) && fs::remove_file(entry.path()).is_ok() {
+            }
+            // `symlink_metadata`: a link is not followed, so never counted as a file.
+            let ours = fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file() && owned_by_us(&m));
+            if ours && fs::remove_file(entry.path()).is_ok() {
                 removed += 1;
             }
         }
@@ -106,16 +145,68 @@ mod tests {
     #[test]
     fn stale_temp_files_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let own = format!("{}abc.tmp", temp_prefix());
-        for name in [".kifu-4000000-abc.tmp", own.as_str(), ".kifu-x.tmp", "game.sgf"] {
+        let own = format!("{}aB3xYz.tmp", temp_prefix());
+        for name in [".kifu-4000000-aB3xYz.tmp", own.as_str(), ".kifu-x.tmp", "game.sgf"] {
             fs::write(dir.path().join(name), "x").unwrap();
         }
         let removed = remove_stale_temp_files(&BTreeSet::from([dir.path()]));
         if Path::new("/proc/self").exists() {
             assert_eq!(removed, 1);
-            assert!(!dir.path().join(".kifu-4000000-abc.tmp").exists());
+            assert!(!dir.path().join(".kifu-4000000-aB3xYz.tmp").exists());
         }
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 4 - removed);
         assert!(is_temp_name(&own) && !is_temp_name("kifu-abc.tmp"));
+    }
+
+    /// Files a user may have named: only the exact pattern of kifu's names, as a regular file,
+    /// counts; a file named `.kifu-999999-keep.tmp` was once removed without a word.
+    #[test]
+    fn files_not_named_exactly_as_kifu_names_them_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = [
+            ".kifu-999999-keep.tmp",
+            ".kifu-4000000-abcdefg.tmp",
+            ".kifu-4000000-abcde.tmp",
+            ".kifu-4000000-abc-de.tmp",
+            ".kifu-4000000-abcd_e.tmp",
+            ".kifu-04000000-abcdef.tmp",
+            ".kifu-0-abcdef.tmp",
+            ".kifu--4000000-abcdef.tmp",
+            ".kifu-99999999999-abcdef.tmp",
+            ".kifu-4000000-abcdef.tmp.bak",
+            "kifu-4000000-abcdef.tmp",
+            ".kifu-4000000-abcdef.TMP",
+        ];
+        for name in kept {
+            fs::write(dir.path().join(name), "a user's file").unwrap();
+        }
+        // A folder and a link named as kifu names its files.
+        fs::create_dir(dir.path().join(".kifu-4000001-abcdef.tmp")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("game.sgf", dir.path().join(".kifu-4000002-abcdef.tmp")).unwrap();
+        fs::write(dir.path().join(".kifu-4000003-Zz09aA.tmp"), "kifu's").unwrap();
+        let removed = remove_stale_temp_files(&BTreeSet::from([dir.path()]));
+        if Path::new("/proc/self").exists() {
+            assert_eq!(removed, 1);
+            assert!(!dir.path().join(".kifu-4000003-Zz09aA.tmp").exists());
+        }
+        for name in kept {
+            assert_eq!(fs::read(dir.path().join(name)).unwrap(), b"a user's file", "{name}");
+        }
+        assert!(dir.path().join(".kifu-4000001-abcdef.tmp").is_dir());
+        #[cfg(unix)]
+        assert!(fs::symlink_metadata(dir.path().join(".kifu-4000002-abcdef.tmp")).is_ok());
+        assert_eq!(temp_name_pid(".kifu-4000000-abcdef.tmp"), Some(4_000_000));
+        assert_eq!(temp_name_pid(&format!("{}aB3xYz.tmp", temp_prefix())), Some(std::process::id()));
+    }
+
+    #[test]
+    fn kifus_own_temporary_names_match_the_pattern() {
+        let dir = tempfile::tempdir().unwrap();
+        for _ in 0..50 {
+            let tmp = tempfile::Builder::new().prefix(temp_prefix()).suffix(".tmp").tempfile_in(dir.path()).unwrap();
+            let name = tmp.path().file_name().unwrap().to_str().unwrap().to_string();
+            assert_eq!(temp_name_pid(&name), Some(std::process::id()), "{name}");
+        }
     }
 }

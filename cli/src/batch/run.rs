@@ -129,7 +129,7 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 
 /// How a batch run writes its outputs (folders under `-O` created as needed).
 fn policy(options: &BatchOptions) -> OutputPolicy {
-    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true }
+    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true, ..OutputPolicy::default() }
 }
 
 /// The diagnostic of an output that could not be written.

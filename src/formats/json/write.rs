@@ -466,12 +466,26 @@ fn any_node(out: &mut Vec<u8>, game: &GameTree, id: NodeId, notes: &mut Notes) {
     // Written as an object, the keys seen kept as bits (known identifiers by key, others by
     // the key's low bits, a possible repeat checked against the properties before): a repeated
     // identifier (rare) starts the node again in pair form.
+    // Past 64 other identifiers, their keys are kept in a set instead (a node of many distinct
+    // unknown identifiers is written in linear time).
     let (mut known, mut other) = (0u128, 0u128);
+    let (mut n_other, mut others): (usize, Option<std::collections::HashSet<u32>>) = (0, None);
     out.push(b'{');
     for (i, p) in n.props().enumerate() {
         let k = p.key();
         let (set, bit) = if p.known() && k < 128 { (&mut known, k) } else { (&mut other, k & 127) };
-        if *set & (1 << bit) != 0 && n.props().take(i).any(|q| q.key() == k) {
+        let repeat = match &mut others {
+            Some(ids) if !(p.known() && k < 128) => !ids.insert(p.ident_key()),
+            _ => *set & (1 << bit) != 0 && n.props().take(i).any(|q| q.ident_key() == p.ident_key()),
+        };
+        if !(p.known() && k < 128) && others.is_none() {
+            n_other += 1;
+            if n_other > 64 && !repeat {
+                let ids = n.props().take(i + 1).filter(|q| !(q.known() && q.key() < 128)).map(|q| q.ident_key());
+                others = Some(ids.collect());
+            }
+        }
+        if repeat {
             out.truncate(start);
             notes.empty.truncate(noted);
             out.push(b'[');

@@ -453,7 +453,7 @@ impl<'s> Reader<'s> {
                 t
             }
         };
-        let mut unknown_keys: HashMap<&'s str, u16> = HashMap::new();
+        let mut unknown_keys: HashMap<&'s str, u32> = HashMap::new();
         let mut last_child: HashMap<u32, u32> = HashMap::new();
         let mut frames: Vec<Frame> = Vec::new();
         if self.peek() == Some(b'(') {
@@ -729,7 +729,7 @@ impl<'s> Reader<'s> {
     }
 
     /// Reads `IDENT[value][value]…` at the current position into the last node.
-    fn property(&mut self, tree: &mut GameTree, unknown_keys: &mut HashMap<&'s str, u16>) {
+    fn property(&mut self, tree: &mut GameTree, unknown_keys: &mut HashMap<&'s str, u32>) {
         let start = self.pos;
         let b = self.bytes;
         // Fast path: one or two upper-case letters (nearly every property in real files).
@@ -741,7 +741,7 @@ impl<'s> Reader<'s> {
             self.pos = end;
             let known = props::slot(&b[start..end]).map(|s| self.table[s]).filter(|&k| k != u16::MAX);
             match known {
-                Some(k) => (k, Some(props::PROPS[k as usize].value)),
+                Some(k) => (u32::from(k), Some(props::PROPS[k as usize].value)),
                 None => (self.unknown_key(tree, unknown_keys, start, end), None),
             }
         } else {
@@ -756,7 +756,7 @@ impl<'s> Reader<'s> {
         self.pos += 1;
         let value_at = self.pos;
         let first = self.value(tree, vt);
-        if key == self.key_ca && tree.len() == 1 {
+        if key == u32::from(self.key_ca) && tree.len() == 1 {
             self.note_root_ca(start, value_at);
         }
         self.skip_ws();
@@ -795,10 +795,10 @@ impl<'s> Reader<'s> {
     fn unknown_key(
         &mut self,
         tree: &mut GameTree,
-        unknown_keys: &mut HashMap<&'s str, u16>,
+        unknown_keys: &mut HashMap<&'s str, u32>,
         start: usize,
         end: usize,
-    ) -> u16 {
+    ) -> u32 {
         let ident = &self.text[start..end];
         match unknown_keys.get(ident) {
             Some(&k) => k,
@@ -814,9 +814,9 @@ impl<'s> Reader<'s> {
     fn slow_ident(
         &mut self,
         tree: &mut GameTree,
-        unknown_keys: &mut HashMap<&'s str, u16>,
+        unknown_keys: &mut HashMap<&'s str, u32>,
         start: usize,
-    ) -> (u16, Option<ValueType>) {
+    ) -> (u32, Option<ValueType>) {
         let (rest, raw) = ident(&self.bytes[start..]).unwrap_or((&self.bytes[start..], &[]));
         let end = start + raw.len();
         self.pos = self.bytes.len() - rest.len();
