@@ -31,6 +31,10 @@ pub struct BatchArgs {
     /// Do everything but write: the report equals a real run's apart from `dry_run`.
     #[arg(long)]
     dry_run: bool,
+    /// Do not flush the outputs to the disk when the run ends (scratch runs; formats/cli.md,
+    /// "Durability").
+    #[arg(long)]
+    no_sync: bool,
     /// Keep existing outputs and skip their inputs (resumes an interrupted run).
     #[arg(long, conflicts_with = "force")]
     skip_existing: bool,
@@ -275,6 +279,7 @@ pub fn run_with(
         _ => Existing::Refuse,
     };
     options.dry_run = args.dry_run;
+    options.sync = !args.no_sync;
     options.collect = match (&args.merge, args.split) {
         (Some(m), _) => Collect::Merge(m.clone()),
         (None, true) => Collect::Split,

@@ -111,6 +111,9 @@ pub struct BatchOptions {
     pub collect: Collect,
     /// Worker threads; 0 = one per core.
     pub jobs: usize,
+    /// Flush the outputs to the disk once, when the run ends (each file is not synced on its
+    /// own: that costs a disk round trip per file).
+    pub sync: bool,
     /// Makes the outputs instead of `to`'s writer (name and extension included).
     pub produce: Option<Arc<dyn Produce>>,
 }
@@ -133,6 +136,7 @@ impl BatchOptions {
             dry_run: false,
             collect: Collect::PerFile,
             jobs: 0,
+            sync: true,
             produce: None,
         }
     }

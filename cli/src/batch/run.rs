@@ -129,7 +129,9 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 
 /// How a batch run writes its outputs (folders under `-O` created as needed).
 fn policy(options: &BatchOptions) -> OutputPolicy {
-    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true, ..OutputPolicy::default() }
+    // Files are not synced one by one: the run flushes its outputs once at its end
+    // (`sync_outputs`).
+    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true, sync: false }
 }
 
 /// The diagnostic of an output that could not be written.
@@ -450,7 +452,47 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
         }
     });
     report.removed_temp_files = removed;
+    if options.sync && !options.dry_run {
+        sync_outputs(&report);
+    }
     Ok(report)
+}
+
+/// Flushes a run's outputs to the disk: the data of every file system they are on (one
+/// `syncfs` each, on Linux; `sync` elsewhere on Unix), then each folder holding one, so that
+/// their names are durable too. Best effort: a failure here cannot undo what was written.
+fn sync_outputs(report: &Report) {
+    let folders: BTreeSet<&Path> = report
+        .records
+        .iter()
+        .flat_map(|r| r.outputs.iter())
+        .chain(report.merge.iter().map(|m| &m.output))
+        .map(|o| parent_folder(Path::new(o.as_str())))
+        .collect();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mut devices = BTreeSet::new();
+        for folder in &folders {
+            let Ok(dir) = std::fs::File::open(folder) else { continue };
+            let Ok(meta) = dir.metadata() else { continue };
+            if devices.insert(meta.dev()) {
+                #[cfg(target_os = "linux")]
+                // SAFETY: `dir` is an open file descriptor for the duration of the call.
+                unsafe {
+                    libc::syncfs(std::os::unix::io::AsRawFd::as_raw_fd(&dir));
+                }
+                #[cfg(not(target_os = "linux"))]
+                // SAFETY: `sync` takes no arguments and cannot fail.
+                unsafe {
+                    libc::sync();
+                }
+            }
+            let _ = dir.sync_all();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = folders;
 }
 
 #[cfg(test)]
