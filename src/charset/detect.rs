@@ -344,24 +344,26 @@ const GO_CHARSETS: [&Encoding; 6] = [
     encoding_rs::WINDOWS_1252,
 ];
 
-/// About 770 frequent hangul syllables (grammar endings, common words, Korean surnames,
-/// given-name syllables and the syllables of the loanwords nicknames are made of: 클, 듀, 짱),
-/// sorted. Wrong double-byte readings land uniformly over the 2,350
-/// KS X 1001 syllables, so they are mostly outside this set.
+/// About 790 frequent hangul syllables (grammar endings, common words, Korean surnames,
+/// given-name syllables and the syllables of the loanwords nicknames are made of: 클, 듀, 짱,
+/// and the ㅡ+ㄹ and ㅂ/ㅅ-final syllables English words turn into, 블루, 플레이, 칩, 캡, 샷,
+/// 슛), sorted. Wrong double-byte readings land uniformly over the 2,350 KS X 1001 syllables,
+/// so they are mostly outside this set. (Loanword syllables whose bytes are a frequent name
+/// character in GBK or Big5 are left out: 븐 is GBK 红, 갤 Big5 偉, 펙 GBK 棋.)
 const COMMON_HANGUL: &str = concat!(
-    "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깡",
-    "깨꺼께꼬꼼꽃꾸꿀꿈끗끝끼나낙난날남납낭내냉냐냥너널넣네녀년념녕노녹논놀농높놓뇌누눈뉴느는늘능늬니닉닌님닙다단달담답당대댁",
-    "댕더덕던덟덤데도독돈돌동돼되된될됩두둑둔둘둡둥뒀뒤듀드득든들등디딩따딸때떠또똥뚜뚱뜻라락란람랍랑래랜랩랭략량러럭런럼럽렇",
-    "레렛려력련렬렴렵령례로록론롤롱뢰료룡루룰룸류륙륜률륭르른를름릉리릭린릴림립릿링마막만많말망맞매맥맨맹머먹먼멍메며면멸명몇",
-    "모목몬몰몽묘무묵문물뭉뭐뮤므미믹민밀밍바박밖반받발밝밤방배백뱅버번벌범법베벤벨벽변별병보복본볼봄봅봇봉봐뵙부북분불붕뷰브",
-    "비빅빈빙빛빠빨빵뻔뽀뽑뽕뿅뿌뿐쁘삐사삭산살삼상새색샘생샤샵서석선설섬섭섯성세셀셋셨소속손솔솜송쇄쇠쇼수숙순술숭숲쉐쉬쉽슈",
-    "스슨슬습승시식신실심십싶싸쌀쌈쌍써썬쎄쏘쏭쑥쓰쓸씨씩씽아악안않알암압앙앞애액앤앨앵야약얀양얘어억언얻얼엄업없엇었에엑엔엘",
-    "엠여역연열염엽였영옆예옛오옥온올옹와완왕왜외요욕용우욱운울움웃웅워원월웠위윈유육윤율융으은을음읍응의이익인일읽잃임입잇있",
-    "잉자작잔잖잘잠잡장재잭쟁저적전절젊점접정제젠젤졌조족존졸좀종좋좌죄죠주죽준줄줌줍중줘쥐쥬즈즉즐증지직진질짐집징짜짝짧짱째",
-    "쩌쪼쪽쫑쭈찌찍찐찡차착찬찰참창찾채책챔챠처척천철첨첩청체쳐초촉촌총최추축춘출춤충취츄츠측층치칙친칠침칭카칼캐캔캠커컨컬컴",
-    "컵케켓켜코콘콜콩쾌쿠쿤쿨쿵퀵퀸큐크큰클키킥킨킬킴킹타탁탄탈탐탑탓탕태택탱터턴털텍텐텔템토톡톤톰통퇴투툰튀튜트특튼틀티틴팀",
-    "팁팅파판팔팝팡패팩팬팽퍼펀펄펌펑페펜펫펴편평폐포폭폰폴퐁표푸푼풀품풍퓨프픈피픽핀필핑하학한할함합핫항해핵햄햇했행향허헌험",
-    "헤헬혁현혈혐협형혜호혹혼홀홈홉홍화확환활황회획횡효후훈훤휘휴흉흐흑흔흠흡흥희흰히힌힘힙",
+    "가각간갈감갑강갖같개객거건걸검겁게겠겨격견결겸경계고곡곤골곱공과곽관광괘괴교구국군굴궁권귀규균그극근글금급긍기긴길김까깡깨꺼",
+    "께꼬꼼꽃꾸꿀꿈끗끝끼나낙난날남납낭내냉냐냥너널넘넣네녀년념녕노녹논놀농높놓뇌누눈뉴느는늘능늬니닉닌님닙닝다닥단달담답당대댁댄",
+    "댕더덕던덟덤데델도독돈돌동돼되된될됩두둑둔둘둡둥뒀뒤듀드득든들등디딩따딸때떠또똥뚜뚱뜻라락란람랍랑래랙랜램랩랭략량러럭런럼럽",
+    "렇레렌렛려력련렬렴렵령례로록론롤롭롱뢰료룡루룰룸류륙륜률륭르른를름릉리릭린릴림립릿링마막만많말망맞매맥맨맹머먹먼멍메며면멸명",
+    "몇모목몬몰몽묘무묵문물뭉뭐뮤므미믹민밀밍바박밖반받발밝밤방배백뱅버번벌범법베벤벨벽변별병보복본볼봄봅봇봉봐뵙부북분불붕뷰브블",
+    "비빅빈빌빙빛빠빨빵뻔뽀뽑뽕뿅뿌뿐쁘삐사삭산살삼상새색샘생샤샵샷섀서석선설섬섭섯성세셀셋셨소속손솔솜송쇄쇠쇼수숙순술숭숲쉐쉬쉽",
+    "슈슛스슨슬습승시식신실심십싶싸쌀쌈쌍써썬쎄쏘쏭쑥쓰쓸씨씩씽아악안않알암압앙앞애액앤앨앵야약얀양얘어억언얻얼엄업없엇었에엑엔엘",
+    "엠여역연열염엽였영옆예옛오옥온올옹와완왕왜외요욕용우욱운울움웃웅워원월웠위윈유육윤율융으은을음읍응의이익인일읽잃임입잇있잉자",
+    "작잔잖잘잠잡장재잭쟁저적전절젊점접정제젠젤졌조족존졸좀종좋좌죄죠주죽준줄줌줍중줘쥐쥬즈즉즐증지직진질짐집징짜짝짧짱째쩌쪼쪽쫑",
+    "쭈찌찍찐찡차착찬찰참창찾채책챔챠처척천철첨첩청체쳐초촉촌총최추축춘출춤충취츄츠측층치칙친칠침칩칭카칼캐캔캠캡커컨컬컴컵케켓켜",
+    "코콘콜콩쾌쿠쿤쿨쿵퀵퀸큐크큰클키킥킨킬킴킹타탁탄탈탐탑탓탕태택탱터턴털텀텍텐텔템텝토톡톤톰톱통퇴투툰튀튜트특튼틀티틴틸팀팁팅",
+    "파판팔팝팡패팩팬팽퍼펀펄펌펑페펜펫펴편평폐포폭폰폴퐁표푸푼풀품풍퓨프픈플피픽핀필핑하학한할함합핫항해핵핸햄햇했행향허헌험헤헬",
+    "혁현혈혐협형혜호혹혼홀홈홉홍화확환활황회획횡효후훈훤휘휴흉흐흑흔흠흡흥희흰히힌힘힙",
 );
 
 fn is_common_hangul(c: char) -> bool {
@@ -906,6 +908,21 @@ pub(super) mod tests {
         assert_eq!(tie_break(&kanji, encoding_rs::GBK), encoding_rs::EUC_JP);
         assert!(is_frequent_han('的', Han::Simplified) && !is_frequent_han('扼', Han::Simplified));
         assert!(is_frequent_han('國', Han::Traditional) && is_frequent_han('藤', Han::Japanese));
+    }
+
+    #[test]
+    fn loanword_nicknames_read_as_korean() {
+        // Server nicknames are often English words in hangul, whose syllables (블, 플, 칩, 샷…)
+        // are rare in native words; read as GBK their bytes are level-1 hanzi (칩 is 抹).
+        let wrong: Vec<String> = ["레드칩", "블루킹", "블루문", "톱스타", "칩샷", "플레이어", "블랙드래곤", "슛돌이"]
+            .iter()
+            .filter_map(|name| {
+                let bytes = enc(encoding_rs::EUC_KR, &format!("(;PB[{name}]PW[guest])"));
+                let got = detect_legacy(&bytes);
+                (got != encoding_rs::EUC_KR).then(|| format!("{name}: {}", got.name()))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:?}");
     }
 
     #[test]
