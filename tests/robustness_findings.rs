@@ -454,7 +454,7 @@ fn more_than_16384_distinct_unknown_identifiers_are_all_kept() {
     // The last identifier again in the same node, one past the old limit in the next node.
     text.push_str(&format!("{}[again];B[pd]{}[next])", unknown_ident(n - 1), unknown_ident(16_400)));
     for no_repair in [true, false] {
-        let opts = ReadOptions { no_repair, ..ReadOptions::default() };
+        let opts = ReadOptions::default().with_no_repair(no_repair);
         let out = Format::SGF.read(text.clone().into_bytes(), &opts).unwrap();
         let mut root = vec![("GM".to_string(), vec!["1".to_string()])];
         root.extend((0..n).map(|i| (unknown_ident(i), vec![format!("v{i}")])));
