@@ -49,6 +49,7 @@ impl fmt::Display for Severity {
 /// assert_eq!((at.line, at.column), (2, 10));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct Position {
     /// 1-based line number.
     pub line: u32,
@@ -56,6 +57,18 @@ pub struct Position {
     pub column: u32,
     /// Byte offset into the decoded (UTF-8) text.
     pub offset: usize,
+}
+
+impl Position {
+    /// The position at `line`:`column` (both from 1), `offset` bytes into the decoded text.
+    ///
+    /// ```
+    /// let at = kifu::Position::new(2, 10, 17);
+    /// assert_eq!(at.to_string(), "2:10");
+    /// ```
+    pub fn new(line: u32, column: u32, offset: usize) -> Position {
+        Position { line, column, offset }
+    }
 }
 
 impl fmt::Display for Position {
@@ -73,6 +86,7 @@ impl fmt::Display for Position {
 /// assert_eq!(d.to_string(), "warning[gib.lossy-comment]: node 3: the comment is not written");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,
@@ -307,7 +321,6 @@ const FEW_BYTES: usize = 64;
 /// Diagnostics collected while reading one input, placed by byte offset and resolved to
 /// line:column at the end (so the common, clean case pays nothing for positions).
 #[derive(Debug, Default)]
-#[doc(hidden)]
 pub struct Sink {
     pending: Vec<(Option<usize>, Diagnostic)>,
     counts: std::collections::HashMap<&'static str, usize>,

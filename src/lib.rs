@@ -47,7 +47,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
-// The API: what is `pub` here and in these modules, except `#[doc(hidden)]` items, is the public
+// The API: what is `pub` here and in these modules is the public
 // surface (docs/architecture.md, "API"); `unreachable_pub` keeps everything else `pub(crate)`.
 pub mod charset;
 pub mod check;

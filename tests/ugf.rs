@@ -20,7 +20,7 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 fn read(bytes: &[u8]) -> (GameTree, Vec<Diagnostic>) {
-    let out = ugf::read(bytes.to_vec(), &ReadOptions::default()).expect("readable");
+    let out = kifu::Format::UGF.read(bytes.to_vec(), &ReadOptions::default()).expect("readable");
     (out.collection.games.into_iter().next().unwrap(), out.diagnostics)
 }
 
@@ -33,7 +33,7 @@ fn to_sgf(tree: &GameTree) -> String {
 }
 
 fn write(tree: &GameTree) -> (String, Vec<Diagnostic>) {
-    let out = ugf::write(&Collection::new(vec![tree.clone()]), &WriteOptions::default()).unwrap();
+    let out = kifu::Format::UGF.write(&Collection::new(vec![tree.clone()]), &WriteOptions::default()).unwrap();
     (String::from_utf8(out.bytes).unwrap(), out.diagnostics)
 }
 
@@ -77,7 +77,8 @@ fn fixture_diagnostics() {
     let (_, d) = read(&std::fs::read(dir.join("jpn_pass.ugf")).unwrap());
     assert_eq!(codes(&d), ["ugf.comment-line", "ugf.inferred-colour"]);
     assert_eq!(d[1].position.map(|p| p.line), Some(23), "lone CR line ends are counted");
-    let out = ugf::read(std::fs::read(dir.join("igs_sjis.ugf")).unwrap(), &ReadOptions::default()).unwrap();
+    let out =
+        kifu::Format::UGF.read(std::fs::read(dir.join("igs_sjis.ugf")).unwrap(), &ReadOptions::default()).unwrap();
     assert_eq!(codes(&out.diagnostics), Vec::<&str>::new());
     let charset = out.charset.unwrap();
     assert_eq!((charset.name(), charset.source.as_str()), ("Shift_JIS", "declared"));
@@ -107,9 +108,10 @@ fn ugf_to_sgf_to_ugf_keeps_private_values() {
     for f in fixtures() {
         let (m1, _) = read(&std::fs::read(&f).unwrap());
         let sgf_bytes = to_sgf(&m1).into_bytes();
-        let via_sgf = sgf::read(sgf_bytes, &ReadOptions::default()).unwrap().collection;
+        let via_sgf =
+            kifu::Format::SGF.read(sgf_bytes, &ReadOptions::default().with_no_repair(true)).unwrap().collection;
         let direct = write(&m1).0;
-        let out = ugf::write(&via_sgf, &WriteOptions::default()).unwrap();
+        let out = kifu::Format::UGF.write(&via_sgf, &WriteOptions::default()).unwrap();
         assert_eq!(String::from_utf8(out.bytes).unwrap(), direct, "{f:?}");
     }
 }
@@ -226,12 +228,14 @@ fn review_node_gaps_are_reported() {
 
 #[test]
 fn encrypted_files_are_a_clear_error() {
-    let err = ugf::read(b"[Header]\nCRYPT=9666\n[Data]\nQP,B1,1,0\n".to_vec(), &ReadOptions::default()).unwrap_err();
+    let err = kifu::Format::UGF
+        .read(b"[Header]\nCRYPT=9666\n[Data]\nQP,B1,1,0\n".to_vec(), &ReadOptions::default())
+        .unwrap_err();
     assert_eq!(codes(&err.diagnostics), ["ugf.encrypted"]);
     assert!(err.to_string().contains("encrypted"), "{err}");
-    let ok = ugf::read(b"[Header]\nCrypt=0,PLAIN_UGF_FILE,READ_WRITE\n".to_vec(), &ReadOptions::default());
+    let ok = kifu::Format::UGF.read(b"[Header]\nCrypt=0,PLAIN_UGF_FILE,READ_WRITE\n".to_vec(), &ReadOptions::default());
     assert!(ok.is_ok());
-    let none = ugf::read(b"Ver=UGF3\n".to_vec(), &ReadOptions::default()).unwrap_err();
+    let none = kifu::Format::UGF.read(b"Ver=UGF3\n".to_vec(), &ReadOptions::default()).unwrap_err();
     assert_eq!(codes(&none.diagnostics), ["ugf.bad-line", "ugf.no-game"]);
 }
 
@@ -241,7 +245,7 @@ fn shift_jis_generated_by_the_test_and_utf8_override() {
     let (bytes, unmappable) = kifu::charset::encode(text, encoding_rs::SHIFT_JIS);
     assert_eq!(unmappable, 0);
     assert!(std::str::from_utf8(&bytes).is_err());
-    let out = ugf::read(bytes, &ReadOptions::default()).unwrap();
+    let out = kifu::Format::UGF.read(bytes, &ReadOptions::default()).unwrap();
     assert_eq!(out.charset.unwrap().name(), "Shift_JIS");
     let root = out.collection.games[0].root();
     assert_eq!(root.value("PB"), Some("本因坊秀策"));
@@ -249,14 +253,12 @@ fn shift_jis_generated_by_the_test_and_utf8_override() {
     assert_eq!(root.value("WR"), Some("3d"));
     // The CP932 extension pair FB FC (髙) decodes.
     let cp932 = b"[Header]\nLang=SJIS\nPlayerB=\xfb\xfc,,,\n".to_vec();
-    let out = ugf::read(cp932, &ReadOptions::default()).unwrap();
+    let out = kifu::Format::UGF.read(cp932, &ReadOptions::default()).unwrap();
     assert_eq!(out.collection.games[0].root().value("PB"), Some("髙"));
     // Lang=SJIS over valid UTF-8: UTF-8 wins.
-    let out = ugf::read(
-        "[Header]\nLang=SJIS\nPlayerB=山田,,,\nCoordinateType=IGS\n".as_bytes().to_vec(),
-        &ReadOptions::default(),
-    )
-    .unwrap();
+    let out = kifu::Format::UGF
+        .read("[Header]\nLang=SJIS\nPlayerB=山田,,,\nCoordinateType=IGS\n".as_bytes().to_vec(), &ReadOptions::default())
+        .unwrap();
     assert_eq!(out.charset.unwrap().name(), "UTF-8");
     assert_eq!(out.collection.games[0].root().value("PB"), Some("山田"));
     assert_eq!(codes(&out.diagnostics), ["charset.mismatch"]);
@@ -293,9 +295,12 @@ fn every_winner_form_reads() {
 fn writer_sgf_to_ugf() {
     let sgf_text = "(;GM[1]FF[4]SZ[19]PB[黒]PW[白]BR[3d]KM[6.5]HA[2]RE[W+Resign]DT[2020-01-02]AB[dp][pd]LB[aa:x]\
 ;W[qp]C[first];B[]TR[aa](;W[dd];AB[cc]B[ee])(;W[ee]C[var]))(;GM[1])";
-    let coll = kifu::formats::sgf::read(sgf_text.as_bytes().to_vec(), &ReadOptions::default()).unwrap().collection;
+    let coll = kifu::Format::SGF
+        .read(sgf_text.as_bytes().to_vec(), &ReadOptions::default().with_no_repair(true))
+        .unwrap()
+        .collection;
     let opts = WriteOptions::default().with_encoding(Some(encoding_rs::SHIFT_JIS));
-    let out = ugf::write(&coll, &opts).unwrap();
+    let out = kifu::Format::UGF.write(&coll, &opts).unwrap();
     let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(&out.bytes);
     assert!(!bad);
     for line in [
@@ -342,8 +347,8 @@ fn writer_rejects_what_ugf_cannot_hold() {
     let mut b = TreeBuilder::new();
     let r = b.root();
     b.add_prop(r, "SZ", ["9:13"]);
-    assert!(ugf::write(&Collection::new(vec![b.build()]), &WriteOptions::default()).is_err());
-    assert!(ugf::write(&Collection::default(), &WriteOptions::default()).is_err());
+    assert!(kifu::Format::UGF.write(&Collection::new(vec![b.build()]), &WriteOptions::default()).is_err());
+    assert!(kifu::Format::UGF.write(&Collection::default(), &WriteOptions::default()).is_err());
     let mut b = TreeBuilder::new();
     let r = b.root();
     b.add_prop(r, "RE", ["Black won by a lot"]);
@@ -424,7 +429,7 @@ fn shared_samples_match_expected_tsv() {
             continue;
         }
         let bytes = std::fs::read(shared.join("samples").join(file)).unwrap();
-        let out = ugf::read(bytes.clone(), &ReadOptions::default()).unwrap();
+        let out = kifu::Format::UGF.read(bytes.clone(), &ReadOptions::default()).unwrap();
         let t = &out.collection.games[0];
         let got = actual(t, key, &bytes, out.charset.unwrap().name()).unwrap_or_else(|| panic!("unknown key {key}"));
         assert_eq!(got, *want, "{file} {key}");
@@ -503,9 +508,9 @@ mod robustness {
         #[test]
         fn reader_and_writer_never_panic(picks in proptest::collection::vec(0..TOKENS.len(), 0..120)) {
             let text: String = picks.iter().map(|&i| TOKENS[i]).collect();
-            if let Ok(out) = ugf::read(text.into_bytes(), &ReadOptions::default()) {
-                if let Ok(w) = ugf::write(&out.collection, &WriteOptions::default()) {
-                    let again = ugf::read(w.bytes, &ReadOptions::default());
+            if let Ok(out) = kifu::Format::UGF.read(text.into_bytes(), &ReadOptions::default()) {
+                if let Ok(w) = kifu::Format::UGF.write(&out.collection, &WriteOptions::default()) {
+                    let again = kifu::Format::UGF.read(w.bytes, &ReadOptions::default());
                     prop_assert!(again.is_ok());
                 }
             }

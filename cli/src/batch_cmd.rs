@@ -125,7 +125,7 @@ fn diagnostic(d: &DiagRecord) -> Diagnostic {
     };
     let mut out = Diagnostic::new(severity, d.code, d.message.clone());
     if let (Some(line), Some(column)) = (d.line, d.column) {
-        out = out.at(Position { line, column, offset: 0 });
+        out = out.at(Position::new(line, column, 0));
     }
     out
 }

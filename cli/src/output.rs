@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn line_format_is_plain_without_colour() {
-        let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position { line: 2, column: 5, offset: 9 });
+        let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position::new(2, 5, 9));
         assert_eq!(diag_line("a.sgf", &d), "a.sgf:2:5: error[sgf.x]: bad");
     }
 

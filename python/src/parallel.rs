@@ -22,7 +22,7 @@ pub fn guard<T, E>(f: impl FnOnce() -> Result<Result<T, ReadError>, E>) -> Resul
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown cause".into());
         let message = format!("kifu failed on this input (a bug in kifu, please report it): {what}");
-        Ok(Err(ReadError { diagnostics: vec![Diagnostic::error(PANIC, message)] }))
+        Ok(Err(ReadError::new(vec![Diagnostic::error(PANIC, message)])))
     })
 }
 

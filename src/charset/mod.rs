@@ -18,9 +18,7 @@ mod freq;
 mod labels;
 
 pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, utf8_score};
-#[doc(hidden)]
 pub use detect::{sniff_utf16, suspicious_utf8};
-#[doc(hidden)]
 pub use encode::encode;
 pub(crate) use encode::encode_output;
 pub use labels::{ALIASES, ca_label, encoding_for_label};
@@ -97,6 +95,7 @@ impl fmt::Display for CharsetSource {
 /// println!("{} ({}: {})", decision.name(), decision.source, decision.reason);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CharsetDecision {
     /// The charset used.
     pub encoding: &'static Encoding,
@@ -125,19 +124,11 @@ impl CharsetDecision {
 
 /// Decoded text and the decision behind it.
 #[derive(Debug)]
-#[doc(hidden)]
 pub struct Decoded {
     /// The whole input as UTF-8 text, without a byte-order mark.
     pub text: String,
     /// The charset and how it was chosen.
     pub decision: CharsetDecision,
-}
-
-/// Statistical detection of a legacy charset (UTF-8 excluded: the caller checks it first); see
-/// [`detect_legacy`].
-#[doc(hidden)]
-pub fn detect(bytes: &[u8]) -> &'static Encoding {
-    detect_legacy(bytes)
 }
 
 /// One malformed byte sequence met while decoding.
@@ -269,8 +260,7 @@ fn decode_marking_after_owned(enc: &'static Encoding, bytes: Vec<u8>, valid: usi
 
 /// Decodes `bytes` with `enc`, replacing each malformed sequence with U+FFFD; returns the text
 /// and the number of malformed sequences.
-#[doc(hidden)]
-pub fn decode_counting(enc: &'static Encoding, bytes: &[u8]) -> (String, usize) {
+pub(crate) fn decode_counting(enc: &'static Encoding, bytes: &[u8]) -> (String, usize) {
     let (text, damage) = decode_marking(enc, bytes);
     (text, damage.len())
 }
@@ -316,7 +306,6 @@ fn as_is(text: &str, override_enc: Option<&'static Encoding>, declared: Option<&
 /// `charset.unknown-label` when the declaration was not used, `charset.invalid-bytes` at each
 /// U+FFFD the decoding had to put in. The decision itself is returned ([`CharsetDecision::note`]
 /// makes it a `charset.decided` info diagnostic).
-#[doc(hidden)]
 pub fn decode(
     bytes: &[u8],
     override_enc: Option<&'static Encoding>,
@@ -607,7 +596,6 @@ fn mark_nul(text: String, sink: &mut Sink) -> String {
 }
 
 /// Like [`decode`] but takes ownership, so valid UTF-8 input is not copied.
-#[doc(hidden)]
 pub fn decode_owned(
     bytes: Vec<u8>,
     override_enc: Option<&'static Encoding>,

@@ -224,6 +224,7 @@ impl SemanticVerdict {
 /// assert_eq!(report.games[0].worst(), Some(kifu::Severity::Error));
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct GameReport {
     /// 0-based index of the game in its collection.
     pub index: usize,
@@ -255,6 +256,7 @@ impl GameReport {
 /// assert_eq!(report.games[0].worst(), Some(kifu::Severity::Error));
 /// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Report {
     /// The games, in input order.
     pub games: Vec<GameReport>,

@@ -156,6 +156,7 @@ impl WriteOptions {
 /// assert_eq!(read.charset.unwrap().name(), "UTF-8");
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ReadOutput {
     /// The games read.
     pub collection: Collection,
@@ -174,6 +175,7 @@ pub struct ReadOutput {
 /// assert!(out.diagnostics.iter().any(|d| d.code.starts_with("ngf.lossy")), "the variation is lost");
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct WriteOutput {
     /// The encoded output.
     pub bytes: Vec<u8>,
@@ -189,9 +191,29 @@ pub struct WriteOutput {
 /// ```
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{}", .diagnostics.iter().find(|d| d.severity == crate::diag::Severity::Error).map_or_else(|| "unreadable input".to_string(), |d| d.to_string()))]
+#[non_exhaustive]
 pub struct ReadError {
     /// What was found, the fatal problem included.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl WriteOutput {
+    /// An output of `bytes` with the writer's `diagnostics`.
+    pub fn new(bytes: Vec<u8>, diagnostics: Vec<Diagnostic>) -> WriteOutput {
+        WriteOutput { bytes, diagnostics }
+    }
+}
+
+impl ReadError {
+    /// A failed read with its `diagnostics` (the fatal one among them).
+    ///
+    /// ```
+    /// let err = kifu::ReadError::new(vec![kifu::Diagnostic::error("io.unreadable", "cannot read x")]);
+    /// assert_eq!(err.to_string(), "error[io.unreadable]: cannot read x");
+    /// ```
+    pub fn new(diagnostics: Vec<Diagnostic>) -> ReadError {
+        ReadError { diagnostics }
+    }
 }
 
 /// Writing failed.
@@ -202,6 +224,7 @@ pub struct ReadError {
 /// assert!(matches!(err, kifu::WriteError::Invalid(_)));
 /// ```
 #[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The format cannot be written.
     #[error("kifu cannot write {0}")]

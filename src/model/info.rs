@@ -276,6 +276,7 @@ fn rank_from(s: &str) -> Option<String> {
 /// assert_eq!(info.result.unwrap().to_string(), "W+R");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GameInfo {
     /// `PB`.
     pub black: Option<String>,

@@ -52,6 +52,7 @@ pub enum Existing {
 
 /// How [`write_output`] treats what is already there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OutputPolicy {
     /// What to do with an existing regular file whose bytes differ.
     pub existing: Existing,
@@ -85,6 +86,30 @@ impl OutputPolicy {
         let existing = if replace { Existing::Force } else { Existing::Refuse };
         OutputPolicy { existing, ..OutputPolicy::default() }
     }
+
+    /// This policy with [`OutputPolicy::existing`] set.
+    pub fn with_existing(mut self, existing: Existing) -> OutputPolicy {
+        self.existing = existing;
+        self
+    }
+
+    /// This policy with [`OutputPolicy::dry_run`] set.
+    pub fn with_dry_run(mut self, dry_run: bool) -> OutputPolicy {
+        self.dry_run = dry_run;
+        self
+    }
+
+    /// This policy with [`OutputPolicy::create_dirs`] set.
+    pub fn with_create_dirs(mut self, create_dirs: bool) -> OutputPolicy {
+        self.create_dirs = create_dirs;
+        self
+    }
+
+    /// This policy with [`OutputPolicy::sync`] set.
+    pub fn with_sync(mut self, sync: bool) -> OutputPolicy {
+        self.sync = sync;
+        self
+    }
 }
 
 /// What [`write_output`] did (or, in a dry run, would do).
@@ -111,6 +136,7 @@ impl Written {
 
 /// Why an output could not be written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum OutputError {
     /// A different file exists and neither force nor skip was asked.
     #[error("{} exists and differs from what kifu would write; give --force to replace it", .0.display())]

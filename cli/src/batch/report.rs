@@ -308,7 +308,7 @@ mod tests {
         r.from = Some("sgf");
         r.games = 2;
         r.outputs.push("out/a.sgf".into());
-        r.add(Stage::Read, &[Diagnostic::warning("sgf.x", "bad").at(Position { line: 3, column: 4, offset: 9 })]);
+        r.add(Stage::Read, &[Diagnostic::warning("sgf.x", "bad").at(Position::new(3, 4, 9))]);
         r.settle();
         assert_eq!(r.status, Status::Warnings);
         let failed = Record::new("in/b.sgf".into(), None, "sgf").fail(Diagnostic::error("batch.cannot-read", "gone"));

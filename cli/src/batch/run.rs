@@ -131,7 +131,11 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 fn policy(options: &BatchOptions) -> OutputPolicy {
     // Files are not synced one by one: the run flushes its outputs once at its end
     // (`sync_outputs`).
-    OutputPolicy { existing: options.existing, dry_run: options.dry_run, create_dirs: true, sync: false }
+    OutputPolicy::default()
+        .with_existing(options.existing)
+        .with_dry_run(options.dry_run)
+        .with_create_dirs(true)
+        .with_sync(false)
 }
 
 /// The diagnostic of an output that could not be written.
@@ -594,7 +598,7 @@ mod tests {
                 games: &kifu::Collection,
                 _: &kifu::WriteOptions,
             ) -> Result<kifu::WriteOutput, kifu::WriteError> {
-                Ok(kifu::WriteOutput { bytes: games.games.len().to_string().into_bytes(), diagnostics: Vec::new() })
+                Ok(kifu::WriteOutput::new(games.games.len().to_string().into_bytes(), Vec::new()))
             }
         }
         let dir = tempfile::tempdir().unwrap();

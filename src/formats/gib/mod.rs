@@ -183,8 +183,7 @@ pub(crate) fn kind_label(kind: &str) -> Option<&'static str> {
 
 /// Reads a GIB file: charset from `GIBOKIND` (detection when absent or wrong), then the header
 /// and the game section.
-#[doc(hidden)]
-pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let (label, unknown) = declared_charset(&bytes);
     if let Some(kind) = unknown {
@@ -205,8 +204,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 /// Writes the first game as GIB with CRLF line ends: UTF-8 and `GIBOKIND=Global` by default,
 /// or the flavour of the requested charset (EUC-KR → Korea, GBK/GB18030 → China, Big5 →
 /// Taiwan, Shift_JIS → Japan).
-#[doc(hidden)]
-pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+pub(crate) fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let Some(game) = collection.games.first() else {
         return Err(WriteError::Invalid(vec![crate::diag::Diagnostic::error(codes::NO_GAMES, "no game to write")]));
     };

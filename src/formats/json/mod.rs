@@ -148,14 +148,12 @@ fn sniff_ndjson(bytes: &[u8]) -> bool {
 }
 
 /// Reads a kifu JSON document (or a single game object).
-#[doc(hidden)]
-pub fn read_json(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+pub(crate) fn read_json(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     read::read(bytes, options, false)
 }
 
 /// Reads kifu NDJSON: one game (or document) per line; a malformed line is reported and skipped.
-#[doc(hidden)]
-pub fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+pub(crate) fn read_ndjson(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     read::read(bytes, options, true)
 }
 
@@ -184,15 +182,13 @@ fn utf8_note(options: &WriteOptions) -> Vec<Diagnostic> {
 }
 
 /// Writes one kifu JSON document holding every game (always UTF-8).
-#[doc(hidden)]
-pub fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+pub(crate) fn write_json(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let (bytes, empty) = document_bytes(collection, options.source_charset);
     Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options, empty) })
 }
 
 /// Writes kifu NDJSON: one compact game object per line (always UTF-8).
-#[doc(hidden)]
-pub fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+pub(crate) fn write_ndjson(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let (bytes, empty) = lines_bytes(collection, options.source_charset);
     Ok(WriteOutput { bytes, diagnostics: write_notes(collection, options, empty) })
 }

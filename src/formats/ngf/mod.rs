@@ -113,8 +113,7 @@ fn sniff(bytes: &[u8]) -> bool {
 }
 
 /// Reads NGF bytes: charset detection (no charset field), then the header and move lines.
-#[doc(hidden)]
-pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let decoded = crate::charset::decode_owned(bytes, options.encoding, None, &mut sink);
     let charset = decoded.decision;
@@ -130,8 +129,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 /// charset: UTF-8 output whose few non-ASCII bytes the reader's detection would take for another
 /// charset (short mojibake names such as `•”ƒŽq` read as GBK) starts with a UTF-8 byte-order
 /// mark, which readers of the file's charset honour, with a note.
-#[doc(hidden)]
-pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+pub(crate) fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let (text, diagnostics) = write_text(collection)?;
     let mut out = super::encode_output(&text, options, diagnostics)?;
     if options.encoding() == encoding_rs::UTF_8 && !out.bytes.is_ascii() {

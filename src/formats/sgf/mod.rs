@@ -4,10 +4,8 @@ mod declared;
 mod read;
 mod write;
 
-#[doc(hidden)]
 pub use read::find_declared_charset;
 pub(crate) use read::{parse_text, read_game_again, read_game_head_again};
-#[doc(hidden)]
 pub use write::{normalize_header, write_text};
 
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
@@ -121,8 +119,7 @@ fn sniff(bytes: &[u8]) -> bool {
 /// the text is the input itself and reads without any diagnostic (then the parser cuts games
 /// and values where `declared.rs` does), else from a second scan of the bytes, which is not
 /// needed when no identifier that may read as `CA` names another charset (`declares_only`).
-#[doc(hidden)]
-pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let bom = encoding_rs::Encoding::for_bom(&bytes).is_some();
     // Under an override the declaration is only checked against a byte-order mark: without one,
     // it is not looked for.
@@ -283,8 +280,7 @@ fn decode_parts(
 }
 
 /// Writes FF\[4\] SGF in the requested charset (UTF-8 by default).
-#[doc(hidden)]
-pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+pub(crate) fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     write_into(collection, options, Vec::new())
 }
 

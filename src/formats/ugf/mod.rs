@@ -125,8 +125,7 @@ pub(crate) fn find_declared_charset(bytes: &[u8]) -> Option<String> {
 
 /// Reads UGF/UGI bytes: charset from `Lang=` (a valid-UTF-8 file is read as UTF-8), then the
 /// sections.
-#[doc(hidden)]
-pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
+pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadError> {
     let mut sink = crate::diag::Sink::new();
     let declared = find_declared_charset(&bytes);
     let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
@@ -138,8 +137,7 @@ pub fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, ReadErr
 }
 
 /// Writes the first game as UGF (`Lang=UTF8`, or `SJIS` when asked for Shift_JIS).
-#[doc(hidden)]
-pub fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+pub(crate) fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
     let enc = options.encoding();
     let (text, diagnostics) = write_text(collection, enc)?;
     super::encode_output(&text, options, diagnostics)
