@@ -45,6 +45,9 @@ impl std::fmt::Debug for dyn Produce {
 pub mod codes {
     /// Two inputs would have had the same output path; this one got another name.
     pub const NAME_COLLISION: &str = "batch.name-collision";
+    /// An output path would lead out of the output folder (or, in place, out of its input's
+    /// folder); refused.
+    pub const OUTPUT_OUTSIDE: &str = "batch.output-outside";
     /// The output path resolves to an input file; refused.
     pub const OUTPUT_IS_INPUT: &str = "batch.output-is-input";
     /// The output exists and neither `--force` nor `--skip-existing` was given.

@@ -5,7 +5,30 @@ use super::{BatchError, BatchOptions, Collect, codes};
 use kifu::diag::Diagnostic;
 use kifu::formats::Format;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
+
+/// `path` with its file name's extension replaced by `ext` (added when it has none), the name
+/// kept as the operating system's bytes. Unlike `Path::with_extension`, a name that is all
+/// extension keeps its own place: `..sgf` becomes `..sgf`, not the parent folder `..`.
+pub(crate) fn with_extension(path: &Path, ext: &str) -> PathBuf {
+    let Some(name) = path.file_name() else { return path.join(format!("unnamed.{ext}")) };
+    let mut stem: OsString = match (path.file_stem(), path.extension()) {
+        (Some(stem), Some(_)) => stem.to_os_string(),
+        _ => name.to_os_string(),
+    };
+    stem.push(".");
+    stem.push(ext);
+    path.with_file_name(stem)
+}
+
+/// Whether `path` lies under the folder `dir`: it starts with `dir` and every component after is
+/// a plain name (no `..`, no `.`, no root), so it cannot lead out of `dir` whatever the names.
+pub(crate) fn stays_under(path: &Path, dir: &Path) -> bool {
+    path.strip_prefix(dir).is_ok_and(|rest| {
+        rest.components().next().is_some() && rest.components().all(|c| matches!(c, Component::Normal(_)))
+    })
+}
 
 /// One input and what will be done with it.
 #[derive(Debug)]
@@ -31,7 +54,8 @@ pub struct Plan {
     pub jobs: Vec<Job>,
     /// Files in walked folders that are not game records.
     pub ignored: usize,
-    /// Every planned output path, so `--split` names never take another input's output.
+    /// Every planned output path, folded ([`folded`]), so `--split` names never take another
+    /// input's output, not even one that differs only in case.
     pub(crate) planned: HashSet<PathBuf>,
     /// The identities of the input files, so no output (a `--split` name included) replaces one;
     /// taken (a `stat` per input) only when some output or other path to check exists.
@@ -115,18 +139,48 @@ pub(crate) fn file_key(path: &Path) -> Option<FileKey> {
 }
 
 /// The output path for `input` when another input already has its natural one:
-/// `stem-EXT.to`, then `stem-EXT-2.to`, `stem-EXT-3.to` … until free.
+/// `stem-EXT.to`, then `stem-EXT-2.to`, `stem-EXT-3.to` … until free (`taken` holds folded
+/// paths, [`folded`]). Names keep the operating system's bytes.
 fn alternative(natural: &Path, input: &Path, taken: &HashSet<PathBuf>) -> PathBuf {
-    let stem = natural.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let ext = natural.extension().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let from = input.extension().map_or_else(|| "x".to_string(), |s| s.to_string_lossy().to_ascii_lowercase());
+    let stem = natural.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    let ext = natural.extension().map(std::ffi::OsStr::to_os_string);
+    let from = input.extension().map_or_else(|| "x".into(), |s| s.to_ascii_lowercase());
     (1..)
         .map(|n| {
-            let suffix = if n == 1 { String::new() } else { format!("-{n}") };
-            natural.with_file_name(format!("{stem}-{from}{suffix}.{ext}"))
+            let mut name = stem.clone();
+            name.push("-");
+            name.push(&from);
+            if n > 1 {
+                name.push(format!("-{n}"));
+            }
+            if let Some(e) = &ext {
+                name.push(".");
+                name.push(e);
+            }
+            natural.with_file_name(name)
         })
-        .find(|p| !taken.contains(p))
+        .find(|p| !taken.contains(&folded(p)))
         .unwrap_or_else(|| natural.to_path_buf())
+}
+
+/// `path` as a file system that ignores case sees it: names that differ only in case are the
+/// same file there (an archive copied to such a disk must keep every game), so outputs collide
+/// on this key. Text is lower-cased; bytes that are not UTF-8 are kept, ASCII letters lowered.
+pub(crate) fn folded(path: &Path) -> PathBuf {
+    match path.to_str() {
+        Some(s) => PathBuf::from(s.to_lowercase()),
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                PathBuf::from(std::ffi::OsStr::from_bytes(&path.as_os_str().as_bytes().to_ascii_lowercase()))
+            }
+            #[cfg(not(unix))]
+            {
+                PathBuf::from(path.as_os_str().to_ascii_lowercase())
+            }
+        }
+    }
 }
 
 /// Sorts `found` by input path in `Path`'s order (component by component), stably. A path
@@ -212,8 +266,8 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                     job.format = format;
                     job.output = Some(match (&merge, &options.out_dir) {
                         (Some(m), _) => m.clone(),
-                        (None, Some(dir)) => dir.join(&f.rel).with_extension(ext),
-                        (None, None) => job.input.with_extension(ext),
+                        (None, Some(dir)) => with_extension(&dir.join(&f.rel), ext),
+                        (None, None) => with_extension(&job.input, ext),
                     });
                 }
                 Verdict::Skip(d) => {
@@ -231,25 +285,29 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         // path; the others get `stem-EXT.to`. Inputs and every natural output are reserved.
         // Grouped by hash (a path comparison walks components: a sorted map of every output cost
         // more than the rest of planning); only the groups of two or more, in path order.
+        // Outputs are grouped by their folded path ([`folded`]): names that differ only in case
+        // collide too.
         let mut groups: HashMap<PathBuf, Vec<usize>> = HashMap::with_capacity(jobs.len());
         for (i, job) in jobs.iter().enumerate() {
             if let Some(o) = &job.output {
-                groups.entry(o.clone()).or_default().push(i);
+                groups.entry(folded(o)).or_default().push(i);
             }
         }
         let mut taken: HashSet<PathBuf> = groups.keys().cloned().collect();
-        taken.extend(jobs.iter().map(|j| j.input.clone()));
+        taken.extend(jobs.iter().map(|j| folded(&j.input)));
         let mut clashes: Vec<(PathBuf, Vec<usize>)> = groups.into_iter().filter(|(_, m)| m.len() > 1).collect();
         clashes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (natural, mut members) in clashes {
+        for (_, mut members) in clashes {
             let keeps_name = |i: &usize| jobs.get(*i).is_some_and(|j| j.input.extension().is_some_and(|e| e == ext));
             members.sort_by_key(|i| (!keeps_name(i), *i));
             let Some((&winner, losers)) = members.split_first() else { continue };
+
             let winner_name = jobs.get(winner).map(|j| j.input.display().to_string()).unwrap_or_default();
             for &i in losers {
                 let Some(job) = jobs.get_mut(i) else { continue };
+                let Some(natural) = job.output.clone() else { continue };
                 let alt = alternative(&natural, &job.input, &taken);
-                taken.insert(alt.clone());
+                taken.insert(folded(&alt));
                 job.notes.push(Diagnostic::warning(
                     codes::NAME_COLLISION,
                     format!(
@@ -279,7 +337,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
             }
         }
     }
-    let planned = jobs.iter().filter_map(|j| j.output.clone()).collect();
+    let planned = jobs.iter().filter_map(|j| j.output.as_deref().map(folded)).collect();
     Ok(Plan { jobs, ignored, planned, input_keys })
 }
 

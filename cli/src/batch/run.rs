@@ -1,6 +1,6 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
-use super::plan::{Job, Plan, file_key};
+use super::plan::{Job, Plan, file_key, folded, stays_under};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use kifu::diag::Diagnostic;
@@ -26,15 +26,32 @@ fn path_text(p: &Path) -> String {
     p.to_str().map_or_else(|| p.display().to_string(), str::to_owned)
 }
 
-/// `name.sgf` → `name-007.sgf` (at least three digits, more when `count` needs them).
+/// `name.sgf` → `name-007.sgf` (at least three digits, more when `count` needs them), the name
+/// kept as the operating system's bytes.
 fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
     let width = count.to_string().len().max(3);
-    let stem = base.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let name = match base.extension() {
-        Some(e) => format!("{stem}-{:0width$}.{}", index + 1, e.to_string_lossy()),
-        None => format!("{stem}-{:0width$}", index + 1),
+    let (stem, ext) = match (base.file_stem(), base.extension()) {
+        (Some(stem), ext) => (stem.to_os_string(), ext),
+        (None, _) => (std::ffi::OsString::from("unnamed"), None),
     };
+    let mut name = stem;
+    name.push(format!("-{:0width$}", index + 1));
+    if let Some(e) = ext {
+        name.push(".");
+        name.push(e);
+    }
     base.with_file_name(name)
+}
+
+/// `name-001.sgf` → `name-001-K.sgf`, the name kept as the operating system's bytes.
+fn numbered(path: &Path, k: usize) -> PathBuf {
+    let mut name = path.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    name.push(format!("-{k}"));
+    if let Some(e) = path.extension() {
+        name.push(".");
+        name.push(e);
+    }
+    path.with_file_name(name)
 }
 
 /// Reads a regular file. It is opened without blocking and its type checked on the open handle,
@@ -270,13 +287,11 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
             .map(|(i, g)| {
                 let mut name = split_name(output, i, n);
                 // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
-                if planned.contains(&name) {
+                if planned.contains(&folded(&name)) {
                     let taken = name.clone();
-                    let stem = name.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-                    let ext = name.extension().map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
                     name = (2..)
-                        .map(|k| taken.with_file_name(format!("{stem}-{k}{ext}")))
-                        .find(|p| !planned.contains(p))
+                        .map(|k| numbered(&taken, k))
+                        .find(|p| !planned.contains(&folded(p)))
                         .unwrap_or_else(|| taken.clone());
                     let msg = format!(
                         "{} is the output of another input; writing {} instead",
@@ -297,6 +312,13 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     if let Some((path, _)) = parts.iter().find(|(p, _)| numbered(p)) {
         let msg = format!("the output {} is an input file; refusing to overwrite it", path.display());
         return record.fail(Diagnostic::error(codes::OUTPUT_IS_INPUT, msg));
+    }
+    // Every final path, split parts included, is proven to stay where the run writes: under
+    // -O, or beside its input in place.
+    let home = options.out_dir.clone().or_else(|| job.input.parent().map(Path::to_path_buf));
+    if let Some((path, _)) = parts.iter().find(|(p, _)| home.as_deref().is_some_and(|h| !stays_under(p, h))) {
+        let msg = format!("the output {} would leave {}; refused", path.display(), home.unwrap_or_default().display());
+        return record.fail(Diagnostic::error(codes::OUTPUT_OUTSIDE, msg));
     }
     let mut skipped = 0;
     for (path, part) in &parts {
@@ -550,6 +572,82 @@ mod tests {
     fn split_names_are_numbered_and_padded() {
         assert_eq!(split_name(Path::new("o/a.sgf"), 0, 3), Path::new("o/a-001.sgf"));
         assert_eq!(split_name(Path::new("o/a.sgf"), 1233, 1500), Path::new("o/a-1234.sgf"));
+        assert_eq!(split_name(Path::new("o/..sgf"), 0, 2), Path::new("o/.-001.sgf"));
+    }
+
+    /// Names that are not UTF-8 keep their bytes: two inputs differing in one such byte get two
+    /// outputs (a lossy conversion made both `a\u{FFFD}-001.sgf`, and one input's games were lost).
+    #[cfg(unix)]
+    #[test]
+    fn split_names_keep_the_bytes_of_legacy_names() {
+        use std::os::unix::ffi::OsStrExt;
+        let a = Path::new("o").join(std::ffi::OsStr::from_bytes(b"a\xff.sgf"));
+        let b = Path::new("o").join(std::ffi::OsStr::from_bytes(b"a\xfe.sgf"));
+        assert_ne!(split_name(&a, 0, 2), split_name(&b, 0, 2));
+        assert_eq!(split_name(&a, 0, 2).file_name().unwrap().as_bytes(), b"a\xff-001.sgf");
+    }
+
+    /// Inputs whose names differ only in case, or only in a byte that is not UTF-8, each keep
+    /// their games, split or not (`--force` included): no output is shared.
+    #[cfg(unix)]
+    #[test]
+    fn names_that_differ_in_case_or_in_legacy_bytes_keep_every_game() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out) = (dir.path().join("in"), dir.path().join("out"));
+        std::fs::create_dir(&input).unwrap();
+        let names: [&[u8]; 4] = [b"Game.sgf", b"game.sgf", b"a\xff.sgf", b"a\xfe.sgf"];
+        for (i, name) in names.iter().enumerate() {
+            let games = format!("(;GM[1]PB[p{i}];B[aa])(;GM[1]PB[q{i}];B[bb])");
+            std::fs::write(input.join(std::ffi::OsStr::from_bytes(name)), games).unwrap();
+        }
+        for collect in [Collect::PerFile, Collect::Split] {
+            let mut opts = BatchOptions::new(Format::SGF);
+            opts.recursive = true;
+            opts.out_dir = Some(out.join(format!("{collect:?}")));
+            opts.collect = collect.clone();
+            opts.existing = Existing::Force;
+            opts.jobs = 2;
+            let report =
+                execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+            assert!(report.records.iter().all(|r| r.status != Status::Failed), "{:?}", report.records);
+            // (The report shows names as text; the files keep their bytes.)
+            let outputs: usize = report.records.iter().map(|r| r.outputs.len()).sum();
+            let files: Vec<std::ffi::OsString> =
+                std::fs::read_dir(opts.out_dir.as_ref().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+            let unique: std::collections::HashSet<Vec<u8>> =
+                files.iter().map(|f| f.as_bytes().to_ascii_lowercase()).collect();
+            let want = if collect == Collect::Split { 8 } else { 4 };
+            assert_eq!((outputs, files.len(), unique.len()), (want, want, want), "{collect:?}: {files:?}");
+            let mut players = Vec::new();
+            for entry in std::fs::read_dir(opts.out_dir.as_ref().unwrap()).unwrap() {
+                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+                players.extend(text.match_indices("PB[").map(|(at, _)| text[at + 3..at + 5].to_string()));
+            }
+            players.sort();
+            assert_eq!(players, ["p0", "p1", "p2", "p3", "q0", "q1", "q2", "q3"], "{collect:?}");
+        }
+    }
+
+    /// An input named `..sgf` (two games, `--split`): its outputs stay under -O.
+    #[test]
+    fn split_outputs_of_an_all_extension_name_stay_under_the_output_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out) = (dir.path().join("in"), dir.path().join("out"));
+        std::fs::create_dir(&input).unwrap();
+        std::fs::write(input.join("..sgf"), "(;GM[1];B[aa])(;GM[1];B[bb])").unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(out.clone());
+        opts.collect = Collect::Split;
+        opts.jobs = 1;
+        let report = execute(super::super::plan(std::slice::from_ref(&input), &opts).unwrap(), &opts, &|_| {}).unwrap();
+        let outside: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(outside.len(), 2, "nothing written beside in/ and out/: {outside:?}");
+        assert_eq!(report.records[0].status, Status::Ok, "{:?}", report.records[0].diagnostics);
+        assert!(out.join(".-001.sgf").exists() && out.join(".-002.sgf").exists());
+        assert!(stays_under(&out.join("a/b.sgf"), &out) && !stays_under(&out.join("../b.sgf"), &out));
+        assert!(!stays_under(&out, &out) && !stays_under(Path::new("elsewhere/b.sgf"), &out));
     }
 
     #[test]
