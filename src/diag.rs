@@ -329,6 +329,28 @@ pub struct Sink {
 /// How many diagnostics of one code a single input reports before the rest are summarised.
 pub(crate) const MAX_PER_CODE: usize = 100;
 
+/// Keeps the first [`MAX_PER_CODE`] diagnostics of each code of `diags` (already placed), then
+/// one per code past it saying how many more there were, as a reader's [`Sink`] does.
+pub(crate) fn cap_per_code(diags: &mut Vec<Diagnostic>) {
+    if diags.len() <= MAX_PER_CODE {
+        return;
+    }
+    let mut counts: std::collections::HashMap<&'static str, (usize, Severity)> = std::collections::HashMap::new();
+    let mut order: Vec<&'static str> = Vec::new();
+    diags.retain(|d| {
+        let n = counts.entry(d.code).or_insert((0, d.severity));
+        n.0 += 1;
+        if n.0 == MAX_PER_CODE + 1 {
+            order.push(d.code);
+        }
+        n.0 <= MAX_PER_CODE
+    });
+    for code in order {
+        let (n, severity) = counts[code];
+        diags.push(Diagnostic::new(severity, code, format!("{} more like this not shown ({n} in all)", n - MAX_PER_CODE)));
+    }
+}
+
 impl Sink {
     /// An empty sink.
     pub fn new() -> Self {

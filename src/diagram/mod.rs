@@ -347,9 +347,33 @@ fn output(
         }
         #[cfg(not(feature = "png"))]
         Kind::Png => {
-            let _ = (svg, options, &mut diagnostics);
+            let _ = (svg, options);
             return Err(DiagramError::Png("kifu was built without its `png` feature".to_string()));
         }
     };
+    // A long game can repeat one finding on every move: at most 100 of a code, then a count.
+    crate::diag::cap_per_code(&mut diagnostics);
     Ok(WriteOutput { bytes, diagnostics })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Format, ReadOptions};
+
+    /// A finding repeated on every move is shown 100 times, then counted (a 7 MB line of
+    /// repeated moves printed 999,999 warnings).
+    #[test]
+    fn repeated_findings_are_capped_per_code() {
+        let text = format!("(;GM[1]SZ[9];B[ee]{})", ";W[ee]".repeat(5_000));
+        let read = Format::SGF.read(text.into_bytes(), &ReadOptions::default()).unwrap();
+        let options = Options::default();
+        let scene = scene(&read.collection.games[0], &options).unwrap();
+        assert!(scene.diagnostics.len() >= 5_000, "{}", scene.diagnostics.len());
+        let out = render(&scene, Kind::Text, &options).unwrap();
+        let code = scene.diagnostics[0].code;
+        let same: Vec<&Diagnostic> = out.diagnostics.iter().filter(|d| d.code == code).collect();
+        assert_eq!(same.len(), crate::diag::MAX_PER_CODE + 1);
+        assert!(same.last().unwrap().message.contains("more like this not shown"), "{:?}", same.last());
+    }
 }
