@@ -1,0 +1,108 @@
+//! Board positions along a line of a game, for machine learning: replayed by the library's board
+//! (`kifu::go::Board`: captures, and illegal moves refused and skipped), one plane per move.
+
+use kifu::go::{Board, IllegalMove};
+use kifu::model::{Color, GameTree, Move, NodeId, Point};
+use kifu::{Diagnostic, diagram};
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+
+/// A move the board refused.
+pub struct Illegal {
+    /// The move's number along the line (1 for the first move).
+    pub number: usize,
+    pub color: Color,
+    pub mv: Move,
+    pub problem: IllegalMove,
+}
+
+impl Illegal {
+    /// As `kifu diagram` reports it (`diagram.illegal-move`).
+    pub fn diagnostic(&self) -> Diagnostic {
+        let at = match self.mv {
+            Move::Play(p) => p.to_string(),
+            Move::Pass => "pass".to_string(),
+        };
+        let message = format!("move {} ({} {at}): {}; skipped on the board", self.number, self.color, self.problem);
+        Diagnostic::warning(diagram::codes::ILLEGAL_MOVE, message)
+    }
+}
+
+/// The positions of one line: `planes` planes of `rows × columns` cells (`i8`: 1 black, -1
+/// white, 0 empty), row by row.
+pub struct Planes {
+    pub cells: Vec<u8>,
+    pub planes: usize,
+    pub rows: usize,
+    pub columns: usize,
+    pub illegal: Vec<Illegal>,
+}
+
+/// The positions along `path` (the nodes from the root, in order): plane 0 before the first
+/// move, plane k after the k-th move and the setup of the nodes that follow it up to the next
+/// move. Setup in a node is applied before the node's move, as `Board::replay` does.
+pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
+    let size = tree.board_size();
+    let (columns, rows) = (usize::from(size.width), usize::from(size.height));
+    let mut board = Board::new(size);
+    let mut out = Planes { cells: Vec::new(), planes: 0, rows, columns, illegal: Vec::new() };
+    for &id in path {
+        let node = tree.node(id);
+        let mv = node.mv_on(size);
+        if mv.is_some() {
+            snapshot(&board, &mut out);
+        }
+        for p in node.props() {
+            let Some(stone) = p.setup() else { continue };
+            for pt in p.points() {
+                board.set(pt, stone);
+            }
+        }
+        if let Some((color, mv)) = mv {
+            if let Err(problem) = board.play(color, mv) {
+                out.illegal.push(Illegal { number: out.planes, color, mv, problem });
+            }
+        }
+    }
+    snapshot(&board, &mut out);
+    out
+}
+
+fn snapshot(board: &Board, out: &mut Planes) {
+    out.cells.reserve(out.rows * out.columns);
+    for y in 0..out.rows {
+        for x in 0..out.columns {
+            // Sizes are at most 52 × 52: the coordinates fit in u8.
+            let cell = match board.get(Point::new(x as u8, y as u8)) {
+                Some(Color::Black) => 1u8,
+                Some(Color::White) => (-1i8) as u8,
+                None => 0,
+            };
+            out.cells.push(cell);
+        }
+    }
+    out.planes += 1;
+}
+
+/// The planes as a NumPy `int8` array of shape `(planes, rows, columns)`.
+pub fn array<'py>(py: Python<'py>, numpy: &Bound<'py, PyModule>, planes: &Planes) -> PyResult<Bound<'py, PyAny>> {
+    let buffer = PyByteArray::new(py, &planes.cells);
+    let shape = (planes.planes, planes.rows, planes.columns);
+    numpy.call_method1("frombuffer", (buffer, numpy.getattr("int8")?))?.call_method1("reshape", (shape,))
+}
+
+/// A `KifuWarning` for every illegal move, prefixed with `place` (the file and game) if given.
+pub fn warn_illegal(py: Python<'_>, planes: &Planes, place: Option<&str>) -> PyResult<()> {
+    let found: Vec<Diagnostic> = planes
+        .illegal
+        .iter()
+        .map(|i| {
+            let mut d = i.diagnostic();
+            if let Some(place) = place {
+                d.message = format!("{place}: {}", d.message);
+            }
+            d
+        })
+        .collect();
+    crate::errors::warn_all(py, &found)
+}
