@@ -274,7 +274,7 @@ fn load_positions<'py>(
 
 /// Reads a game record held in memory: `data` is text (`str`, decoded already: read as UTF-8)
 /// or `bytes` (the charset decided as `read` decides it, or `encoding`). The format is
-/// `format`, else the content's. `kifu.loads(kifu.dumps(x))` gives back the games of `x`.
+/// `format`, else the content's. `kifu.loads(kifu.dumps(x))` gives back games that write the same text.
 #[pyfunction]
 #[pyo3(signature = (data, format = None, encoding = None))]
 fn loads(

@@ -38,9 +38,10 @@ pub struct Planes {
     pub illegal: Vec<Illegal>,
 }
 
-/// The positions along `path` (the nodes from the root, in order): plane 0 before the first
-/// move, plane k after the k-th move and the setup of the nodes that follow it up to the next
-/// move. Setup in a node is applied before the node's move, as `Board::replay` does.
+/// The positions along `path` (the nodes from the root, in order): plane k is the position on
+/// which the line's move k (from 0) is played, the last plane the position at the end. A node's
+/// setup is applied before its move (as `Board::replay` does), so plane 0 holds the setup up to
+/// the first move, and plane k the position after move k - 1 with the setup up to move k.
 pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
     let size = tree.board_size();
     let (columns, rows) = (usize::from(size.width), usize::from(size.height));
@@ -48,17 +49,14 @@ pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
     let mut out = Planes { cells: Vec::new(), planes: 0, rows, columns, illegal: Vec::new() };
     for &id in path {
         let node = tree.node(id);
-        let mv = node.mv_on(size);
-        if mv.is_some() {
-            snapshot(&board, &mut out);
-        }
         for p in node.props() {
             let Some(stone) = p.setup() else { continue };
             for pt in p.points() {
                 board.set(pt, stone);
             }
         }
-        if let Some((color, mv)) = mv {
+        if let Some((color, mv)) = node.mv_on(size) {
+            snapshot(&board, &mut out);
             if let Err(problem) = board.play(color, mv) {
                 out.illegal.push(Illegal { number: out.planes, color, mv, problem });
             }

@@ -563,12 +563,13 @@ impl PyGame {
 
     /// The positions of the main line, or of the line from the root to `node` (a node of this
     /// game): a NumPy `int8` array of shape `(moves + 1, rows, columns)`, indexed `[k, y, x]`,
-    /// 1 a black stone, -1 a white one, 0 an empty point. Plane 0 is the position before the
-    /// first move (the root's setup and that of the nodes before the first move); plane k the
-    /// position after the k-th move (a pass repeats the position) and the setup of the nodes
-    /// up to the next move, captures applied, by kifu's board (`kifu::go::Board`). A move the
-    /// board refuses (occupied point, suicide, immediate ko retake, a point off the board) is
-    /// skipped (its plane repeats the position before it) and issues a `KifuWarning`
+    /// 1 a black stone, -1 a white one, 0 an empty point, replayed by kifu's board
+    /// (`kifu::go::Board`: captures applied). Plane k is the position on which `moves[k]` is
+    /// played, the last plane the position at the end of the line: plane 0 holds the setup
+    /// (`AB`/`AW`/`AE`) up to the first move, and setup in later nodes is applied at its node,
+    /// before the node's move. A pass repeats the position. A move the board refuses (occupied
+    /// point, suicide, immediate ko retake, a point off the board) is skipped, as `kifu diagram`
+    /// skips it (the next plane repeats the position), and issues a `KifuWarning`
     /// (`illegal_moves()` lists them).
     #[pyo3(signature = (node = None))]
     fn positions<'py>(&self, py: Python<'py>, node: Option<&Bound<'py, PyNode>>) -> PyResult<Bound<'py, PyAny>> {
