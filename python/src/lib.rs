@@ -19,9 +19,9 @@ use adapter::Encoding;
 use errors::PyDiagnostic;
 use input::Input;
 use kifu::{Format, ReadOutput};
+use pyo3::exceptions::PyTypeError;
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::exceptions::PyTypeError;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -292,10 +292,13 @@ fn loads(
         (data.extract::<Vec<u8>>()?, encoding)
     } else {
         let name = data.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
-        return Err(PyTypeError::new_err(format!("kifu.loads reads str or bytes, not {name} (kifu.read reads paths and files)")));
+        return Err(PyTypeError::new_err(format!(
+            "kifu.loads reads str or bytes, not {name} (kifu.read reads paths and files)"
+        )));
     };
     let args = ReadArgs::new(format, encoding)?;
-    let outcome = parallel::detach(py, || parallel::guard(|| Ok(adapter::read_bytes(bytes, args.format, None, args.encoding))))?;
+    let outcome =
+        parallel::detach(py, || parallel::guard(|| Ok(adapter::read_bytes(bytes, args.format, None, args.encoding))))?;
     Ok(PyCollection::new(raise(py, outcome, None)?))
 }
 
@@ -304,6 +307,7 @@ fn loads(
 /// another charset than UTF-8, use `obj.to_bytes(format, encoding=…)`.
 #[pyfunction]
 #[pyo3(signature = (obj, format = String::from("sgf")))]
+#[pyo3(text_signature = "(obj, format='sgf')")]
 fn dumps(py: Python<'_>, obj: &Bound<'_, PyAny>, format: String) -> PyResult<String> {
     let format = adapter::format_named(&format).map_err(PyValueError::new_err)?;
     let text = if let Ok(c) = obj.cast::<PyCollection>() {

@@ -32,7 +32,9 @@ pub fn intern(text: &str) -> PyResult<&'static str> {
         return Ok(known);
     }
     if set.len() >= MAX_INTERNED {
-        return Err(PyValueError::new_err("too many distinct diagnostic codes or charset reasons in pickled kifu objects"));
+        return Err(PyValueError::new_err(
+            "too many distinct diagnostic codes or charset reasons in pickled kifu objects",
+        ));
     }
     let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
     set.insert(leaked);

@@ -226,13 +226,7 @@ impl PyCollection {
 
     /// Wraps games, their charset decision and the diagnostics of their reading.
     pub fn of(games: Collection, charset: Option<CharsetDecision>, diagnostics: Vec<Diagnostic>) -> PyCollection {
-        PyCollection {
-            inner: Arc::new(games),
-            charset,
-            diagnostics,
-            games: PyOnceLock::new(),
-            hash: OnceLock::new(),
-        }
+        PyCollection { inner: Arc::new(games), charset, diagnostics, games: PyOnceLock::new(), hash: OnceLock::new() }
     }
 
     /// The games, for `kifu.dumps`.
@@ -746,8 +740,7 @@ impl PyNode {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<PyNode>().is_ok_and(|o| {
             let o = o.get();
-            self.id == o.id
-                && ((Arc::ptr_eq(&self.coll, &o.coll) && self.game == o.game) || self.tree() == o.tree())
+            self.id == o.id && ((Arc::ptr_eq(&self.coll, &o.coll) && self.game == o.game) || self.tree() == o.tree())
         })
     }
 
