@@ -128,7 +128,13 @@ fn iter_games(
     let input = input::input(source)?;
     let path = input.path().map(Path::to_path_buf);
     let reader: Box<dyn io::Read + Send> = match input {
-        Input::Path(p) => Box::new(std::fs::File::open(&p).map_err(|e| errors::os_error(py, e, &p))?),
+        Input::Path(p) => Box::new(std::fs::File::open(&p).map_err(|e| {
+            if source.cast::<PyString>().is_ok() && input::looks_like_a_record(&source.to_string()) {
+                errors::os_error_with_hint(py, e, &source.to_string())
+            } else {
+                errors::os_error(py, e, &p)
+            }
+        })?),
         Input::Bytes(bytes, _) => Box::new(io::Cursor::new(bytes)),
     };
     let opened = parallel::detach(py, || {

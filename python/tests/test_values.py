@@ -168,6 +168,7 @@ def test_a_record_given_as_a_path_points_to_loads(text):
     assert "kifu.loads" in str(e.value) and len(e.value.filename) <= 41
     with pytest.raises(OSError) as e:
         kifu.iter_games(text)
+    assert "kifu.loads" in str(e.value)
 
 
 def test_a_missing_path_has_no_hint(tmp_path):
