@@ -46,40 +46,58 @@ pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
     let size = tree.board_size();
     let (columns, rows) = (usize::from(size.width), usize::from(size.height));
     let mut board = Board::new(size);
+    // The board's stones as the array's cells, kept in step with what the board does (setup,
+    // a move and its captures), so that a plane is a copy.
+    let mut cells = vec![0u8; rows * columns];
+    let at = |p: Point| usize::from(p.y) * columns + usize::from(p.x);
     let mut out = Planes { cells: Vec::new(), planes: 0, rows, columns, illegal: Vec::new() };
     for &id in path {
         let node = tree.node(id);
         for p in node.props() {
             let Some(stone) = p.setup() else { continue };
             for pt in p.points() {
-                board.set(pt, stone);
+                if board.set(pt, stone) {
+                    cells[at(pt)] = cell(stone);
+                }
             }
         }
         if let Some((color, mv)) = node.mv_on(size) {
-            snapshot(&board, &mut out);
-            if let Err(problem) = board.play(color, mv) {
-                out.illegal.push(Illegal { number: out.planes, color, mv, problem });
+            out.cells.extend_from_slice(&cells);
+            out.planes += 1;
+            match board.play(color, mv) {
+                Ok(captured) => {
+                    if let Move::Play(p) = mv {
+                        cells[at(p)] = cell(Some(color));
+                    }
+                    for p in captured {
+                        cells[at(p)] = 0;
+                    }
+                }
+                Err(problem) => out.illegal.push(Illegal { number: out.planes, color, mv, problem }),
             }
         }
     }
-    snapshot(&board, &mut out);
+    out.cells.extend_from_slice(&cells);
+    out.planes += 1;
+    debug_assert!(same_stones(&board, &cells, columns));
     out
 }
 
-fn snapshot(board: &Board, out: &mut Planes) {
-    out.cells.reserve(out.rows * out.columns);
-    for y in 0..out.rows {
-        for x in 0..out.columns {
-            // Sizes are at most 52 × 52: the coordinates fit in u8.
-            let cell = match board.get(Point::new(x as u8, y as u8)) {
-                Some(Color::Black) => 1u8,
-                Some(Color::White) => (-1i8) as u8,
-                None => 0,
-            };
-            out.cells.push(cell);
-        }
+/// A cell of the array: 1 black, -1 white (as its byte), 0 empty.
+fn cell(stone: Option<Color>) -> u8 {
+    match stone {
+        Some(Color::Black) => 1,
+        Some(Color::White) => (-1i8) as u8,
+        None => 0,
     }
-    out.planes += 1;
+}
+
+/// Whether `cells` hold the board's stones (checked in debug builds).
+fn same_stones(board: &Board, cells: &[u8], columns: usize) -> bool {
+    cells.iter().enumerate().all(|(i, &c)| {
+        // Sizes are at most 52 × 52: the coordinates fit in u8.
+        c == cell(board.get(Point::new((i % columns) as u8, (i / columns) as u8)))
+    })
 }
 
 /// The planes as a NumPy `int8` array of shape `(planes, rows, columns)`.
