@@ -76,6 +76,11 @@ def test_every_object_pickles_as_a_value():
     assert [n.index for n in back.children] == [n.index for n in node.children]
     empty = kifu.read(b"(;GM[1])")[0].info.result
     assert roundtrip(empty) == empty and not roundtrip(empty)
+    # A game read from a stream pickles as one read whole; the stream itself is not a value.
+    streamed = next(kifu.iter_games(SIMPLE))
+    assert roundtrip(streamed) == streamed == game
+    with pytest.raises(TypeError):
+        pickle.dumps(kifu.iter_games(SIMPLE))
 
 
 def test_equality_is_by_value():
