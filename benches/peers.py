@@ -14,9 +14,11 @@ written for the corpus: --dry-run; to /dev/null for the collection), kifu's libr
 sgf-parse crate (examples/peers.rs, one thread each), kifu's Python package (read_many / read),
 sgfmill 1.1.1, pysgf 1.0.0 (the parser KaTrain 1.20 reads SGF with), @sabaki/sgf 3.4.7 (Node).
 Floors: `cat` of the same files, and for the collection a memchr scan of its brackets.
+A third table replays every main line of the corpus to board positions (NumPy int8 planes):
+kifu.load_positions against sgfmill's boards.Board.play.
 
 Everything the peers need is installed into --env (default: a temporary folder, removed at the
-end): a venv with sgfmill, pysgf, maturin and kifu's wheel built from python/, and a Node folder
+end): a venv with sgfmill, pysgf, NumPy, maturin and kifu's wheel built from python/, and a Node folder
 with @sabaki/sgf. Nothing is installed into the repository. A tool that cannot be installed
 (no node, no network) is left out of the table with a note.
 
@@ -47,7 +49,20 @@ SLOW = 5.0  # seconds: a row whose first run takes longer runs once
 def drive(tool, mode, source):
     paths = Path(source).read_text().splitlines() if mode == "list" else [source]
     games = failed = 0
-    if tool.startswith("kifu"):
+    if tool in ("kifu-positions", "kifu-positions-1"):
+        # Every game's main line as board planes (int8, one per move and one at the start), by
+        # kifu's board in Rust: kifu.load_positions (illegal moves are warnings, not shown here).
+        import warnings
+
+        import kifu
+
+        warnings.simplefilter("ignore", kifu.KifuWarning)
+        threads = 1 if tool.endswith("-1") else None
+        # The files kifu refuses, counted before the timed loop (skip_errors leaves them out).
+        failed = sum(1 for r in kifu.read_many(paths) if not isinstance(r, kifu.Collection))
+        wall, cpu = time.perf_counter(), time.process_time()
+        games = len(kifu.load_positions(paths, threads=threads, skip_errors=True))
+    elif tool.startswith("kifu"):
         import kifu
 
         threads = 1 if tool == "kifu-1" else None
@@ -102,6 +117,33 @@ def drive(tool, mode, source):
                     games += 1
                 except Exception:  # noqa: BLE001
                     failed += 1
+    elif tool == "sgfmill-positions":
+        # The same planes with sgfmill: its setup and moves, replayed with boards.Board.play
+        # (captures; an occupied point raises ValueError: that move is skipped), each position
+        # copied into a NumPy int8 plane.
+        import numpy as np
+        from sgfmill import sgf, sgf_moves
+
+        wall, cpu = time.perf_counter(), time.process_time()
+        for p in paths:
+            try:
+                board, plays = sgf_moves.get_setup_and_moves(sgf.Sgf_game.from_bytes(Path(p).read_bytes()))
+            except ValueError:
+                failed += 1
+                continue
+            planes = np.zeros((len(plays) + 1, board.side, board.side), dtype=np.int8)
+            for k in range(len(plays) + 1):
+                plane = planes[k]
+                for colour, (row, col) in board.list_occupied_points():
+                    plane[row, col] = 1 if colour == "b" else -1
+                if k < len(plays):
+                    colour, move = plays[k]
+                    if move is not None:
+                        try:
+                            board.play(move[0], move[1], colour)
+                        except ValueError:
+                            pass
+            games += 1
     else:
         raise SystemExit(f"unknown reader {tool}")
     print(f"{time.perf_counter() - wall:.4f} {time.process_time() - cpu:.4f} {games} {failed}")
@@ -154,7 +196,7 @@ def python_env(env):
             say("note: no venv: the Python readers are left out")
             return None
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    want = [f"sgfmill=={VERSIONS['sgfmill']}", f"pysgf=={VERSIONS['pysgf']}", "maturin"]
+    want = [f"sgfmill=={VERSIONS['sgfmill']}", f"pysgf=={VERSIONS['pysgf']}", "maturin", "numpy"]
     r = run_quiet(pip + want)
     if r.returncode != 0:
         say(f"note: pip install {' '.join(want)} failed; the Python readers are left out:\n{r.stderr}")
@@ -409,6 +451,22 @@ def main():
             ),
             args.runs,
         )
+        if py:
+            drv, kp = [str(py), me, "--driver"], "kifu.load_positions"
+            positions = [
+                row("kifu-python", kp, "Python", drv + ["kifu-positions", "list", str(listing)], self_timed=True,
+                    ref=True),
+                row("kifu-python", f"{kp}, one thread", "Python", drv + ["kifu-positions-1", "list", str(listing)],
+                    self_timed=True, env=one),
+                row("sgfmill", f"sgfmill {VERSIONS['sgfmill']} boards.Board.play", "Python",
+                    drv + ["sgfmill-positions", "list", str(listing)], self_timed=True, vs=kp),
+            ]
+            table(
+                f"replay to positions: every main line of the {len(paths):,} files as int8 board planes "
+                "(one per move, and the start)",
+                [x for x in positions if x["key"] not in skip],
+                args.runs,
+            )
     finally:
         shutil.rmtree(temp, ignore_errors=True)
 

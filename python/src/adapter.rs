@@ -45,6 +45,12 @@ pub fn read_bytes(
     reader(format, encoding).read_bytes(bytes, path)
 }
 
+/// Reads kifu's JSON as it was written (no repairs): the games a pickle carries.
+pub fn read_exact_json(bytes: Vec<u8>) -> Result<ReadOutput, ReadError> {
+    let json = Format::from_name("json").expect("kifu has a JSON format");
+    Reader::new().with_format(json).with_options(ReadOptions::default().with_no_repair(true)).read_bytes(bytes, None)
+}
+
 /// Reads the file at `path` ([`read_bytes`]); the outer error is the file system's.
 pub fn read_path(
     path: &Path,

@@ -2,9 +2,10 @@
 
 use kifu::{Diagnostic, Severity};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyUserWarning};
+use pyo3::exceptions::{PyException, PyOSError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use std::io;
 use std::path::Path;
 
@@ -13,12 +14,6 @@ create_exception!(
     KifuError,
     PyException,
     "Base class of kifu's errors. `diagnostics` lists what was found (list of Diagnostic)."
-);
-create_exception!(
-    kifu,
-    ReadError,
-    KifuError,
-    "The input holds nothing readable as its format. `diagnostics` says why and where; `path` names the file (None for bytes)."
 );
 create_exception!(
     kifu,
@@ -33,13 +28,45 @@ create_exception!(
     "Something a conversion lost or repaired, issued by to_sgf(), to_json() and to_bytes() (write() and convert() return them as Diagnostic values instead)."
 );
 
+/// `kifu.ReadError`: a `KifuError` and a `ValueError` (as `json` and sgfmill raise on bad input),
+/// made at import (pyo3's `create_exception!` takes one base).
+pub fn read_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    TYPE.get_or_try_init(py, || {
+        let bases = PyTuple::new(py, [py.get_type::<KifuError>(), py.get_type::<PyValueError>()])?;
+        let dict = PyDict::new(py);
+        dict.set_item("__module__", "kifu")?;
+        dict.set_item(
+            "__doc__",
+            "The input holds nothing readable as its format (also a ValueError). `diagnostics` says why and where; `path` names the file (None for bytes).",
+        )?;
+        let made = py.get_type::<PyType>().call1(("ReadError", bases, dict))?;
+        Ok(made.cast_into::<PyType>()?.unbind())
+    })
+    .map(|t| t.bind(py))
+}
+
 /// One finding: `severity` (`"error"`, `"warning"`, `"info"`), a stable `code` such as
 /// `sgf.missing-close` (documented in the repository's formats/*.md), a `message`, and the 1-based
 /// `line` and `column` in the input when the finding has a place.
+///
+/// A value: equal diagnostics compare equal and hash alike; pickling keeps every field.
 #[pyclass(frozen, eq, module = "kifu", name = "Diagnostic")]
 #[derive(Clone, PartialEq)]
 pub struct PyDiagnostic {
     inner: Diagnostic,
+}
+
+impl PyDiagnostic {
+    /// Wraps a diagnostic.
+    pub fn new(inner: Diagnostic) -> PyDiagnostic {
+        PyDiagnostic { inner }
+    }
+
+    /// The diagnostic.
+    pub fn get(&self) -> &Diagnostic {
+        &self.inner
+    }
 }
 
 #[pymethods]
@@ -82,6 +109,24 @@ impl PyDiagnostic {
     fn __repr__(&self) -> String {
         format!("<Diagnostic {}>", self.inner)
     }
+
+    fn __hash__(&self) -> u64 {
+        let d = &self.inner;
+        crate::values::hash_of((d.severity, d.code, &d.message, d.position))
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let state = crate::values::diagnostic_state(&self.inner).into_pyobject(py)?.into_any();
+        crate::values::reduce(py, "Diagnostic", vec![state])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
 }
 
 /// The diagnostics as a Python list of `Diagnostic`.
@@ -92,14 +137,15 @@ pub fn diagnostic_list<'py>(
     PyList::new(py, diagnostics.into_iter().map(|inner| PyDiagnostic { inner }))
 }
 
-/// An exception of class `E` with `message`, carrying `diagnostics` and `path` as attributes.
-fn with_diagnostics<E: pyo3::PyTypeInfo>(
+/// An exception of class `kind` with `message`, carrying `diagnostics` and `path` as attributes.
+fn with_diagnostics(
     py: Python<'_>,
+    kind: Bound<'_, PyType>,
     message: String,
     diagnostics: Vec<Diagnostic>,
     path: Option<&Path>,
 ) -> PyErr {
-    let err = PyErr::new::<E, _>((message,));
+    let err = PyErr::from_type(kind, (message,));
     let value = err.value(py);
     let set = || -> PyResult<()> {
         value.setattr("diagnostics", diagnostic_list(py, diagnostics)?)?;
@@ -115,33 +161,52 @@ fn with_diagnostics<E: pyo3::PyTypeInfo>(
 /// `kifu.ReadError` for the input `path` (None for bytes or a file object without a name).
 pub fn read_error(py: Python<'_>, error: kifu::ReadError, path: Option<&Path>) -> PyErr {
     let name = path.map_or_else(|| "<input>".to_string(), |p| p.display().to_string());
-    with_diagnostics::<ReadError>(py, format!("{name}: {error}"), error.diagnostics, path)
+    match read_error_type(py) {
+        Ok(kind) => with_diagnostics(py, kind.clone(), format!("{name}: {error}"), error.diagnostics, path),
+        Err(e) => e,
+    }
 }
 
 /// `kifu.WriteError` with `message` and what the writer found.
 pub fn write_error(py: Python<'_>, message: String, diagnostics: Vec<Diagnostic>, path: Option<&Path>) -> PyErr {
-    with_diagnostics::<WriteError>(py, message, diagnostics, path)
+    with_diagnostics(py, py.get_type::<WriteError>(), message, diagnostics, path)
 }
 
 /// The `OSError` subclass Python itself raises for `error` on `path` (FileNotFoundError,
 /// FileExistsError, PermissionError, …), with `errno` and `filename` set. An error kifu made
 /// (an existing output, a missing folder) gets the errno of its kind and keeps its message.
 pub fn os_error(py: Python<'_>, error: io::Error, path: &Path) -> PyErr {
-    let (errno, strerror) = match error.raw_os_error() {
+    match errno_and_text(py, &error) {
+        Some((errno, strerror)) => PyOSError::new_err((errno, strerror, path.display().to_string())),
+        None => error.into(),
+    }
+}
+
+/// The errno of `error` and Python's text for it (`os.strerror`), or kifu's message for an error
+/// kifu made; None for an error of neither kind.
+fn errno_and_text(py: Python<'_>, error: &io::Error) -> Option<(i32, String)> {
+    match error.raw_os_error() {
         Some(errno) => {
             let strerror = py
                 .import("os")
                 .and_then(|os| os.call_method1("strerror", (errno,)))
                 .and_then(|s| s.extract::<String>())
                 .unwrap_or_else(|_| error.to_string());
-            (errno, strerror)
+            Some((errno, strerror))
         }
-        None => match errno_of(py, error.kind()) {
-            Some(errno) => (errno, error.to_string()),
-            None => return error.into(),
-        },
-    };
-    PyOSError::new_err((errno, strerror, path.display().to_string()))
+        None => errno_of(py, error.kind()).map(|errno| (errno, error.to_string())),
+    }
+}
+
+/// The `OSError` for a `str` that was taken as a path but holds a game record: the usual error
+/// (`FileNotFoundError`, or "File name too long"), its message pointing to `kifu.loads`, and the
+/// file name cut to its first characters.
+pub fn os_error_with_hint(py: Python<'_>, error: io::Error, text: &str) -> PyErr {
+    let shown: String = text.chars().take(40).collect();
+    let shown = if shown.len() < text.len() { format!("{shown}…") } else { shown };
+    let hint = "the argument looks like a game record, not a path: kifu.loads(text) reads a record held in a str";
+    let (errno, strerror) = errno_and_text(py, &error).unwrap_or_else(|| (0, error.to_string()));
+    PyOSError::new_err((errno, format!("{strerror}; {hint}"), shown))
 }
 
 /// The errno (from Python's `errno` module) of the kinds kifu's own file errors have.

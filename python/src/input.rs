@@ -67,3 +67,12 @@ pub fn path_items<'py>(items: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyA
 pub fn path(item: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     item.extract()
 }
+
+/// Whether `text`, given where a path was expected, looks like a game record rather than a
+/// path: it starts (after white space) as an SGF game tree (`(;`), a GIB header (`\HS`,
+/// `\[GIBKIFU]`), a UGF header (`[Header]`) or kifu's JSON (`{`), or holds a line break.
+pub fn looks_like_a_record(text: &str) -> bool {
+    let t = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    ["(;", "( ;", "\\HS", "\\[GIBKIFU]", "[Header]", "[HEADER]", "{"].iter().any(|s| t.starts_with(s))
+        || text.contains('\n')
+}

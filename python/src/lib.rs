@@ -11,18 +11,21 @@ mod errors;
 mod input;
 mod moves;
 mod parallel;
+mod positions;
+mod values;
 mod views;
 
 use adapter::Encoding;
 use errors::PyDiagnostic;
 use input::Input;
 use kifu::{Format, ReadOutput};
+use pyo3::exceptions::PyTypeError;
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use std::io;
 use std::path::{Path, PathBuf};
-use views::{PyCollection, PyGameIterator, WriteArgs};
+use views::{PyCharset, PyCollection, PyGame, PyGameInfo, PyGameIterator, PyGameResult, WriteArgs};
 
 /// The extension's Rust allocations (the games, read on worker threads and freed on Python's)
 /// go to mimalloc: with the system allocator, allocating and freeing across threads took a
@@ -77,7 +80,12 @@ fn read_source(py: Python<'_>, source: &Bound<'_, PyAny>, args: ReadArgs) -> PyR
     let input = input::input(source)?;
     let path = input.path().map(Path::to_path_buf);
     let outcome = parallel::detach(py, || args.read(input))?;
-    raise(py, outcome, path.as_deref())
+    match outcome {
+        Err(e) if source.cast::<PyString>().is_ok() && input::looks_like_a_record(&source.to_string()) => {
+            Err(errors::os_error_with_hint(py, e, &source.to_string()))
+        }
+        outcome => raise(py, outcome, path.as_deref()),
+    }
 }
 
 /// Reads a game record: `source` is a path (`str` or `os.PathLike`), `bytes` or a binary file
@@ -120,7 +128,13 @@ fn iter_games(
     let input = input::input(source)?;
     let path = input.path().map(Path::to_path_buf);
     let reader: Box<dyn io::Read + Send> = match input {
-        Input::Path(p) => Box::new(std::fs::File::open(&p).map_err(|e| errors::os_error(py, e, &p))?),
+        Input::Path(p) => Box::new(std::fs::File::open(&p).map_err(|e| {
+            if source.cast::<PyString>().is_ok() && input::looks_like_a_record(&source.to_string()) {
+                errors::os_error_with_hint(py, e, &source.to_string())
+            } else {
+                errors::os_error(py, e, &p)
+            }
+        })?),
         Input::Bytes(bytes, _) => Box::new(io::Cursor::new(bytes)),
     };
     let opened = parallel::detach(py, || {
@@ -200,7 +214,7 @@ fn load_moves<'py>(
 fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("numpy").map_err(|e| {
         PyImportError::new_err(format!(
-            "kifu's moves_array() and load_moves() need NumPy, which is not installed ({e}); pip install numpy"
+            "kifu's moves_array(), positions(), load_moves() and load_positions() need NumPy, which is not installed ({e}); pip install numpy"
         ))
     })
 }
@@ -213,6 +227,152 @@ fn array_of<'py>(py: Python<'py>, numpy: &Bound<'py, PyModule>, bytes: &[u8]) ->
 /// A NumPy `(n, 3)` `int16` array over moves bytes (`moves::main_line_bytes`).
 fn numpy_moves<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     array_of(py, &import_numpy(py)?, bytes)
+}
+
+/// The positions of the main line of every game of every file, read in parallel with the GIL
+/// released, as `Game.positions()` gives them: one NumPy `int8` array of shape
+/// `(moves + 1, rows, columns)` per game (games of different board sizes cannot share one
+/// array), files in the order given, games in file order. Every illegal move issues a
+/// `KifuWarning` naming the file, the game (from 1) and the move. A file that cannot be read
+/// raises its error (the first such file in the order given; reading stops there), unless
+/// `skip_errors`, which leaves it out.
+#[pyfunction]
+#[pyo3(signature = (paths, threads = None, *, format = None, encoding = None, skip_errors = false))]
+fn load_positions<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    format: Option<String>,
+    encoding: Option<String>,
+    skip_errors: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let args = ReadArgs::new(format, encoding)?;
+    let paths = input::path_items(paths)?;
+    let numpy = import_numpy(py)?;
+    let list = PyList::empty(py);
+    let replay = |path: &PathBuf| {
+        let outcome = args.read_path(path);
+        outcome.map(|r| {
+            r.map(|out| {
+                let games = out.collection.games;
+                games
+                    .iter()
+                    .map(|g| positions::planes(g, &g.main_line().map(|n| n.id()).collect::<Vec<_>>()))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    parallel::pipeline(py, threads, &paths, input::path, replay, |path, games| {
+        let games = match games {
+            Ok(Ok(g)) => g,
+            _ if skip_errors => return Ok(()),
+            Ok(Err(e)) => return Err(errors::read_error(py, e, Some(path))),
+            Err(e) => return Err(errors::os_error(py, e, path)),
+        };
+        games.iter().enumerate().try_for_each(|(i, planes)| {
+            let place = format!("{}: game {}", path.display(), i + 1);
+            positions::warn_illegal(py, planes, Some(&place))?;
+            list.append(positions::array(py, &numpy, planes)?)
+        })
+    })?;
+    Ok(list)
+}
+
+/// Reads a game record held in memory: `data` is text (`str`, decoded already: read as UTF-8)
+/// or `bytes` (the charset decided as `read` decides it, or `encoding`). The format is
+/// `format`, else the content's. `kifu.loads(kifu.dumps(x))` gives back games that write the same text.
+#[pyfunction]
+#[pyo3(signature = (data, format = None, encoding = None))]
+fn loads(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    format: Option<String>,
+    encoding: Option<String>,
+) -> PyResult<PyCollection> {
+    let (bytes, encoding) = if let Ok(text) = data.cast::<PyString>() {
+        if encoding.is_some() {
+            return Err(PyValueError::new_err("a str is decoded already: encoding applies to bytes only"));
+        }
+        (text.extract::<String>()?.into_bytes(), Some("utf-8".to_string()))
+    } else if data.cast::<PyBytes>().is_ok() || data.cast::<PyByteArray>().is_ok() {
+        (data.extract::<Vec<u8>>()?, encoding)
+    } else {
+        let name = data.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+        return Err(PyTypeError::new_err(format!(
+            "kifu.loads reads str or bytes, not {name} (kifu.read reads paths and files)"
+        )));
+    };
+    let args = ReadArgs::new(format, encoding)?;
+    let outcome =
+        parallel::detach(py, || parallel::guard(|| Ok(adapter::read_bytes(bytes, args.format, None, args.encoding))))?;
+    Ok(PyCollection::new(raise(py, outcome, None)?))
+}
+
+/// The text of `obj` (a `Collection` or a `Game`) in `format` (`"sgf"` by default; any format
+/// kifu writes), as a `str`; lossy items issue a `KifuWarning` each, as `to_bytes` does. For
+/// another charset than UTF-8, use `obj.to_bytes(format, encoding=…)`.
+#[pyfunction]
+#[pyo3(signature = (obj, format = String::from("sgf")))]
+#[pyo3(text_signature = "(obj, format='sgf')")]
+fn dumps(py: Python<'_>, obj: &Bound<'_, PyAny>, format: String) -> PyResult<String> {
+    let format = adapter::format_named(&format).map_err(PyValueError::new_err)?;
+    let text = if let Ok(c) = obj.cast::<PyCollection>() {
+        let c = c.get();
+        views::encode_text(py, c.collection(), format, c.charset_decision())?
+    } else if let Ok(g) = obj.cast::<PyGame>() {
+        let (games, charset) = g.get().parts();
+        views::encode_text(py, &games, format, charset)?
+    } else {
+        let name = obj.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+        return Err(PyTypeError::new_err(format!("kifu.dumps writes a Collection or a Game, not {name}")));
+    };
+    Ok(text)
+}
+
+/// Rebuilds a pickled kifu object (the first item of every `__reduce__`): `kind` names the class,
+/// `state` is what its `__reduce__` gave. Not part of the API.
+#[pyfunction]
+#[pyo3(signature = (kind, *state))]
+fn _restore<'py>(py: Python<'py>, kind: &str, state: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+    let item = |i: usize| state.get_item(i);
+    let charset = |i: usize| -> PyResult<Option<adapter::CharsetDecision>> {
+        let c = item(i)?;
+        if c.is_none() { Ok(None) } else { Ok(Some(c.cast::<PyCharset>()?.get().get())) }
+    };
+    Ok(match kind {
+        "Collection" => {
+            let games = values::games_of_payload(values::payload_bytes(&item(0)?)?)?;
+            let diagnostics = item(2)?
+                .try_iter()?
+                .map(|d| Ok(d?.cast::<PyDiagnostic>()?.get().get().clone()))
+                .collect::<PyResult<Vec<_>>>()?;
+            Py::new(py, PyCollection::of(games, charset(1)?, diagnostics))?.into_bound(py).into_any()
+        }
+        "Game" => {
+            let mut games = values::games_of_payload(values::payload_bytes(&item(0)?)?)?;
+            if games.games.len() != 1 {
+                return Err(PyValueError::new_err("a pickled kifu game holds one game"));
+            }
+            Py::new(py, PyGame::alone(games.games.remove(0), charset(1)?))?.into_bound(py).into_any()
+        }
+        "Node" => {
+            let game = item(0)?;
+            let node = game.cast::<PyGame>()?.get().node_at(item(1)?.extract()?)?;
+            Py::new(py, node)?.into_bound(py).into_any()
+        }
+        "Charset" => {
+            let (name, source, reason): (String, String, String) = item(0)?.extract()?;
+            let decision = values::charset_of_state(&name, &source, &reason)?;
+            Py::new(py, PyCharset::new(decision))?.into_bound(py).into_any()
+        }
+        "Diagnostic" => {
+            let d = values::diagnostic_of_state(item(0)?.extract()?)?;
+            Py::new(py, PyDiagnostic::new(d))?.into_bound(py).into_any()
+        }
+        "GameResult" => Py::new(py, PyGameResult::of_state(item(0)?.cast()?)?)?.into_bound(py).into_any(),
+        "GameInfo" => Py::new(py, PyGameInfo::of_state(item(0)?.cast()?)?)?.into_bound(py).into_any(),
+        other => return Err(PyValueError::new_err(format!("kifu cannot restore a '{other}'"))),
+    })
 }
 
 /// Converts the file `src` into `dst` as `kifu convert SRC -o DST` does: the input format is
@@ -304,7 +464,7 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGameIterator>()?;
     m.add_class::<PyDiagnostic>()?;
     m.add("KifuError", py.get_type::<errors::KifuError>())?;
-    m.add("ReadError", py.get_type::<errors::ReadError>())?;
+    m.add("ReadError", errors::read_error_type(py)?)?;
     m.add("WriteError", py.get_type::<errors::WriteError>())?;
     m.add("KifuWarning", py.get_type::<errors::KifuWarning>())?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
@@ -312,6 +472,10 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_many, m)?)?;
     m.add_function(wrap_pyfunction!(load_moves, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(load_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

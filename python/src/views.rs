@@ -3,15 +3,16 @@
 //! shared through an `Arc`, and Python objects are made only for what is looked at.
 
 use crate::adapter::{self, CharsetDecision, Collection, WriteSettings};
-use crate::errors;
+use crate::errors::{self, PyDiagnostic};
+use crate::values;
 use kifu::model::{Color, GameResult, Move, NodeId};
 use kifu::{Diagnostic, GameTree, ReadOutput};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The number of points a move can name (SGF's 52 × 52) plus one for a pass.
 const MOVE_SLOTS: usize = 52 * 52 + 1;
@@ -44,7 +45,7 @@ fn py_move<'py>(py: Python<'py>, color: Color, mv: Move) -> PyResult<Bound<'py, 
 
 /// How an input was decoded: the charset's `name` (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …),
 /// its `source` (`"bom"`, `"override"`, `"declared"` or `"detected"`) and the `reason` in a few
-/// words.
+/// words. A value (compared and hashed by its three fields).
 #[pyclass(frozen, module = "kifu", name = "Charset")]
 #[derive(Clone)]
 pub struct PyCharset {
@@ -53,10 +54,11 @@ pub struct PyCharset {
 
 #[pymethods]
 impl PyCharset {
-    /// The charset's name (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, `UTF-16LE`, …).
+    /// The charset's name as the command prints it (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`,
+    /// `GB18030`, `UTF-16LE`, …).
     #[getter]
     fn name(&self) -> &'static str {
-        self.inner.name()
+        kifu::charset::ca_label(self.inner.encoding)
     }
 
     /// How it was chosen: `"bom"`, `"override"` (the `encoding` argument), `"declared"` (the
@@ -73,7 +75,39 @@ impl PyCharset {
     }
 
     fn __repr__(&self) -> String {
-        format!("<Charset {} ({}: {})>", self.inner.name(), self.inner.source, self.inner.reason)
+        format!("<Charset {} ({}: {})>", self.name(), self.inner.source, self.inner.reason)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyCharset>().is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        values::hash_of(values::charset_state(&self.inner))
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        values::reduce(py, "Charset", vec![values::charset_state(&self.inner).into_pyobject(py)?.into_any()])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
+
+impl PyCharset {
+    /// The decision restored from a pickle.
+    pub fn new(inner: CharsetDecision) -> PyCharset {
+        PyCharset { inner }
+    }
+
+    /// The decision.
+    pub fn get(&self) -> CharsetDecision {
+        self.inner
     }
 }
 
@@ -120,7 +154,7 @@ fn encode(
 }
 
 /// The text of a UTF-8 output (SGF, JSON), issuing a `KifuWarning` for each lossy item.
-fn encode_text(
+pub fn encode_text(
     py: Python<'_>,
     collection: &Collection,
     format: kifu::Format,
@@ -168,6 +202,9 @@ fn write_file<'py>(
 /// A sequence of `Game`: `len(c)`, `c[0]`, `for game in c`. `charset` is how the input was
 /// decoded (None when the reader made no charset decision). `diagnostics` lists every repair,
 /// skipped byte and note, in input order, with the charset decision first (`charset.decided`).
+///
+/// A value: two collections are equal when their games, charset decisions and diagnostics are;
+/// pickling keeps all three (the games as kifu's JSON, which holds every property).
 #[pyclass(frozen, module = "kifu", name = "Collection")]
 pub struct PyCollection {
     inner: Arc<Collection>,
@@ -177,23 +214,35 @@ pub struct PyCollection {
     /// The `Game` objects, made when first asked for (most of `read_many`'s results are looked
     /// at once, many never).
     games: PyOnceLock<Vec<Py<PyGame>>>,
+    /// The content hash, made when first asked for.
+    hash: OnceLock<u64>,
 }
 
 impl PyCollection {
     /// Wraps what a reader returned.
     pub fn new(read: ReadOutput) -> PyCollection {
-        PyCollection {
-            inner: Arc::new(read.collection),
-            charset: read.charset,
-            diagnostics: read.diagnostics,
-            games: PyOnceLock::new(),
-        }
+        PyCollection::of(read.collection, read.charset, read.diagnostics)
+    }
+
+    /// Wraps games, their charset decision and the diagnostics of their reading.
+    pub fn of(games: Collection, charset: Option<CharsetDecision>, diagnostics: Vec<Diagnostic>) -> PyCollection {
+        PyCollection { inner: Arc::new(games), charset, diagnostics, games: PyOnceLock::new(), hash: OnceLock::new() }
+    }
+
+    /// The games, for `kifu.dumps`.
+    pub fn collection(&self) -> &Collection {
+        &self.inner
+    }
+
+    /// The charset decision, for `kifu.dumps`.
+    pub fn charset_decision(&self) -> Option<CharsetDecision> {
+        self.charset
     }
 
     fn game_objects(&self, py: Python<'_>) -> PyResult<&Vec<Py<PyGame>>> {
         self.games.get_or_try_init(py, || {
             let (coll, charset) = (&self.inner, self.charset);
-            (0..coll.games.len()).map(|index| Py::new(py, PyGame { coll: coll.clone(), index, charset })).collect()
+            (0..coll.games.len()).map(|index| Py::new(py, PyGame::at(coll.clone(), index, charset))).collect()
         })
     }
 }
@@ -239,8 +288,41 @@ impl PyCollection {
     }
 
     fn __repr__(&self) -> String {
-        let charset = self.charset.map_or_else(String::new, |c| format!(" {}", c.name()));
+        let charset = self.charset.map_or_else(String::new, |c| format!(" {}", kifu::charset::ca_label(c.encoding)));
         format!("<Collection of {} game(s){charset}>", self.inner.games.len())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyCollection>().is_ok_and(|o| {
+            let o = o.get();
+            self.charset == o.charset
+                && self.diagnostics == o.diagnostics
+                && (Arc::ptr_eq(&self.inner, &o.inner) || self.inner == o.inner)
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        *self.hash.get_or_init(|| {
+            let games: Vec<u64> = self.inner.games.iter().map(values::tree_hash).collect();
+            let charset = self.charset.as_ref().map(values::charset_state);
+            values::hash_of((games, charset, self.diagnostics.len()))
+        })
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let payload = PyBytes::new(py, &values::games_payload(&self.inner)?).into_any();
+        let charset = self.charset().into_pyobject(py)?.into_any();
+        let diagnostics = PyList::new(py, self.diagnostics.iter().cloned().map(PyDiagnostic::new))?.into_any();
+        values::reduce(py, "Collection", vec![payload, charset, diagnostics])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// A collection of its own (the games copied, new `Game` objects), equal to this one.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyCollection {
+        PyCollection::of((*self.inner).clone(), self.charset, self.diagnostics.clone())
     }
 
     /// The games as FF[4] SGF text (UTF-8).
@@ -295,17 +377,44 @@ impl PyCollection {
 /// One game. `info` has its game information, `moves` the main line, `root` the tree's first
 /// node (walk on with `children` and `parent`). Points are `(x, y)`, 0-based from the top-left
 /// corner: `x` the column, `y` the row.
+///
+/// A value: two games are equal when their trees (shape, properties and values) and the charset
+/// decision they were read with are; pickling keeps both.
 #[pyclass(frozen, module = "kifu", name = "Game")]
 pub struct PyGame {
     coll: Arc<Collection>,
     index: usize,
     charset: Option<CharsetDecision>,
+    /// The content hash, made when first asked for.
+    hash: OnceLock<u64>,
 }
 
 impl PyGame {
     /// A game on its own (read from a stream of games).
     pub fn alone(tree: GameTree, charset: Option<CharsetDecision>) -> PyGame {
-        PyGame { coll: Arc::new(Collection::new(vec![tree])), index: 0, charset }
+        PyGame::at(Arc::new(Collection::new(vec![tree])), 0, charset)
+    }
+
+    fn at(coll: Arc<Collection>, index: usize, charset: Option<CharsetDecision>) -> PyGame {
+        PyGame { coll, index, charset, hash: OnceLock::new() }
+    }
+
+    /// The game as a collection of its own and its charset decision, for `kifu.dumps`.
+    pub fn parts(&self) -> (std::borrow::Cow<'_, Collection>, Option<CharsetDecision>) {
+        (self.single(), self.charset)
+    }
+
+    /// The game's node at pre-order `index`, or a `ValueError`.
+    pub fn node_at(&self, index: usize) -> PyResult<PyNode> {
+        if index >= self.tree().len() {
+            return Err(PyValueError::new_err(format!("the game has no node {index}")));
+        }
+        Ok(self.node(NodeId::from_index(index)))
+    }
+
+    /// The game's tree and charset decision.
+    pub fn tree_and_charset(&self) -> (&GameTree, Option<CharsetDecision>) {
+        (self.tree(), self.charset)
     }
 
     fn tree(&self) -> &GameTree {
@@ -314,6 +423,24 @@ impl PyGame {
 
     fn node(&self, id: NodeId) -> PyNode {
         PyNode { coll: self.coll.clone(), game: self.index, id }
+    }
+
+    /// The nodes from the root to `node` (the main line when None); `node` must be of this game.
+    fn path_to(&self, node: Option<&Bound<'_, PyNode>>) -> PyResult<Vec<NodeId>> {
+        let Some(node) = node else {
+            return Ok(self.tree().main_line().map(|n| n.id()).collect());
+        };
+        let node = node.get();
+        let same = (Arc::ptr_eq(&self.coll, &node.coll) && self.index == node.game) || self.tree() == node.tree();
+        if !same {
+            return Err(PyValueError::new_err("the node is not a node of this game"));
+        }
+        let mut path = vec![node.id];
+        while let Some(parent) = self.tree().parent(*path.last().expect("not empty")) {
+            path.push(parent);
+        }
+        path.reverse();
+        Ok(path)
     }
 
     /// The game as a collection of its own, for the writers.
@@ -393,6 +520,69 @@ impl PyGame {
         format!("<Game {} vs {}{result}, {moves} moves>", name(info.black), name(info.white))
     }
 
+    /// How the input the game came from was decoded (as its collection's `charset`).
+    #[getter]
+    fn charset(&self) -> Option<PyCharset> {
+        charset_object(self.charset)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyGame>().is_ok_and(|o| {
+            let o = o.get();
+            self.charset == o.charset
+                && ((Arc::ptr_eq(&self.coll, &o.coll) && self.index == o.index) || self.tree() == o.tree())
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        *self.hash.get_or_init(|| {
+            values::hash_of((values::tree_hash(self.tree()), self.charset.as_ref().map(values::charset_state)))
+        })
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let payload = PyBytes::new(py, &values::games_payload(&self.single())?).into_any();
+        let charset = self.charset().into_pyobject(py)?.into_any();
+        values::reduce(py, "Game", vec![payload, charset])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// A game of its own (the tree copied), equal to this one.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        PyGame::alone(self.tree().clone(), self.charset)
+    }
+
+    /// The positions of the main line, or of the line from the root to `node` (a node of this
+    /// game): a NumPy `int8` array of shape `(moves + 1, rows, columns)`, indexed `[k, y, x]`,
+    /// 1 a black stone, -1 a white one, 0 an empty point, replayed by kifu's board
+    /// (`kifu::go::Board`: captures applied). Plane k is the position on which `moves[k]` is
+    /// played, the last plane the position at the end of the line: plane 0 holds the setup
+    /// (`AB`/`AW`/`AE`) up to the first move, and setup in later nodes is applied at its node,
+    /// before the node's move. A pass repeats the position. A move the board refuses (occupied
+    /// point, suicide, immediate ko retake, a point off the board) is skipped, as `kifu diagram`
+    /// skips it (the next plane repeats the position), and issues a `KifuWarning`
+    /// (`illegal_moves()` lists them).
+    #[pyo3(signature = (node = None))]
+    fn positions<'py>(&self, py: Python<'py>, node: Option<&Bound<'py, PyNode>>) -> PyResult<Bound<'py, PyAny>> {
+        let path = self.path_to(node)?;
+        let planes = crate::positions::planes(self.tree(), &path);
+        crate::positions::warn_illegal(py, &planes, None)?;
+        crate::positions::array(py, &crate::import_numpy(py)?, &planes)
+    }
+
+    /// The moves of the main line (or of the line to `node`) that kifu's board refuses, as
+    /// `Diagnostic`s (`diagram.illegal-move`, as `kifu diagram` reports them):
+    /// `move 2 (W cc): the point is occupied; skipped on the board`.
+    #[pyo3(signature = (node = None))]
+    fn illegal_moves<'py>(&self, py: Python<'py>, node: Option<&Bound<'py, PyNode>>) -> PyResult<Bound<'py, PyList>> {
+        let path = self.path_to(node)?;
+        let planes = crate::positions::planes(self.tree(), &path);
+        errors::diagnostic_list(py, planes.illegal.iter().map(crate::positions::Illegal::diagnostic))
+    }
+
     /// The game as FF[4] SGF text (UTF-8).
     fn to_sgf(&self, py: Python<'_>) -> PyResult<String> {
         encode_text(py, &self.single(), kifu::Format::SGF, self.charset)
@@ -436,7 +626,8 @@ impl PyGame {
 }
 
 /// A node of a game tree: its `properties` (identifier → list of values, in file order),
-/// `children` (the main line first) and `parent`.
+/// `children` (the main line first) and `parent`. Two nodes are equal when they are at the same
+/// place (pre-order `index`) of equal trees; pickling keeps the node's game.
 #[pyclass(frozen, module = "kifu", name = "Node")]
 pub struct PyNode {
     coll: Arc<Collection>,
@@ -446,7 +637,11 @@ pub struct PyNode {
 
 impl PyNode {
     fn get(&self) -> kifu::model::Node<'_> {
-        self.coll.games[self.game].node(self.id)
+        self.tree().node(self.id)
+    }
+
+    fn tree(&self) -> &GameTree {
+        &self.coll.games[self.game]
     }
 
     fn at(&self, id: NodeId) -> PyNode {
@@ -545,12 +740,26 @@ impl PyNode {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<PyNode>().is_ok_and(|o| {
             let o = o.get();
-            Arc::ptr_eq(&self.coll, &o.coll) && self.game == o.game && self.id == o.id
+            self.id == o.id && ((Arc::ptr_eq(&self.coll, &o.coll) && self.game == o.game) || self.tree() == o.tree())
         })
     }
 
     fn __hash__(&self) -> u64 {
-        (Arc::as_ptr(&self.coll) as u64) ^ ((self.game as u64) << 32) ^ self.id.index() as u64
+        values::node_hash(self.tree(), self.id)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let game = PyGame::alone(self.tree().clone(), None).into_pyobject(py)?.into_any();
+        values::reduce(py, "Node", vec![game, self.id.index().into_pyobject(py)?.into_any()])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The same node of a copy of its game, equal to this one.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyNode {
+        PyNode { coll: Arc::new(Collection::new(vec![self.tree().clone()])), game: 0, id: self.id }
     }
 
     fn __repr__(&self) -> String {
@@ -561,19 +770,33 @@ impl PyNode {
 /// How a game ended: `winner` (`"B"`, `"W"` or None), `how` (`"score"`, `"points"` (margin not
 /// given), `"resign"`, `"time"`, `"forfeit"`, `"draw"`, `"void"`, `"unknown"`) and `margin` (the
 /// score difference, for `"score"`). `str(result)` is the FF[4] form (`B+R`, `W+3.5`).
+///
+/// Every game has one: a game without a result kifu understands (no `RE`, or one not in FF[4]
+/// form) has an empty result, false in a boolean context, with `how`, `winner` and `margin`
+/// None and `text` the `RE` as written (`""` without `RE`). A value (compared and hashed by its
+/// fields).
 #[pyclass(frozen, get_all, module = "kifu", name = "GameResult")]
 pub struct PyGameResult {
-    winner: Option<&'static str>,
-    how: &'static str,
+    winner: Option<String>,
+    how: Option<String>,
     margin: Option<f64>,
     text: String,
 }
 
 impl PyGameResult {
-    fn of(r: &GameResult) -> PyGameResult {
-        let (winner, how, margin) = r.parts();
-        let winner = winner.map(Color::as_sgf);
-        PyGameResult { winner, how, margin, text: r.to_sgf() }
+    fn of(r: Option<&GameResult>, written: Option<&str>) -> PyGameResult {
+        match r {
+            Some(r) => {
+                let (winner, how, margin) = r.parts();
+                let winner = winner.map(|c| Color::as_sgf(c).to_string());
+                PyGameResult { winner, how: Some(how.to_string()), margin, text: r.to_sgf() }
+            }
+            None => PyGameResult { winner: None, how: None, margin: None, text: written.unwrap_or("").to_string() },
+        }
+    }
+
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (self.winner.clone(), self.how.clone(), self.margin, self.text.clone()).into_pyobject(py)
     }
 }
 
@@ -584,7 +807,46 @@ impl PyGameResult {
     }
 
     fn __repr__(&self) -> String {
-        format!("<GameResult {}>", self.text)
+        match self.how {
+            Some(_) => format!("<GameResult {}>", self.text),
+            None => format!("<GameResult none {:?}>", self.text),
+        }
+    }
+
+    /// False for the empty result of a game without one.
+    fn __bool__(&self) -> bool {
+        self.how.is_some()
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match other.cast::<PyGameResult>() {
+            Ok(o) => self.state(py)?.eq(o.get().state(py)?),
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.state(py)?.hash()
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        values::reduce(py, "GameResult", vec![self.state(py)?.into_any()])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
+
+impl PyGameResult {
+    /// The result of [`PyGameResult::state`]'s values.
+    pub fn of_state(state: &Bound<'_, PyTuple>) -> PyResult<PyGameResult> {
+        let (winner, how, margin, text) = state.extract()?;
+        Ok(PyGameResult { winner, how, margin, text })
     }
 }
 
@@ -608,8 +870,9 @@ pub struct PyGameInfo {
     komi: Option<f64>,
     /// Handicap stones (`HA`).
     handicap: Option<u32>,
-    /// The result parsed (`RE`), or None when absent or not in FF[4] form.
-    result: Option<Py<PyGameResult>>,
+    /// The result parsed (`RE`); an empty result (false, its fields None) when absent or not in
+    /// FF[4] form.
+    result: Py<PyGameResult>,
     /// The result as written (`RE`).
     result_text: Option<String>,
     /// Date (`DT`), as written.
@@ -640,7 +903,7 @@ impl PyGameInfo {
     fn of(py: Python<'_>, tree: &GameTree) -> PyResult<PyGameInfo> {
         let i = tree.info();
         let size = tree.board_size();
-        let result = i.result.as_ref().map(|r| Py::new(py, PyGameResult::of(r))).transpose()?;
+        let result = Py::new(py, PyGameResult::of(i.result.as_ref(), i.result_text.as_deref()))?;
         Ok(PyGameInfo {
             black: i.black,
             white: i.white,
@@ -667,11 +930,94 @@ impl PyGameInfo {
     }
 }
 
+impl PyGameInfo {
+    /// Every field, in the order of the declaration.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let fields: Vec<Bound<'py, PyAny>> = vec![
+            self.black.clone().into_pyobject(py)?.into_any(),
+            self.white.clone().into_pyobject(py)?.into_any(),
+            self.black_rank.clone().into_pyobject(py)?.into_any(),
+            self.white_rank.clone().into_pyobject(py)?.into_any(),
+            self.black_team.clone().into_pyobject(py)?.into_any(),
+            self.white_team.clone().into_pyobject(py)?.into_any(),
+            self.komi.into_pyobject(py)?.into_any(),
+            self.handicap.into_pyobject(py)?.into_any(),
+            self.result.bind(py).clone().into_any(),
+            self.result_text.clone().into_pyobject(py)?.into_any(),
+            self.date.clone().into_pyobject(py)?.into_any(),
+            self.rules.clone().into_pyobject(py)?.into_any(),
+            self.time.into_pyobject(py)?.into_any(),
+            self.overtime.clone().into_pyobject(py)?.into_any(),
+            self.event.clone().into_pyobject(py)?.into_any(),
+            self.round.clone().into_pyobject(py)?.into_any(),
+            self.place.clone().into_pyobject(py)?.into_any(),
+            self.name.clone().into_pyobject(py)?.into_any(),
+            self.source.clone().into_pyobject(py)?.into_any(),
+            self.comment.clone().into_pyobject(py)?.into_any(),
+            self.size.into_pyobject(py)?.into_any(),
+        ];
+        PyTuple::new(py, fields)
+    }
+
+    /// The information of [`PyGameInfo::state`]'s values.
+    pub fn of_state(state: &Bound<'_, PyTuple>) -> PyResult<PyGameInfo> {
+        let f = |i: usize| state.get_item(i);
+        let s = |i: usize| -> PyResult<Option<String>> { f(i)?.extract() };
+        Ok(PyGameInfo {
+            black: s(0)?,
+            white: s(1)?,
+            black_rank: s(2)?,
+            white_rank: s(3)?,
+            black_team: s(4)?,
+            white_team: s(5)?,
+            komi: f(6)?.extract()?,
+            handicap: f(7)?.extract()?,
+            result: f(8)?.cast_into::<PyGameResult>()?.unbind(),
+            result_text: s(9)?,
+            date: s(10)?,
+            rules: s(11)?,
+            time: f(12)?.extract()?,
+            overtime: s(13)?,
+            event: s(14)?,
+            round: s(15)?,
+            place: s(16)?,
+            name: s(17)?,
+            source: s(18)?,
+            comment: s(19)?,
+            size: f(20)?.extract()?,
+        })
+    }
+}
+
+/// A value: compared and hashed by its fields; pickled with them.
 #[pymethods]
 impl PyGameInfo {
     fn __repr__(&self) -> String {
         let s = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
         format!("<GameInfo {} vs {}, {}>", s(&self.black), s(&self.white), s(&self.result_text))
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match other.cast::<PyGameInfo>() {
+            Ok(o) => self.state(py)?.eq(o.get().state(py)?),
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.state(py)?.hash()
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        values::reduce(py, "GameInfo", vec![self.state(py)?.into_any()])
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
     }
 }
 

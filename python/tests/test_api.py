@@ -64,7 +64,15 @@ def test_results(re_value, winner, how, margin):
 
 def test_unparsed_result_keeps_the_text():
     info = kifu.read(b"(;GM[1]RE[Black won by a lot])").games[0].info
-    assert info.result is None and info.result_text == "Black won by a lot"
+    assert info.result_text == "Black won by a lot"
+    r = info.result
+    assert not r and (r.winner, r.how, r.margin, r.text) == (None, None, None, "Black won by a lot")
+
+
+def test_a_game_without_a_result_has_an_empty_one():
+    r = kifu.read(b"(;GM[1];B[aa])").games[0].info.result
+    assert not r and (r.winner, r.how, r.margin, r.text, str(r)) == (None, None, None, "", "")
+    assert kifu.read(b"(;GM[1]RE[W+R])").games[0].info.result
 
 
 def test_setup_expands_compressed_lists():

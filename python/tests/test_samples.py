@@ -50,7 +50,7 @@ def actual(key, want, collection, data):
         if first == "ASCII":
             return data.isascii(), name
         if first == "GB2312":
-            return name in ("GBK", "gb18030"), name
+            return name in ("GBK", "GB18030"), name
         return name.lower() == first.lower(), name
     else:
         got = ",".join(root.properties.get(key, []))

@@ -39,3 +39,25 @@ def many(paths: list[Path]) -> int:
         total += walk(game.root)
     found: list[kifu.Diagnostic] = kifu.convert(paths[0], Path("out.sgf"), to="sgf", force=True)
     return total + len(found)
+
+
+def values(text: str, path: Path) -> int:
+    """Records in memory, results that cannot be missing, positions, and copies."""
+    import copy
+    import pickle
+
+    collection = kifu.loads(text)
+    game: kifu.Game = pickle.loads(pickle.dumps(collection.games[0]))
+    result: kifu.GameResult = game.info.result
+    winner: Optional[str] = result.winner if result else None
+    how: Optional[str] = result.how
+    same: bool = copy.deepcopy(game) == game and hash(game.info) == hash(copy.copy(game.info))
+    planes = game.positions(game.main_line()[-1])
+    illegal: list[kifu.Diagnostic] = game.illegal_moves()
+    arrays = kifu.load_positions([path], threads=1, skip_errors=True)
+    sgf: str = kifu.dumps(game) + kifu.dumps(collection, "json")
+    try:
+        kifu.read(b"not a game")
+    except ValueError as e:  # kifu.ReadError is a ValueError
+        assert isinstance(e, kifu.ReadError)
+    return len(sgf) + len(illegal) + len(arrays) + int(same) + len(planes) + len(str(winner) + str(how))
