@@ -347,7 +347,11 @@ pub(crate) fn cap_per_code(diags: &mut Vec<Diagnostic>) {
     });
     for code in order {
         let (n, severity) = counts[code];
-        diags.push(Diagnostic::new(severity, code, format!("{} more like this not shown ({n} in all)", n - MAX_PER_CODE)));
+        diags.push(Diagnostic::new(
+            severity,
+            code,
+            format!("{} more like this not shown ({n} in all)", n - MAX_PER_CODE),
+        ));
     }
 }
 

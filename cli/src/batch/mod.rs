@@ -48,6 +48,8 @@ pub mod codes {
     /// An output path would lead out of the output folder (or, in place, out of its input's
     /// folder); refused.
     pub const OUTPUT_OUTSIDE: &str = "batch.output-outside";
+    /// A folder below the output folder is a symbolic link; refused without `--force`.
+    pub const OUTPUT_LINK: &str = "batch.output-link";
     /// The output path resolves to an input file; refused.
     pub const OUTPUT_IS_INPUT: &str = "batch.output-is-input";
     /// The output exists and neither `--force` nor `--skip-existing` was given.

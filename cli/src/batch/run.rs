@@ -43,6 +43,36 @@ fn split_name(base: &Path, index: usize, count: usize) -> PathBuf {
     base.with_file_name(name)
 }
 
+/// The first folder between `dir` and the file `path` (below `dir`) that is a symbolic link.
+/// Folders found to be real are remembered per thread (a run writes thousands of files into the
+/// same few folders).
+fn linked_folder(path: &Path, dir: &Path) -> Option<PathBuf> {
+    thread_local! {
+        static REAL: std::cell::RefCell<std::collections::HashSet<PathBuf>> = Default::default();
+    }
+    let rest = path.parent()?.strip_prefix(dir).ok()?;
+    let mut folder = dir.to_path_buf();
+    for part in rest.components() {
+        folder.push(part);
+        if REAL.with_borrow(|r| r.contains(&folder)) {
+            continue;
+        }
+        match std::fs::symlink_metadata(&folder) {
+            Ok(m) if m.file_type().is_symlink() => return Some(folder),
+            Ok(_) => {
+                REAL.with_borrow_mut(|r| {
+                    if r.len() > 4096 {
+                        r.clear();
+                    }
+                    r.insert(folder.clone());
+                });
+            }
+            Err(_) => return None, // not there yet: created as a real folder
+        }
+    }
+    None
+}
+
 /// `name-001.sgf` → `name-001-K.sgf`, the name kept as the operating system's bytes.
 fn numbered(path: &Path, k: usize) -> PathBuf {
     let mut name = path.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
@@ -319,6 +349,17 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     if let Some((path, _)) = parts.iter().find(|(p, _)| home.as_deref().is_some_and(|h| !stays_under(p, h))) {
         let msg = format!("the output {} would leave {}; refused", path.display(), home.unwrap_or_default().display());
         return record.fail(Diagnostic::error(codes::OUTPUT_OUTSIDE, msg));
+    }
+    // A folder below -O that is a symbolic link would lead the outputs elsewhere: refused, as a
+    // linked output file is, unless --force.
+    if let (Some(dir), false) = (&options.out_dir, options.existing == Existing::Force) {
+        if let Some(link) = parts.iter().find_map(|(p, _)| linked_folder(p, dir)) {
+            let msg = format!(
+                "{} is a symbolic link to a folder; refusing to write through it (--force does)",
+                link.display()
+            );
+            return record.fail(Diagnostic::error(codes::OUTPUT_LINK, msg));
+        }
     }
     let mut skipped = 0;
     for (path, part) in &parts {
@@ -627,6 +668,34 @@ mod tests {
             players.sort();
             assert_eq!(players, ["p0", "p1", "p2", "p3", "q0", "q1", "q2", "q3"], "{collect:?}");
         }
+    }
+
+    /// A folder below -O that is a link to another folder is not written through without
+    /// --force.
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_folder_below_the_output_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out, elsewhere) = (dir.path().join("in"), dir.path().join("out"), dir.path().join("elsewhere"));
+        for d in [input.join("sub"), out.clone(), elsewhere.clone()] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(input.join("sub/a.sgf"), "(;GM[1];B[aa])").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("sub")).unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        opts.out_dir = Some(out.clone());
+        opts.jobs = 1;
+        let run = |opts: &BatchOptions| {
+            execute(super::super::plan(std::slice::from_ref(&input), opts).unwrap(), opts, &|_| {}).unwrap()
+        };
+        let report = run(&opts);
+        assert_eq!(report.records[0].status, Status::Failed);
+        assert!(report.records[0].diagnostics.iter().any(|d| d.code == codes::OUTPUT_LINK), "{:?}", report.records);
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+        opts.existing = Existing::Force;
+        assert_eq!(run(&opts).records[0].status, Status::Ok);
+        assert!(elsewhere.join("a.sgf").exists());
     }
 
     /// An input named `..sgf` (two games, `--split`): its outputs stay under -O.
