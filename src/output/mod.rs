@@ -21,7 +21,7 @@
 //! assert_eq!(write_output(&path, b"(;GM[1])", &policy).unwrap(), Written::Created);
 //! assert_eq!(write_output(&path, b"(;GM[1])", &policy).unwrap(), Written::Unchanged);
 //! assert!(write_output(&path, b"(;SZ[9])", &policy).unwrap_err().exists());
-//! let force = OutputPolicy { existing: Existing::Force, ..policy };
+//! let force = policy.with_existing(Existing::Force);
 //! assert_eq!(write_output(&path, b"(;SZ[9])", &force).unwrap(), Written::Replaced);
 //! ```
 
