@@ -1,6 +1,6 @@
 //! Writing one output file safely, the same way for every command and every kind of output:
 //! [`kifu::write_file`](crate::write_file), the command's `-o`, `kifu convert -r`
-//! ([`batch`](crate::batch)) and its streamed conversions ([`stream`](crate::stream)) all write
+//! (the command's batch runs) and streamed conversions ([`stream`](crate::stream)) all write
 //! through [`write_output`] or [`write_output_with`].
 //!
 //! [`write_output`] never leaves a half-written file (a temporary file beside the destination,

@@ -37,7 +37,7 @@ pub(crate) fn name_moves(collection: &Collection, diags: &mut [Diagnostic]) {
     MoveNames::new(collection).apply(diags);
 }
 
-/// The node index behind [`name_moves`], built once for a collection so that several lists of
+/// The node index that names the moves of diagnostics, built once for a collection so that several lists of
 /// diagnostics (one per game, as `kifu check` keeps them) are named in time linear in their
 /// size, not once per list over the whole collection.
 pub struct MoveNames<'c> {

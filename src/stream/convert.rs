@@ -15,7 +15,7 @@ use std::io::{self, Read, Write};
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct StreamOptions {
-    /// The output format (one of [`super::writes_in_parts`]).
+    /// The output format (one that [`Format::writes_in_parts`]).
     pub to: Format,
     /// Options for each piece's reader.
     pub read: ReadOptions,

@@ -4,7 +4,7 @@
 //! The input is cut into chunks of whole games ([`Chunks`]); each chunk is read by the format's
 //! own reader ([`Format::read`]) with the same [`ReadOptions`], so every repair, diagnostic and
 //! charset rule applies unchanged, and its diagnostics are moved to their place in the whole
-//! input (line, column, offset, and NDJSON's `line N:`). Inputs of at most [`WHOLE_UP_TO`] bytes
+//! input (line, column, offset, and NDJSON's `line N:`). Inputs of at most [`Limits::whole_up_to`](crate::Limits::whole_up_to) bytes
 //! are not cut at all: they are one chunk, read exactly as [`Format::read`] reads them.
 
 mod convert;
