@@ -86,9 +86,14 @@ pub fn run() -> i32 {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { ExitCode::Usage } else { ExitCode::Ok };
-            if let Err(io) = e.print() {
-                eprintln!("kifu: cannot write standard output: {io}");
-                return ExitCode::IoErr as i32;
+            match e.print() {
+                // Help or the version into a closed pipe (`kifu convert --help | head -1`).
+                Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => return ExitCode::Ok as i32,
+                Err(io) => {
+                    eprintln!("kifu: cannot write standard output: {io}");
+                    return ExitCode::IoErr as i32;
+                }
+                Ok(()) => {}
             }
             return code as i32;
         }
