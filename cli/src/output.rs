@@ -105,12 +105,18 @@ fn paint_if(on: bool, severity: Severity, word: &str) -> String {
 
 /// One diagnostic line (no newline), coloured when colour is on.
 pub fn diag_line(name: &str, d: &Diagnostic) -> String {
-    render(name, d, paint)
+    one_line(render(name, d, paint))
 }
 
 /// One diagnostic line for standard output (no newline), coloured when colour is on there.
 pub fn stdout_diag_line(name: &str, d: &Diagnostic) -> String {
-    render(name, d, paint_stdout)
+    one_line(render(name, d, paint_stdout))
+}
+
+/// A printed diagnostic is one line whatever its message quotes: line breaks written `\n`,
+/// `\r` (formats/cli.md). The library writes its messages so already; this holds for all.
+fn one_line(line: String) -> String {
+    if line.contains(['\n', '\r']) { line.replace('\r', "\\r").replace('\n', "\\n") } else { line }
 }
 
 /// Prints the diagnostics of `name` that `v` shows to stderr, one per line.
@@ -205,6 +211,8 @@ mod tests {
     fn line_format_is_plain_without_colour() {
         let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position { line: 2, column: 5, offset: 9 });
         assert_eq!(diag_line("a.sgf", &d), "a.sgf:2:5: error[sgf.x]: bad");
+        let d = Diagnostic::info("fix.x", "C[\n\r\n] kept");
+        assert_eq!(diag_line("a.sgf", &d), "a.sgf: info[fix.x]: C[\\n\\r\\n] kept");
     }
 
     #[test]

@@ -159,8 +159,10 @@ fn check_prop(cx: &mut Ctx<'_>, p: Property<'_>, vt: ValueType) {
 }
 
 fn check_text(cx: &mut Ctx<'_>, p: Property<'_>, i: usize, text: &str) {
-    if text.trim().is_empty() {
+    if text.is_empty() {
         cx.info(codes::EMPTY_TEXT, At::Value(p, i), format!("{} has an empty value", p.ident()));
+    } else if text.trim().is_empty() {
+        cx.info(codes::EMPTY_TEXT, At::Value(p, i), format!("{} holds only blanks or line breaks", p.ident()));
     } else if let Some(c) = text.chars().find(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
         cx.warning(
             codes::CONTROL_CHAR,

@@ -269,6 +269,15 @@ pub(crate) fn blank(v: &str) -> bool {
     }
 }
 
+/// A message on one line: line breaks and tabs in the values it quotes written `\n`, `\r`,
+/// `\t` (formats/cli.md: every diagnostic is one line).
+pub(crate) fn one_line(msg: String) -> String {
+    if !msg.contains(['\n', '\r', '\t']) {
+        return msg;
+    }
+    msg.replace('\r', "\\r").replace('\n', "\\n").replace('\t', "\\t")
+}
+
 /// The values of a [`Prop`]: the tree's own until a repair changes them, then owned.
 #[derive(Clone, Debug)]
 pub(crate) enum Values<'t> {
@@ -461,6 +470,7 @@ impl Work<'_> {
     /// Report something found that needs no change (the node is not rewritten for it).
     pub(crate) fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
         let capped = !self.wants(code);
+        let msg = one_line(msg);
         self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg), capped });
     }
 

@@ -257,7 +257,11 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
                 }
             }
-            keys::C | keys::N if super::blank(&raw) && w.props[i].values.len() == 1 => {
+            // A comment of blanks or line breaks is text as its author wrote it (FF[4] Text keeps
+            // them); only a comment with nothing in it, or a name of blanks, is removed.
+            keys::C | keys::N
+                if (raw.is_empty() || key == keys::N && super::blank(&raw)) && w.props[i].values.len() == 1 =>
+            {
                 w.props.remove(i);
                 let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
                 w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
