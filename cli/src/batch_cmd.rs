@@ -170,6 +170,9 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
         if dry_run { "would be written" } else { "written" },
         report.unchanged,
     );
+    if let Some(line) = crate::output::repairs_line(s.repairs.iter().map(|r| (r.code, r.severity, r.count))) {
+        eprintln!("{line}");
+    }
 }
 
 /// Whether the file at `path` holds a kifu report (NDJSON whose last line is its summary).

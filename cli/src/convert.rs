@@ -190,5 +190,8 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     if let Err(code) = result {
         return code;
     }
+    let mut tally = crate::output::Tally::default();
+    tally.add(&read.diagnostics);
+    tally.print(v);
     finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
 }

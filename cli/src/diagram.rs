@@ -357,5 +357,8 @@ pub fn run(args: DiagramArgs) -> ExitCode {
             return code;
         }
     }
+    let mut tally = crate::output::Tally::default();
+    tally.add(&read.diagnostics);
+    tally.print(v);
     if args.loud.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
 }

@@ -135,5 +135,8 @@ pub fn run(
         Ok(Some(w)) => note_written(&out_name, w, v),
         Ok(None) => {}
     }
+    let mut tally = crate::output::Tally::default();
+    tally.add(&summary.read);
+    tally.print(v);
     finished(strict, mismatch.iter().chain(&summary.read).chain(&summary.write))
 }

@@ -101,10 +101,11 @@ pub mod codes {
     /// `FF` and `CA` moved to the front of the root (info).
     pub const HEADER_ORDER: &str = "fix.header-order";
     /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points; the value kept
-    /// in `XSGFKM` (warning).
+    /// in `XSGFKM` (info for a Fox file, whose form is known; warning for a file of unknown
+    /// origin, where the scaling is a guess).
     pub const KOMI_SCALED: &str = "fix.komi-scaled";
     /// A Fox result in stones (`RE[W+0.25]` under Chinese rules) written in points, or Fox's
-    /// code for a win on time (`RE[W+0.02]`) written `W+T`; the value kept in `XSGFRE` (warning).
+    /// code for a win on time (`RE[W+0.02]`) written `W+T`; the value kept in `XSGFRE` (info).
     pub const RESULT_SCALED: &str = "fix.result-scaled";
     /// A Fox numeric result no unit explains (`RE[B+0.03]`), left as it is (warning).
     pub const RESULT_IMPLAUSIBLE: &str = "fix.result-implausible";
@@ -114,7 +115,8 @@ pub mod codes {
     pub const FOX_KOMI_ZERO: &str = "fix.fox-komi-zero";
     /// Fox byo-yomi `TC`/`TT` written as an `OT` text as well (info).
     pub const OVERTIME: &str = "fix.overtime";
-    /// A rank in CJK or spelled-out form written as FF\[4\] usage has it (`15级` → `15k`) (info).
+    /// A rank in CJK or spelled-out form written as FF\[4\] usage has it (`15级` → `15k`) (info;
+    /// warning for a bare kanji dan rank, which may be a professional's).
     pub const RANK: &str = "fix.rank";
     /// A result in Korean, Japanese or Chinese text written as FF\[4\] `RE`; the text kept (info).
     pub const RESULT_TEXT: &str = "fix.result-text";
@@ -268,6 +270,31 @@ pub(crate) fn blank(v: &str) -> bool {
         Some(_) => v.trim().is_empty(),
     }
 }
+
+/// How many repairs the diagnostic `d` stands for: 0 for a diagnostic that is no `fix.*`
+/// repair, the number not shown for the summary that ends a code's list past the per-code cap
+/// ("N more repairs like this not shown"), else 1. Summing it over a read's diagnostics counts
+/// its repairs per code, as the command's `kifu: repairs:` line does.
+///
+/// ```
+/// use kifu::Diagnostic;
+/// use kifu::normalise::repairs_in;
+/// assert_eq!(repairs_in(&Diagnostic::info("fix.overtime", "Fox byo-yomi …")), 1);
+/// assert_eq!(repairs_in(&Diagnostic::info("fix.overtime", "250 more repairs like this not shown (350 in all)")), 250);
+/// assert_eq!(repairs_in(&Diagnostic::warning("sgf.text-before", "…")), 0);
+/// ```
+pub fn repairs_in(d: &Diagnostic) -> usize {
+    if !d.code.starts_with("fix.") {
+        return 0;
+    }
+    match d.message.split_once(MORE_NOT_SHOWN) {
+        Some((n, _)) => n.parse().unwrap_or(1),
+        None => 1,
+    }
+}
+
+/// The words of the diagnostic that ends a code's list past the per-code cap.
+const MORE_NOT_SHOWN: &str = " more repairs like this not shown";
 
 /// A message on one line: line breaks and tabs in the values it quotes written `\n`, `\r`,
 /// `\t` (formats/cli.md: every diagnostic is one line).
@@ -994,7 +1021,7 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>, dropped: &[(&'static str, usize)]) 
         diags.push(Diagnostic::new(
             severity,
             code,
-            format!("{} more repairs like this not shown ({n} in all)", n - crate::diag::MAX_PER_CODE),
+            format!("{}{MORE_NOT_SHOWN} ({n} in all)", n - crate::diag::MAX_PER_CODE),
         ));
     }
 }

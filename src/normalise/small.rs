@@ -246,7 +246,9 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     if kept {
                         w.keep_private(&ident, vec![PropValue::new(raw.clone())], i);
                     }
-                    w.report(origin, Severity::Info, codes::RANK, msg);
+                    // A bare kanji dan rank written as an amateur's is a guess: a warning.
+                    let severity = if kept { Severity::Warning } else { Severity::Info };
+                    w.report(origin, severity, codes::RANK, msg);
                 }
             }
             keys::RE if !super::blank(&raw) => {
