@@ -39,7 +39,13 @@ fn values_with_line_breaks_are_quoted_on_one_line() {
     assert!(stderr.contains("info[fix.empty-removed]: move 1: C[] is empty; removed"), "{stderr}");
     assert!(stderr.contains("info[fix.empty-removed]: move 1: N[ ] is empty; removed"), "{stderr}");
     assert_eq!(stderr.matches("info[fix.empty-removed]").count(), 3, "{stderr}");
-    assert!(stderr.ends_with("kifu: repairs: 3 fix.empty-removed (info), 1 fix.duplicate-merged (info)\n"), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "kifu: repairs: 3 fix.empty-removed (info), 1 fix.duplicate-merged (info), 1 fix.result-text (info), \
+             1 fix.root-property (warning)\n"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

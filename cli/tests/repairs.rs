@@ -20,7 +20,11 @@ fn a_known_dialect_repaired_with_certainty_is_information() {
     let known = fixture("fox-known.sgf").display().to_string();
     let (code, stderr) = run(&["convert", "--strict", &known]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(stderr, "kifu: repairs: 1 fix.empty-removed (info), 1 fix.komi-scaled (info), 1 fix.overtime (info)\n");
+    assert_eq!(
+        stderr,
+        "kifu: repairs: 1 fix.ap-version (info), 1 fix.empty-removed (info), 1 fix.komi-scaled (info), \
+         1 fix.overtime (info)\n"
+    );
     // -q: errors only, no closing line
     assert_eq!(run(&["convert", "-q", &known]), (0, String::new()));
     // diagram ends the same way
@@ -37,7 +41,7 @@ fn a_value_that_cannot_be_known_is_a_warning() {
     let (code, stderr) = run(&["convert", "--strict", &zero]);
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("warning[fix.fox-komi-zero]"), "{stderr}");
-    assert!(stderr.ends_with("\nkifu: repairs: 1 fix.fox-komi-zero (warning)\n"), "{stderr}");
+    assert!(stderr.ends_with("\nkifu: repairs: 1 fix.ap-version (info), 1 fix.fox-komi-zero (warning)\n"), "{stderr}");
     // a komi ×100 in a file not known to be Fox's is a guess
     let mut child = Command::new(KIFU)
         .args(["convert", "-f", "sgf", "-"])
@@ -77,13 +81,13 @@ fn a_batch_run_ends_with_the_repairs_per_kind_and_reports_them() {
     let last = stderr.lines().last().unwrap();
     assert_eq!(
         last,
-        "kifu: repairs: 2 fix.empty-removed (info), 2 fix.komi-scaled (info), 2 fix.overtime (info), \
-         1 fix.fox-komi-zero (warning)"
+        "kifu: repairs: 3 fix.ap-version (info), 2 fix.empty-removed (info), 2 fix.komi-scaled (info), \
+         2 fix.overtime (info), 1 fix.fox-komi-zero (warning)"
     );
     let text = std::fs::read_to_string(&report).unwrap();
     let summary: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-    assert_eq!(summary["repairs"][0], serde_json::json!({"code": "fix.empty-removed", "severity": "info", "count": 2}));
-    assert_eq!(summary["repairs"][3], serde_json::json!({"code": "fix.fox-komi-zero", "severity": "warning", "count": 1}));
+    assert_eq!(summary["repairs"][0], serde_json::json!({"code": "fix.ap-version", "severity": "info", "count": 3}));
+    assert_eq!(summary["repairs"][4], serde_json::json!({"code": "fix.fox-komi-zero", "severity": "warning", "count": 1}));
 }
 
 #[test]

@@ -125,6 +125,9 @@ pub mod codes {
     /// Nodes after a closed variation made the continuation of the line it branched from
     /// (warning).
     pub const INLINE_VARIATION: &str = "fix.inline-variation";
+    /// An `AP` without a version written in FF\[4\]'s composed form with an empty version
+    /// (`AP[YuanYu]` → `AP[YuanYu:]`) (info).
+    pub const AP_VERSION: &str = "fix.ap-version";
 
     /// The codes that report without changing anything (so they come again on every read).
     pub const REPORT_ONLY: &[&str] = &[KOMI_IMPLAUSIBLE, RESULT_IMPLAUSIBLE];
@@ -154,6 +157,7 @@ pub mod codes {
         RESULT_TEXT,
         DIALECT,
         INLINE_VARIATION,
+        AP_VERSION,
     ];
 }
 
@@ -295,6 +299,41 @@ pub fn repairs_in(d: &Diagnostic) -> usize {
 
 /// The words of the diagnostic that ends a code's list past the per-code cap.
 const MORE_NOT_SHOWN: &str = " more repairs like this not shown";
+
+/// FF\[4\] DT: comma-separated dates; the first gives the year (`YYYY`, `YYYY-MM`,
+/// `YYYY-MM-DD`); later ones may shorten to `MM-DD` or `DD` (or `MM` after `YYYY-MM`).
+pub(crate) fn is_iso_date(s: &str) -> bool {
+    let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
+    let month = |t: &str| digits(t, 2) && (1..=12).contains(&t.parse::<u8>().unwrap_or(0));
+    let day = |t: &str| digits(t, 2) && (1..=31).contains(&t.parse::<u8>().unwrap_or(0));
+    // How precise the previous date was: 1 = year, 2 = month, 3 = day.
+    let mut prev = 0;
+    for part in s.split(',') {
+        let fields: Vec<&str> = part.split('-').collect();
+        let ok = match fields.as_slice() {
+            [y] if digits(y, 4) => {
+                prev = 1;
+                true
+            }
+            [y, m] if digits(y, 4) && month(m) => {
+                prev = 2;
+                true
+            }
+            [y, m, d] if digits(y, 4) && month(m) && day(d) => {
+                prev = 3;
+                true
+            }
+            [m, d] if prev == 3 && month(m) && day(d) => true,
+            [d] if prev == 3 && day(d) => true,
+            [m] if prev == 2 && month(m) => true,
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    prev > 0
+}
 
 /// A message on one line: line breaks and tabs in the values it quotes written `\n`, `\r`,
 /// `\t` (formats/cli.md: every diagnostic is one line).
