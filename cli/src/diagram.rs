@@ -222,7 +222,10 @@ pub fn run(args: DiagramArgs) -> ExitCode {
     let kind = match (&args.to, &output) {
         (Some(t), _) => match Kind::from_name(t) {
             Some(k) => k,
-            None => return usage(&format!("-t takes svg, png or text, not '{t}'")),
+            None => {
+                let hint = crate::args::did_you_mean(t, ["svg", "png", "text"]);
+                return usage(&format!("-t takes svg, png or text, not '{t}'{hint}"));
+            }
         },
         (None, Some(p)) => p.extension().and_then(|e| e.to_str()).and_then(Kind::from_name).unwrap_or(Kind::Svg),
         (None, None) if terminal => Kind::Text,
