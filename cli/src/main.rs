@@ -76,6 +76,7 @@ enum Command {
 fn clean_up_on_signals() {
     let _ = ctrlc::set_handler(|| {
         kifu::output::remove_temp_files();
+        batch_cmd::say_interrupted();
         std::process::exit(ExitCode::Interrupted as i32);
     });
 }

@@ -121,3 +121,59 @@ fn a_terminal_gets_the_text_board_by_default_and_a_pipe_gets_svg() {
     let shown = String::from_utf8(shown).unwrap();
     assert!(shown.starts_with("(;GM[1]FF[4]"), "{shown:?}");
 }
+
+/// Waits until `pid` catches SIGINT (its handler is installed), from `/proc/PID/status`.
+fn wait_for_handler(pid: u32) {
+    let status = std::path::PathBuf::from(format!("/proc/{pid}/status"));
+    let start = std::time::Instant::now();
+    while status.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
+        let caught = std::fs::read_to_string(&status).ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("SigCgt:"))?;
+            u64::from_str_radix(line.trim_start_matches("SigCgt:").trim(), 16).ok()
+        });
+        if caught.is_some_and(|c| c & (1 << (libc::SIGINT - 1)) != 0) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn an_interrupted_batch_run_says_what_was_done_and_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let game = format!("(;GM[1]FF[4]SZ[19]C[{}]{})", "x".repeat(20_000), ";B[pd];W[dp]".repeat(300));
+    let n = 600;
+    for i in 0..n {
+        std::fs::write(input.join(format!("g{i:04}.sgf")), &game).unwrap();
+    }
+    let out = dir.path().join("out");
+    let args = ["convert", "-r", input.to_str().unwrap(), "-O", out.to_str().unwrap(), "-j", "1"];
+    let child = Command::new(KIFU).args(args).stderr(Stdio::piped()).spawn().unwrap();
+    wait_for_handler(child.id());
+    // once some outputs are there, interrupt
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(&out).map_or(0, |d| d.count()) < 3 && start.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: kill(2) on our own child's pid has no memory effects.
+    assert_eq!(unsafe { libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGINT) }, 0);
+    let result = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(result.stderr).unwrap();
+    if result.status.code() == Some(0) {
+        eprintln!("note: the run ended before the interrupt; nothing to check");
+        return;
+    }
+    assert_eq!(result.status.code(), Some(130), "{stderr}");
+    let line = stderr.lines().last().unwrap();
+    assert!(line.starts_with("kifu: interrupted after ") && line.contains(&format!(" of {n} inputs")), "{stderr}");
+    assert!(line.contains("--skip-existing"), "{line}");
+    let done: usize = line["kifu: interrupted after ".len()..].split(' ').next().unwrap().parse().unwrap();
+    let written = std::fs::read_dir(&out).unwrap().count();
+    assert!(written >= done && done < n, "{done} said, {written} written");
+    // the advice works: the rest is converted, what was there kept
+    let again = Command::new(KIFU).args(args).arg("--skip-existing").output().unwrap();
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), n);
+}
