@@ -692,6 +692,23 @@ fn completion_scripts_load() {
 }
 
 #[test]
+fn every_man_page_has_the_usual_sections_in_order() {
+    for command in ["", "convert", "check", "diagram", "formats", "info", "completions", "man"] {
+        let page = kifu().arg("man").args((!command.is_empty()).then_some(command)).output().unwrap();
+        assert!(page.status.success(), "{command}");
+        let roff = String::from_utf8(page.stdout).unwrap();
+        let sections: Vec<&str> = roff.lines().filter_map(|l| l.strip_prefix(".SH ")).map(|t| t.trim_matches('"')).collect();
+        let wanted = ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES", "SEE ALSO"];
+        let found: Vec<&str> = sections.iter().copied().filter(|t| wanted.contains(t)).collect();
+        assert_eq!(found, wanted, "kifu man {command}: {sections:?}");
+        assert!(!sections.contains(&"EXTRA"), "{command}: {sections:?}");
+        let examples = &roff[roff.find(".SH \"EXAMPLES\"").unwrap()..];
+        let name = if command.is_empty() { "kifu ".to_string() } else { format!("kifu {command}") };
+        assert!(examples.contains(&name.replace('-', "\\-")), "kifu man {command}: no example runs it");
+    }
+}
+
+#[test]
 fn man_pages_render() {
     let page = kifu().arg("man").output().unwrap();
     assert!(page.status.success());
