@@ -159,8 +159,9 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     }
     eprintln!("{line}");
     let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
-    let rate = if elapsed > 0.0 { s.inputs as f64 / elapsed } else { 0.0 };
     let written = s.outputs.saturating_sub(report.unchanged);
+    // Files handled per second: the inputs, or the outputs when there are more (--split).
+    let rate = if elapsed > 0.0 { s.inputs.max(written) as f64 / elapsed } else { 0.0 };
     eprintln!(
         "kifu: from {}: {} game{}, {written} file{} {}, {} unchanged, in {elapsed:.2} s ({rate:.0} files/s)",
         if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },

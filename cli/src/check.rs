@@ -144,11 +144,7 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
     };
     let reader = Reader::new().with_format_opt(from).with_options(options.clone());
     let Ok(Decision { format, mismatch, .. }) = reader.decide((!stdin).then_some(path), &bytes) else {
-        return fail(
-            None,
-            "format.unknown",
-            "cannot tell the format from the file's name or content; name it with -f FORMAT".to_string(),
-        );
+        return fail(None, "format.unknown", crate::input::no_format(&bytes).to_string());
     };
     match reader.read_as(format, bytes) {
         Ok(read) => {

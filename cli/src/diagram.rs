@@ -268,7 +268,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
     let (name, bytes, input) = (read_in.name, read_in.bytes, read_in.path);
     let reader = Reader::new().with_format_opt(from).with_options(read_options);
     let Ok(Decision { format, mismatch, .. }) = reader.decide(input.as_deref(), &bytes) else {
-        eprintln!("kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT");
+        eprintln!("kifu: {name}: {}", crate::input::no_format(&bytes));
         return ExitCode::DataErr;
     };
     print_diagnostics(&name, mismatch.as_slice(), v);

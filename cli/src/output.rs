@@ -243,9 +243,17 @@ pub fn refuse_input_as_output(input: Option<&Path>, output: Option<&Path>) -> Re
     }
 }
 
-/// Exit 4, after the writer's diagnostics: nothing was written.
-pub fn cannot_hold(to: Format) -> ExitCode {
-    eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+/// Exit 4, after the writer's diagnostics `diags`: nothing was written. The line names what
+/// cannot hold the input: the charset when a character was the trouble, else the format.
+pub fn cannot_hold(to: Format, diags: &[Diagnostic]) -> ExitCode {
+    if diags.iter().any(|d| d.code.starts_with("charset.")) {
+        eprintln!(
+            "kifu: nothing written: the output charset cannot hold some characters of the input (see above; \
+             write UTF-8, or give --lossy to write '?' for them)"
+        );
+    } else {
+        eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+    }
     ExitCode::CannotHold
 }
 

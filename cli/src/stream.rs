@@ -123,7 +123,7 @@ pub fn run(
             eprintln!("kifu: {name}: cannot read the input: {e}");
             return ExitCode::NoInput;
         }
-        Err(StreamError::CannotHold) => return cannot_hold(to),
+        Err(StreamError::CannotHold) => return cannot_hold(to, &summary.write),
         Err(StreamError::Unsupported(f)) => {
             eprintln!("kifu: kifu cannot write {f}");
             return ExitCode::Usage;

@@ -444,7 +444,7 @@ fn info_reads_standard_input_and_prints_json_records() {
         .write_stdin(GAME)
         .assert()
         .success()
-        .stdout("FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tBLACK\tWHITE\tRESULT\tMOVES\n<stdin>\t1\tsgf\tUTF-8 (detected)\tB=Ann\tW=Bo\tRE=\tmoves=2\n");
+        .stdout("FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tB=BLACK\tW=WHITE\tRE=RESULT\tmoves=N\n<stdin>\t1\tsgf\tUTF-8 (detected)\tB=Ann\tW=Bo\tRE=\tmoves=2\n");
     let out = kifu()
         .args(["info", "--json", "-"])
         .write_stdin("(;GM[1]SZ[9]KM[6.5]HA[2]PB[A]BR[3d];B[aa](;W[bb])(;W[cc]))")
