@@ -49,8 +49,8 @@ fn distance(a: &[char], b: &[char]) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -109,20 +109,6 @@ pub fn charset(label: &str) -> Result<&'static encoding_rs::Encoding, String> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn close_names_are_suggested() {
-        assert_eq!(did_you_mean("sfg", ["sgf", "gib", "ngf"]), "; did you mean 'sgf'?");
-        assert_eq!(did_you_mean("shiftjis", ["Shift_JIS", "EUC-JP"]), "; did you mean 'Shift_JIS'?");
-        assert_eq!(did_you_mean("ecu-kr", ["EUC-KR", "EUC-JP"]), "; did you mean 'EUC-KR'?");
-        assert_eq!(did_you_mean("xyz", ["sgf", "gib"]), "");
-        assert_eq!(distance(&['a', 'b'], &['b', 'a']), 1);
-    }
-}
-
 /// Parses an optional argument with `parse`; a bad value is printed and becomes exit code 2.
 pub fn optional<T>(value: Option<&str>, parse: fn(&str) -> Result<T, String>) -> Result<Option<T>, ExitCode> {
     value.map(parse).transpose().map_err(|msg| {
@@ -149,4 +135,18 @@ pub fn input(
     from_encoding: Option<&str>,
 ) -> Result<(Option<Format>, Option<&'static encoding_rs::Encoding>), ExitCode> {
     Ok((input_format(from)?, optional(from_encoding, charset)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn close_names_are_suggested() {
+        assert_eq!(did_you_mean("sfg", ["sgf", "gib", "ngf"]), "; did you mean 'sgf'?");
+        assert_eq!(did_you_mean("shiftjis", ["Shift_JIS", "EUC-JP"]), "; did you mean 'Shift_JIS'?");
+        assert_eq!(did_you_mean("ecu-kr", ["EUC-KR", "EUC-JP"]), "; did you mean 'EUC-KR'?");
+        assert_eq!(did_you_mean("xyz", ["sgf", "gib"]), "");
+        assert_eq!(distance(&['a', 'b'], &['b', 'a']), 1);
+    }
 }

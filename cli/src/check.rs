@@ -107,7 +107,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     // Over several files, the findings per kind close the run (on standard error: the lines
     // above are the result).
-    if let Some(line) = crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)).filter(|_| !args.quiet) {
+    if let Some(line) =
+        crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)).filter(|_| !args.quiet)
+    {
         eprintln!("{line}");
     }
     if let (Some(code), [_]) = (unreadable, args.files.as_slice()) {

@@ -310,7 +310,10 @@ mod tests {
             t.line().unwrap(),
             "kifu: repairs: 4,033 fix.komi-scaled (info), 1 fix.fox-komi-zero (warning), 1 fix.komi-scaled (warning)"
         );
-        assert_eq!((thousands(999), thousands(1000), thousands(1234567)), ("999".into(), "1,000".into(), "1,234,567".into()));
+        assert_eq!(
+            (thousands(999), thousands(1000), thousands(1234567)),
+            ("999".into(), "1,000".into(), "1,234,567".into())
+        );
     }
 
     #[test]

@@ -73,8 +73,11 @@ fn page(cmd: clap::Command, name: String, bin: String) -> Vec<u8> {
     section(
         &mut roff,
         "SEE ALSO",
-        &format!("{}\n\nThe formats/*.md pages of the kifu repository: cli.md (severities, exit codes, outputs), \
-                  normalise.md (repairs), checks.md (kifu check), report.md (batch reports).", see.join(", ")),
+        &format!(
+            "{}\n\nThe formats/*.md pages of the kifu repository: cli.md (severities, exit codes, outputs), \
+                  normalise.md (repairs), checks.md (kifu check), report.md (batch reports).",
+            see.join(", ")
+        ),
     );
     if cmd.get_version().is_some() {
         let _ = man.render_version_section(&mut roff);
@@ -117,9 +120,15 @@ fn exit_status(sub: &str) -> &'static str {
 fn examples(sub: &str) -> &'static [(&'static str, &'static str)] {
     match sub {
         "convert" => &[
-            ("Convert a Tygem record to SGF (the output format from the extension)", "kifu convert game.gib -o game.sgf"),
+            (
+                "Convert a Tygem record to SGF (the output format from the extension)",
+                "kifu convert game.gib -o game.sgf",
+            ),
             ("Print a record as JSON", "kifu convert game.sgf -t json"),
-            ("Convert a whole folder, keeping its layout", "kifu convert -r records/ -O converted/ --report run.ndjson"),
+            (
+                "Convert a whole folder, keeping its layout",
+                "kifu convert -r records/ -O converted/ --report run.ndjson",
+            ),
             ("Go on after an interruption", "kifu convert -r records/ -O converted/ --skip-existing"),
             ("Write GB18030 for an old Chinese reader", "kifu convert game.sgf --encoding gb18030 -o old.sgf"),
         ],
@@ -129,14 +138,15 @@ fn examples(sub: &str) -> &'static [(&'static str, &'static str)] {
         ],
         "diagram" => &[
             ("The final position as an SVG picture", "kifu diagram game.sgf -o final.svg"),
-            ("The position after move 50 as a PNG, 600 pixels wide", "kifu diagram game.sgf --move 50 --width 600 -o move50.png"),
+            (
+                "The position after move 50 as a PNG, 600 pixels wide",
+                "kifu diagram game.sgf --move 50 --width 600 -o move50.png",
+            ),
             ("The board in the terminal", "kifu diagram game.sgf -t text"),
             ("The whole game as figures of 50 moves", "kifu diagram game.sgf --figures 50 -o fig.svg"),
             ("List the variations to pick one with --node", "kifu diagram game.sgf --list"),
         ],
-        "info" => &[
-            ("One line per game: players, result, moves, charset", "kifu info *.sgf"),
-        ],
+        "info" => &[("One line per game: players, result, moves, charset", "kifu info *.sgf")],
         "formats" => &[
             ("The formats kifu reads and writes", "kifu formats"),
             ("The charset labels --encoding accepts", "kifu formats --encodings"),

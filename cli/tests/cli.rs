@@ -196,7 +196,12 @@ fn empty_input_is_called_empty() {
     for cmd in [&["convert"][..], &["info", "-"], &["diagram", "-t", "text"]] {
         kifu().args(cmd).write_stdin("").assert().code(65).stderr(predicate::str::contains("the input is empty"));
     }
-    kifu().args(["check", "-"]).write_stdin(" \n").assert().code(65).stdout(predicate::str::contains("the input is empty"));
+    kifu()
+        .args(["check", "-"])
+        .write_stdin(" \n")
+        .assert()
+        .code(65)
+        .stdout(predicate::str::contains("the input is empty"));
 }
 
 #[test]

@@ -53,13 +53,8 @@ fn a_verbose_corpus_run_prints_one_line_per_diagnostic() {
     let Some(corpus) = common::shared("corpus") else { return };
     let (kifu, _) = common::kifu_binary();
     let out_dir = tempfile::tempdir().unwrap();
-    let out = Command::new(kifu)
-        .args(["convert", "-v", "-r"])
-        .arg(&corpus)
-        .arg("-O")
-        .arg(out_dir.path())
-        .output()
-        .unwrap();
+    let out =
+        Command::new(kifu).args(["convert", "-v", "-r"]).arg(&corpus).arg("-O").arg(out_dir.path()).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let prefix = corpus.display().to_string();
     assert!(stderr.lines().count() > 10_000, "a verbose run says much: {}", stderr.lines().count());

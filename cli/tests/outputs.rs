@@ -697,7 +697,8 @@ fn every_man_page_has_the_usual_sections_in_order() {
         let page = kifu().arg("man").args((!command.is_empty()).then_some(command)).output().unwrap();
         assert!(page.status.success(), "{command}");
         let roff = String::from_utf8(page.stdout).unwrap();
-        let sections: Vec<&str> = roff.lines().filter_map(|l| l.strip_prefix(".SH ")).map(|t| t.trim_matches('"')).collect();
+        let sections: Vec<&str> =
+            roff.lines().filter_map(|l| l.strip_prefix(".SH ")).map(|t| t.trim_matches('"')).collect();
         let wanted = ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES", "SEE ALSO"];
         let found: Vec<&str> = sections.iter().copied().filter(|t| wanted.contains(t)).collect();
         assert_eq!(found, wanted, "kifu man {command}: {sections:?}");

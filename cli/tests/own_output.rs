@@ -24,13 +24,8 @@ fn form_findings(kifu: &Path, files: &[std::path::PathBuf], out: &Path) -> Vec<S
         std::fs::copy(f, input.join(name)).unwrap();
     }
     let converted = out.join("out");
-    let status = Command::new(kifu)
-        .args(["convert", "-q", "-r"])
-        .arg(&input)
-        .arg("-O")
-        .arg(&converted)
-        .status()
-        .unwrap();
+    let status =
+        Command::new(kifu).args(["convert", "-q", "-r"]).arg(&input).arg("-O").arg(&converted).status().unwrap();
     assert!(status.code().is_some_and(|c| c <= 1), "{status:?}");
     let outputs = common::files(&converted, &["sgf"]);
     assert!(outputs.len() * 10 >= files.len() * 9, "{} of {} converted", outputs.len(), files.len());

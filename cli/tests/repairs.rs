@@ -54,7 +54,10 @@ fn a_value_that_cannot_be_known_is_a_warning() {
     child.stdin.take().unwrap().write_all(b"(;GM[1]FF[4]SZ[19]KM[650];B[pd])").unwrap();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("warning[fix.komi-scaled]") && stderr.ends_with("1 fix.komi-scaled (warning)\n"), "{stderr}");
+    assert!(
+        stderr.contains("warning[fix.komi-scaled]") && stderr.ends_with("1 fix.komi-scaled (warning)\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -67,15 +70,8 @@ fn a_batch_run_ends_with_the_repairs_per_kind_and_reports_them() {
     }
     let out = dir.path().join("out").display().to_string();
     let report = dir.path().join("report.ndjson");
-    let (code, stderr) = run(&[
-        "convert",
-        "-r",
-        &input.display().to_string(),
-        "-O",
-        &out,
-        "--report",
-        &report.display().to_string(),
-    ]);
+    let (code, stderr) =
+        run(&["convert", "-r", &input.display().to_string(), "-O", &out, "--report", &report.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("2 ok, 1 with warnings"), "{stderr}");
     let last = stderr.lines().last().unwrap();
@@ -87,7 +83,10 @@ fn a_batch_run_ends_with_the_repairs_per_kind_and_reports_them() {
     let text = std::fs::read_to_string(&report).unwrap();
     let summary: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(summary["repairs"][0], serde_json::json!({"code": "fix.ap-version", "severity": "info", "count": 3}));
-    assert_eq!(summary["repairs"][4], serde_json::json!({"code": "fix.fox-komi-zero", "severity": "warning", "count": 1}));
+    assert_eq!(
+        summary["repairs"][4],
+        serde_json::json!({"code": "fix.fox-komi-zero", "severity": "warning", "count": 1})
+    );
 }
 
 #[test]
@@ -103,7 +102,8 @@ fn every_repair_code_has_its_severity_documented() {
 
 #[test]
 fn check_over_several_files_ends_with_its_findings_per_kind() {
-    let (a, b) = (fixture("multiline-values.sgf").display().to_string(), fixture("fox-known.sgf").display().to_string());
+    let (a, b) =
+        (fixture("multiline-values.sgf").display().to_string(), fixture("fox-known.sgf").display().to_string());
     let out = Command::new(KIFU).args(["check", &a, &b]).output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("kifu: findings: ") && stderr.contains("check.value-type (error)"), "{stderr}");

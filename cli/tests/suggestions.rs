@@ -52,6 +52,7 @@ fn a_misspelt_charset_gets_close_labels_and_the_list_is_one_command_away() {
         assert_eq!(code, 0, "{label}: {stderr}");
     }
     let json = Command::new(KIFU).args(["formats", "--encodings", "--json"]).output().unwrap();
-    let first: serde_json::Value = serde_json::from_str(String::from_utf8(json.stdout).unwrap().lines().next().unwrap()).unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(String::from_utf8(json.stdout).unwrap().lines().next().unwrap()).unwrap();
     assert_eq!(first["name"], "UTF-8");
 }

@@ -50,9 +50,14 @@ fn on_terminal(args: &[&str], dir: &Path) -> (i32, Vec<u8>, String) {
 
 /// Runs kifu with standard output a pipe whose reading end is already closed.
 fn into_closed_pipe(args: &[&str]) -> (i32, String) {
-    let (reader, writer) = std::io::pipe().unwrap();
+    let mut fds = [0; 2];
+    // SAFETY: pipe(2) fills the two descriptors, which are owned below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors are open and owned by nobody else.
+    let (reader, writer) = unsafe { (std::fs::File::from_raw_fd(fds[0]), std::fs::File::from_raw_fd(fds[1])) };
     drop(reader);
-    let out = Command::new(KIFU).args(args).stdin(Stdio::null()).stdout(writer).stderr(Stdio::piped()).output().unwrap();
+    let out =
+        Command::new(KIFU).args(args).stdin(Stdio::null()).stdout(writer).stderr(Stdio::piped()).output().unwrap();
     (out.status.code().unwrap(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
@@ -70,10 +75,8 @@ fn help_into_a_closed_pipe_exits_0_every_time() {
 fn help_into_head_exits_0_every_time() {
     for _ in 0..10 {
         for line in ["kifu convert --help | head -1", "kifu diagram -h | head -2"] {
-            let out = Command::new("bash")
-                .args(["-o", "pipefail", "-c", &line.replacen("kifu", KIFU, 1)])
-                .output()
-                .unwrap();
+            let out =
+                Command::new("bash").args(["-o", "pipefail", "-c", &line.replacen("kifu", KIFU, 1)]).output().unwrap();
             assert!(out.status.success(), "{line}: {:?} {}", out.status, String::from_utf8_lossy(&out.stderr));
             assert!(out.stderr.is_empty(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
         }

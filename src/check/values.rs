@@ -186,7 +186,6 @@ fn is_real(s: &str) -> bool {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::super::tests::{codes_of, only_codes};

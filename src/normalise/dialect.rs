@@ -216,7 +216,8 @@ mod tests {
 
     #[test]
     fn english_results() {
-        for (text, re) in [("draw", "0"), ("Draw", "0"), ("W+time", "W+T"), ("W+Time Over", "W+T"), ("B+Resign", "B+R")] {
+        for (text, re) in [("draw", "0"), ("Draw", "0"), ("W+time", "W+T"), ("W+Time Over", "W+T"), ("B+Resign", "B+R")]
+        {
             assert_eq!(result_from_text(text).as_deref(), Some(re), "{text}");
         }
         assert_eq!(result_from_text("White resigns.").as_deref(), Some("B+R"));

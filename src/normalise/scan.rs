@@ -316,7 +316,8 @@ mod tests {
             let old = match p.ident() {
                 "L" | "M" | "KI" | "BS" | "WS" | "ID" => true,
                 "DT" => {
-                    (p.len() == 1 && old_ff::odd_value("DT", v)) || (!v.trim().is_empty() && !super::super::is_iso_date(v))
+                    (p.len() == 1 && old_ff::odd_value("DT", v))
+                        || (!v.trim().is_empty() && !super::super::is_iso_date(v))
                 }
                 id if facts.old_ff && old_ff::DROPPED_OLD.contains(&id) => true,
                 id => old_ff::odd_value(id, v),
@@ -487,8 +488,7 @@ mod tests {
         let opts = ReadOptions { no_repair: true, ..ReadOptions::default() };
         let r = Format::SGF
             .read(
-                b"(;FF[4];B[pd]BL[30.5]C[hi];W[dd]WL[300];B[aa]BL[30:00];B[bb]C[];B[cc]W[dd];B[ee]BL[1]BL[2])"
-                    .to_vec(),
+                b"(;FF[4];B[pd]BL[30.5]C[hi];W[dd]WL[300];B[aa]BL[30:00];B[bb]C[];B[cc]W[dd];B[ee]BL[1]BL[2])".to_vec(),
                 &opts,
             )
             .unwrap();
