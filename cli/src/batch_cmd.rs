@@ -9,7 +9,7 @@ use kifu::output::{Existing, OutputPolicy, Written, parent_folder, write_output}
 use kifu::{Diagnostic, Format, Position, ReadOptions, Severity, WriteOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Options that turn `kifu convert` into a batch run.
@@ -163,8 +163,9 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     }
     eprintln!("{line}");
     let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
-    let rate = if elapsed > 0.0 { s.inputs as f64 / elapsed } else { 0.0 };
     let written = s.outputs.saturating_sub(report.unchanged);
+    // Files handled per second: the inputs, or the outputs when there are more (--split).
+    let rate = if elapsed > 0.0 { s.inputs.max(written) as f64 / elapsed } else { 0.0 };
     eprintln!(
         "kifu: from {}: {} game{}, {written} file{} {}, {} unchanged, in {elapsed:.2} s ({rate:.0} files/s)",
         if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },
@@ -174,6 +175,9 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
         if dry_run { "would be written" } else { "written" },
         report.unchanged,
     );
+    if let Some(line) = crate::output::repairs_line(s.repairs.iter().map(|r| (r.code, r.severity, r.count))) {
+        eprintln!("{line}");
+    }
 }
 
 /// Whether the file at `path` holds a kifu report (NDJSON whose last line is its summary).
@@ -230,6 +234,32 @@ fn write_report(path: &Path, text: &str, replacing: bool, v: Verbosity) -> Resul
             Err(if e.cannot_create() { ExitCode::CantCreate } else { ExitCode::IoErr })
         }
     }
+}
+
+/// How far the batch run of this process is, for the line an interruption prints: inputs
+/// finished, inputs planned (0: no batch run going).
+static FINISHED: AtomicUsize = AtomicUsize::new(0);
+static PLANNED: AtomicUsize = AtomicUsize::new(0);
+/// Whether the run merges into one file (which an interruption leaves unwritten).
+static MERGING: AtomicBool = AtomicBool::new(false);
+
+/// On SIGINT, SIGTERM or SIGHUP during a batch run: says what was done and how to go on, as
+/// rsync does (formats/cli.md, exit code 130).
+pub fn say_interrupted() {
+    let planned = PLANNED.load(Ordering::SeqCst);
+    if planned == 0 {
+        return;
+    }
+    let done = FINISHED.load(Ordering::SeqCst);
+    let fresh_line = if std::io::stderr().is_terminal() { "\n" } else { "" };
+    if MERGING.load(Ordering::SeqCst) {
+        eprintln!("{fresh_line}kifu: interrupted after reading {done} of {planned} inputs; nothing was merged");
+        return;
+    }
+    eprintln!(
+        "{fresh_line}kifu: interrupted after {done} of {planned} inputs; their outputs are complete and stay, \
+         no file is half-written; run the same command with --skip-existing to convert the rest"
+    );
 }
 
 /// Runs a batch conversion.
@@ -323,7 +353,10 @@ pub fn run_with(
         ProgressBar::hidden()
     };
     let failures = AtomicUsize::new(0);
+    MERGING.store(matches!(options.collect, Collect::Merge(_)), Ordering::SeqCst);
+    PLANNED.store(plan.jobs.len(), Ordering::SeqCst);
     let progress = |r: &Record| {
+        FINISHED.fetch_add(1, Ordering::SeqCst);
         if r.status == Status::Failed {
             let n = failures.fetch_add(1, Ordering::Relaxed) + 1;
             bar.set_message(format!("{n} failed"));
@@ -339,6 +372,7 @@ pub fn run_with(
         }
     };
     bar.finish_and_clear();
+    PLANNED.store(0, Ordering::SeqCst);
     let elapsed = start.elapsed().as_secs_f64();
 
     for r in &report.records {

@@ -90,14 +90,27 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut worst = None;
     let mut unreadable = None;
     let json = args.json || args.format == OutputFormat::Json;
+    let mut kinds: Vec<Diagnostic> = Vec::new();
     for path in &args.files {
         let result = check_file(path, from, &options);
+        if args.files.len() > 1 {
+            kinds.extend(result.report.iter().flat_map(|r| r.diagnostics()).chain(&result.fatal).map(|d| {
+                Diagnostic::new(d.severity, d.code, String::new()) // the kind only
+            }));
+        }
         worst = worst.max(result.worst());
         unreadable = unreadable.or(result.unreadable);
         let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
         if let Err(code) = print_stdout(text.as_bytes()) {
             return code;
         }
+    }
+    // Over several files, the findings per kind close the run (on standard error: the lines
+    // above are the result).
+    if let Some(line) =
+        crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)).filter(|_| !args.quiet)
+    {
+        eprintln!("{line}");
     }
     if let (Some(code), [_]) = (unreadable, args.files.as_slice()) {
         return code;
@@ -133,11 +146,7 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
     };
     let reader = Reader::new().with_format_opt(from).with_options(options.clone());
     let Ok(Decision { format, mismatch, .. }) = reader.decide((!stdin).then_some(path), &bytes) else {
-        return fail(
-            None,
-            "format.unknown",
-            "cannot tell the format from the file's name or content; name it with -f FORMAT".to_string(),
-        );
+        return fail(None, "format.unknown", crate::input::no_format(&bytes).to_string());
     };
     match reader.read_as(format, bytes) {
         Ok(read) => {

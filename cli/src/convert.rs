@@ -138,9 +138,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let (name, bytes) = (read_in.name, read_in.bytes);
     let input = read_in.path;
     let Ok(Decision { format: from, mismatch, .. }) = reader.decide(input.as_deref(), &bytes) else {
-        eprintln!(
-            "kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
-        );
+        eprintln!("kifu: {name}: {}", crate::input::no_format(&bytes));
         return ExitCode::DataErr;
     };
     let to = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
@@ -172,7 +170,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         Ok(w) => w,
         Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
             print_diagnostics(&out_name, &diags, v);
-            return cannot_hold(to);
+            return cannot_hold(to, &diags);
         }
         Err(e) => {
             eprintln!("kifu: {name}: {e}");
@@ -190,5 +188,8 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     if let Err(code) = result {
         return code;
     }
+    let mut tally = crate::output::Tally::default();
+    tally.add(&read.diagnostics);
+    tally.print(v);
     finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
 }

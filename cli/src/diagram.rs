@@ -8,6 +8,7 @@ use kifu::diagram::{self, Kind, Labels, NodePath, Options, Rect, Sides, Style, T
 use kifu::formats::{WriteError, WriteOptions, WriteOutput};
 use kifu::reader::Decision;
 use kifu::{Collection, Diagnostic, ReadOptions, Reader, Severity};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -31,11 +32,11 @@ pub struct DiagramArgs {
     /// Decode the input with this charset, whatever it declares.
     #[arg(long, value_name = "LABEL")]
     from_encoding: Option<String>,
-    /// Output: svg, png or text (default: from the -o extension, else svg).
+    /// Output: svg, png or text (default: from the -o extension, else svg; on a terminal, text).
     #[arg(short = 't', long = "to", value_name = "KIND")]
     to: Option<String>,
     /// Output file (with --figures, the base name: FILE-1.svg, FILE-2.svg …); nothing or `-`
-    /// writes standard output.
+    /// writes standard output (an SVG or PNG goes to a terminal only with `-o -`).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
     /// Replace existing output files.
@@ -214,17 +215,31 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         Err(msg) => return usage(&msg),
     };
     let output = args.output.clone().filter(|p| !crate::input::is_stdin(p));
+    let batch = args.batch.wanted(args.inputs.len());
+    // A picture goes to a terminal only when asked with `-o -` (formats/cli.md, "Standard
+    // output"); without -t or -o a terminal gets the text board.
+    let terminal = args.output.is_none() && !batch && std::io::stdout().is_terminal();
     let kind = match (&args.to, &output) {
         (Some(t), _) => match Kind::from_name(t) {
             Some(k) => k,
-            None => return usage(&format!("-t takes svg, png or text, not '{t}'")),
+            None => {
+                let hint = crate::args::did_you_mean(t, ["svg", "png", "text"]);
+                return usage(&format!("-t takes svg, png or text, not '{t}'{hint}"));
+            }
         },
         (None, Some(p)) => p.extension().and_then(|e| e.to_str()).and_then(Kind::from_name).unwrap_or(Kind::Svg),
+        (None, None) if terminal => Kind::Text,
         (None, None) => Kind::Svg,
     };
+    if terminal && kind != Kind::Text && !args.list {
+        return usage(&format!(
+            "standard output is a terminal: not writing {} there; give -o FILE, or -o - to write it here anyway",
+            kind.name().to_uppercase()
+        ));
+    }
     let read_options = ReadOptions::default().with_encoding(from_enc);
 
-    if args.batch.wanted(args.inputs.len()) {
+    if batch {
         if args.figures.is_some() || args.list {
             return usage("--figures and --list take one input");
         }
@@ -253,7 +268,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
     let (name, bytes, input) = (read_in.name, read_in.bytes, read_in.path);
     let reader = Reader::new().with_format_opt(from).with_options(read_options);
     let Ok(Decision { format, mismatch, .. }) = reader.decide(input.as_deref(), &bytes) else {
-        eprintln!("kifu: {name}: cannot tell the input format from its name or content; name it with -f FORMAT");
+        eprintln!("kifu: {name}: {}", crate::input::no_format(&bytes));
         return ExitCode::DataErr;
     };
     print_diagnostics(&name, mismatch.as_slice(), v);
@@ -345,5 +360,8 @@ pub fn run(args: DiagramArgs) -> ExitCode {
             return code;
         }
     }
+    let mut tally = crate::output::Tally::default();
+    tally.add(&read.diagnostics);
+    tally.print(v);
     if args.loud.strict && warned { ExitCode::Strict } else { ExitCode::Ok }
 }

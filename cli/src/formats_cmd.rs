@@ -12,6 +12,30 @@ pub struct FormatsArgs {
     /// JSON Lines: one object per format (name, aliases, read, write, extensions, description).
     #[arg(long)]
     json: bool,
+    /// List the charset labels --encoding and --from-encoding accept instead (with --json: one
+    /// object per charset).
+    #[arg(long)]
+    encodings: bool,
+}
+
+/// The charsets and their accepted labels: the name kifu writes in `CA`, then kifu's aliases.
+fn encodings(json: bool) -> String {
+    let mut text = if json {
+        String::new()
+    } else {
+        String::from("CHARSET       ALIASES\n(case, '-', '_' and spaces are ignored; every WHATWG label works too)\n")
+    };
+    for enc in crate::args::KNOWN_CHARSETS {
+        let name = kifu::charset::ca_label(enc);
+        let aliases: Vec<&str> = kifu::charset::ALIASES.iter().filter(|(_, e)| *e == *enc).map(|(a, _)| *a).collect();
+        if json {
+            text.push_str(&format!("{}\n", json!({"name": name, "aliases": aliases})));
+        } else {
+            text.push_str(format!("{name:<13} {}", aliases.join(", ")).trim_end());
+            text.push('\n');
+        }
+    }
+    text
 }
 
 /// The table, or the JSON Lines with `--json`.
@@ -46,7 +70,8 @@ fn text(json: bool) -> String {
 
 /// Lists every registered format.
 pub fn run(args: &FormatsArgs) -> ExitCode {
-    match print_stdout(text(args.json).as_bytes()) {
+    let out = if args.encodings { encodings(args.json) } else { text(args.json) };
+    match print_stdout(out.as_bytes()) {
         Ok(()) => ExitCode::Ok,
         Err(code) => code,
     }

@@ -34,7 +34,7 @@ pub struct InfoArgs {
 }
 
 /// The header of the tab-separated form.
-pub const HEADER: &str = "FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tBLACK\tWHITE\tRESULT\tMOVES\n";
+pub const HEADER: &str = "FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tB=BLACK\tW=WHITE\tRE=RESULT\tmoves=N\n";
 
 /// Branches off the main line and off other variations: one per extra child of a node.
 fn variations(game: &GameTree) -> usize {
@@ -107,7 +107,7 @@ pub fn run(args: InfoArgs) -> ExitCode {
             }
         };
         let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
-            eprintln!("kifu: {}: cannot tell the format; name it with -f FORMAT", input.name);
+            eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
             failed.push(ExitCode::DataErr);
             continue;
         };

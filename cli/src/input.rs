@@ -22,6 +22,16 @@ pub struct Unreadable {
     pub message: String,
 }
 
+/// Why no format could be told for `bytes`: the input is empty (or only blanks), or its name
+/// and content name none (formats/cli.md, "Inputs").
+pub fn no_format(bytes: &[u8]) -> &'static str {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        "the input is empty: no game record to read"
+    } else {
+        "cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
+    }
+}
+
 /// When standard input is a terminal, one line on stderr says kifu is reading it.
 pub fn note_terminal() {
     if std::io::stdin().is_terminal() {

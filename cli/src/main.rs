@@ -76,6 +76,7 @@ enum Command {
 fn clean_up_on_signals() {
     let _ = ctrlc::set_handler(|| {
         kifu::output::remove_temp_files();
+        batch_cmd::say_interrupted();
         std::process::exit(ExitCode::Interrupted as i32);
     });
 }
@@ -86,9 +87,14 @@ pub fn run() -> i32 {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { ExitCode::Usage } else { ExitCode::Ok };
-            if let Err(io) = e.print() {
-                eprintln!("kifu: cannot write standard output: {io}");
-                return ExitCode::IoErr as i32;
+            match e.print() {
+                // Help or the version into a closed pipe (`kifu convert --help | head -1`).
+                Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => return ExitCode::Ok as i32,
+                Err(io) => {
+                    eprintln!("kifu: cannot write standard output: {io}");
+                    return ExitCode::IoErr as i32;
+                }
+                Ok(()) => {}
             }
             return code as i32;
         }

@@ -105,12 +105,18 @@ fn paint_if(on: bool, severity: Severity, word: &str) -> String {
 
 /// One diagnostic line (no newline), coloured when colour is on.
 pub fn diag_line(name: &str, d: &Diagnostic) -> String {
-    render(name, d, paint)
+    one_line(render(name, d, paint))
 }
 
 /// One diagnostic line for standard output (no newline), coloured when colour is on there.
 pub fn stdout_diag_line(name: &str, d: &Diagnostic) -> String {
-    render(name, d, paint_stdout)
+    one_line(render(name, d, paint_stdout))
+}
+
+/// A printed diagnostic is one line whatever its message quotes: line breaks written `\n`,
+/// `\r` (formats/cli.md). The library writes its messages so already; this holds for all.
+fn one_line(line: String) -> String {
+    if line.contains(['\n', '\r']) { line.replace('\r', "\\r").replace('\n', "\\n") } else { line }
 }
 
 /// Prints the diagnostics of `name` that `v` shows to stderr, one per line.
@@ -120,6 +126,80 @@ pub fn print_diagnostics(name: &str, diags: &[Diagnostic], v: Verbosity) {
     for d in diags.iter().filter(|d| v.shows(d.severity)) {
         let _ = writeln!(err, "{}", diag_line(name, d));
     }
+}
+
+/// Repairs per kind (code and severity) over a run, for its closing line
+/// `kifu: repairs: 4,034 fix.komi-scaled (info), 2,131 fix.fox-komi-zero (warning)`
+/// (formats/cli.md, "Repairs").
+#[derive(Clone, Debug, Default)]
+pub struct Tally(std::collections::BTreeMap<(&'static str, Severity), usize>);
+
+impl Tally {
+    /// Counts the repairs among `diags` ([`kifu::normalise::repairs_in`]).
+    pub fn add<'a>(&mut self, diags: impl IntoIterator<Item = &'a Diagnostic>) {
+        for d in diags {
+            let n = kifu::normalise::repairs_in(d);
+            if n > 0 {
+                *self.0.entry((d.code, d.severity)).or_insert(0) += n;
+            }
+        }
+    }
+
+    /// The kinds, most frequent first: `(code, severity, count)`.
+    pub fn kinds(&self) -> Vec<(&'static str, Severity, usize)> {
+        let mut v: Vec<_> = self.0.iter().map(|(&(c, s), &n)| (c, s, n)).collect();
+        v.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)).then(b.1.cmp(&a.1)));
+        v
+    }
+
+    /// The closing line (no newline), or `None` when nothing was repaired.
+    pub fn line(&self) -> Option<String> {
+        repairs_line(self.kinds().into_iter().map(|(c, s, n)| (c, s.as_str(), n)))
+    }
+
+    /// Prints the closing line on standard error unless `-q`.
+    pub fn print(&self, v: Verbosity) {
+        if let Some(line) = self.line().filter(|_| !v.quiet) {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// `kifu: repairs: 4,034 fix.komi-scaled (info), …` from `(code, severity, count)` in the
+/// order given, or `None` when there is none.
+pub fn repairs_line<'a>(kinds: impl IntoIterator<Item = (&'a str, &'a str, usize)>) -> Option<String> {
+    kinds_line("repairs", kinds)
+}
+
+/// `kifu: LABEL: 12 code (severity), …`, or `None` when `kinds` is empty.
+pub fn kinds_line<'a>(label: &str, kinds: impl IntoIterator<Item = (&'a str, &'a str, usize)>) -> Option<String> {
+    let parts: Vec<String> = kinds.into_iter().map(|(c, s, n)| format!("{} {c} ({s})", thousands(n))).collect();
+    if parts.is_empty() { None } else { Some(format!("kifu: {label}: {}", parts.join(", "))) }
+}
+
+/// Counts per kind (code and severity) of every diagnostic given, most frequent first: the
+/// closing `kifu: findings:` line of `kifu check` over several files.
+pub fn count_kinds<'a>(diags: impl IntoIterator<Item = &'a Diagnostic>) -> Vec<(&'static str, &'static str, usize)> {
+    let mut m: std::collections::BTreeMap<(&'static str, &'static str), usize> = Default::default();
+    for d in diags {
+        *m.entry((d.code, d.severity.as_str())).or_insert(0) += 1;
+    }
+    let mut v: Vec<_> = m.into_iter().map(|((c, s), n)| (c, s, n)).collect();
+    v.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+    v
+}
+
+/// `4034` → `4,034`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Writes to stdout; a closed pipe is not an error.
@@ -163,9 +243,17 @@ pub fn refuse_input_as_output(input: Option<&Path>, output: Option<&Path>) -> Re
     }
 }
 
-/// Exit 4, after the writer's diagnostics: nothing was written.
-pub fn cannot_hold(to: Format) -> ExitCode {
-    eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+/// Exit 4, after the writer's diagnostics `diags`: nothing was written. The line names what
+/// cannot hold the input: the charset when a character was the trouble, else the format.
+pub fn cannot_hold(to: Format, diags: &[Diagnostic]) -> ExitCode {
+    if diags.iter().any(|d| d.code.starts_with("charset.")) {
+        eprintln!(
+            "kifu: nothing written: the output charset cannot hold some characters of the input (see above; \
+             write UTF-8, or give --lossy to write '?' for them)"
+        );
+    } else {
+        eprintln!("kifu: nothing written: {to} cannot hold the input as it is (see above; --lossy may help)");
+    }
     ExitCode::CannotHold
 }
 
@@ -205,6 +293,27 @@ mod tests {
     fn line_format_is_plain_without_colour() {
         let d = Diagnostic::error("sgf.x", "bad").at(kifu::Position::new(2, 5, 9));
         assert_eq!(diag_line("a.sgf", &d), "a.sgf:2:5: error[sgf.x]: bad");
+        let d = Diagnostic::info("fix.x", "C[\n\r\n] kept");
+        assert_eq!(diag_line("a.sgf", &d), "a.sgf: info[fix.x]: C[\\n\\r\\n] kept");
+    }
+
+    #[test]
+    fn repairs_are_tallied_per_kind() {
+        let mut t = Tally::default();
+        assert_eq!(t.line(), None);
+        let komi = Diagnostic::info("fix.komi-scaled", "KM[650] read as KM[6.5]");
+        let zero = Diagnostic::warning("fix.fox-komi-zero", "KM[0] …");
+        let more = Diagnostic::info("fix.komi-scaled", "4031 more repairs like this not shown (4131 in all)");
+        t.add([&komi, &komi, &zero, &more, &Diagnostic::warning("sgf.text-before", "x")]);
+        t.add([&Diagnostic::warning("fix.komi-scaled", "KM[750] …")]);
+        assert_eq!(
+            t.line().unwrap(),
+            "kifu: repairs: 4,033 fix.komi-scaled (info), 1 fix.fox-komi-zero (warning), 1 fix.komi-scaled (warning)"
+        );
+        assert_eq!(
+            (thousands(999), thousands(1000), thousands(1234567)),
+            ("999".into(), "1,000".into(), "1,234,567".into())
+        );
     }
 
     #[test]

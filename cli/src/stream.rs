@@ -123,7 +123,7 @@ pub fn run(
             eprintln!("kifu: {name}: cannot read the input: {e}");
             return ExitCode::NoInput;
         }
-        Err(StreamError::CannotHold) => return cannot_hold(to),
+        Err(StreamError::CannotHold) => return cannot_hold(to, &summary.write),
         Err(StreamError::Unsupported(f)) => {
             eprintln!("kifu: kifu cannot write {f}");
             return ExitCode::Usage;
@@ -135,5 +135,8 @@ pub fn run(
         Ok(Some(w)) => note_written(&out_name, w, v),
         Ok(None) => {}
     }
+    let mut tally = crate::output::Tally::default();
+    tally.add(&summary.read);
+    tally.print(v);
     finished(strict, mismatch.iter().chain(&summary.read).chain(&summary.write))
 }

@@ -182,3 +182,64 @@ fn every_fixture_sniffs_as_its_own_format() {
         assert_eq!(kifu::Format::sniff(&bytes), Some(by_ext), "{}", path.display());
     }
 }
+
+#[test]
+fn split_without_a_folder_says_split_needs_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("one.sgf");
+    std::fs::write(&input, format!("{GAME}{GAME}")).unwrap();
+    kifu()
+        .args(["convert", input.to_str().unwrap(), "--split"])
+        .assert()
+        .code(2)
+        .stderr("kifu: --split's numbered files (one per game) need an output folder: give -O DIR (or --in-place to write beside the inputs)\n");
+}
+
+#[test]
+fn empty_input_is_called_empty() {
+    for cmd in [&["convert"][..], &["info", "-"], &["diagram", "-t", "text"]] {
+        kifu().args(cmd).write_stdin("").assert().code(65).stderr(predicate::str::contains("the input is empty"));
+    }
+    kifu()
+        .args(["check", "-"])
+        .write_stdin(" \n")
+        .assert()
+        .code(65)
+        .stdout(predicate::str::contains("the input is empty"));
+}
+
+#[test]
+fn info_header_names_the_columns_as_the_values_are_written() {
+    let out = kifu().args(["info", "-"]).write_stdin(GAME).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let values: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    for (h, v) in header.iter().zip(&values) {
+        if let Some((key, _)) = v.split_once('=') {
+            assert!(h.starts_with(&format!("{key}=")), "{h} over {v}");
+        }
+    }
+    assert_eq!(values[4], "B=Ann");
+}
+
+#[test]
+fn a_charset_that_cannot_hold_a_character_is_named_as_the_trouble() {
+    kifu()
+        .args(["convert", "-f", "sgf", "--encoding", "shift_jis"])
+        .write_stdin("(;GM[1]FF[4]SZ[9]PB[한국];B[ee])")
+        .assert()
+        .code(4)
+        .stdout("")
+        .stderr(predicate::str::contains("nothing written: the output charset cannot hold some characters"));
+}
+
+#[test]
+fn the_empty_view_draws_the_whole_board_without_a_warning() {
+    kifu()
+        .args(["diagram", "-f", "sgf", "-t", "text"])
+        .write_stdin("(;GM[1]FF[4]SZ[9]VW[aa:cc];B[ee]VW[])")
+        .assert()
+        .success()
+        .stderr("");
+}

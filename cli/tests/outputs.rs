@@ -444,7 +444,7 @@ fn info_reads_standard_input_and_prints_json_records() {
         .write_stdin(GAME)
         .assert()
         .success()
-        .stdout("FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tBLACK\tWHITE\tRESULT\tMOVES\n<stdin>\t1\tsgf\tUTF-8 (detected)\tB=Ann\tW=Bo\tRE=\tmoves=2\n");
+        .stdout("FILE\tGAME\tFORMAT\tCHARSET (SOURCE)\tB=BLACK\tW=WHITE\tRE=RESULT\tmoves=N\n<stdin>\t1\tsgf\tUTF-8 (detected)\tB=Ann\tW=Bo\tRE=\tmoves=2\n");
     let out = kifu()
         .args(["info", "--json", "-"])
         .write_stdin("(;GM[1]SZ[9]KM[6.5]HA[2]PB[A]BR[3d];B[aa](;W[bb])(;W[cc]))")
@@ -689,6 +689,24 @@ fn completion_scripts_load() {
     let out = std::process::Command::new("bash").args(["-c", &script]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("kifu"));
+}
+
+#[test]
+fn every_man_page_has_the_usual_sections_in_order() {
+    for command in ["", "convert", "check", "diagram", "formats", "info", "completions", "man"] {
+        let page = kifu().arg("man").args((!command.is_empty()).then_some(command)).output().unwrap();
+        assert!(page.status.success(), "{command}");
+        let roff = String::from_utf8(page.stdout).unwrap();
+        let sections: Vec<&str> =
+            roff.lines().filter_map(|l| l.strip_prefix(".SH ")).map(|t| t.trim_matches('"')).collect();
+        let wanted = ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES", "SEE ALSO"];
+        let found: Vec<&str> = sections.iter().copied().filter(|t| wanted.contains(t)).collect();
+        assert_eq!(found, wanted, "kifu man {command}: {sections:?}");
+        assert!(!sections.contains(&"EXTRA"), "{command}: {sections:?}");
+        let examples = &roff[roff.find(".SH \"EXAMPLES\"").unwrap()..];
+        let name = if command.is_empty() { "kifu ".to_string() } else { format!("kifu {command}") };
+        assert!(examples.contains(&name.replace('-', "\\-")), "kifu man {command}: no example runs it");
+    }
 }
 
 #[test]

@@ -494,13 +494,13 @@ fn value_offset(src: &str, prop_at: usize, index: usize) -> Option<usize> {
     }
 }
 
-/// Shows a value in a message: `[text]`, shortened when long.
+/// Shows a value in a message: `[text]`, shortened when long, on one line.
 pub(crate) fn shown(value: &str) -> String {
     let mut s: String = value.chars().take(40).collect();
     if s.len() < value.len() {
         s.push('…');
     }
-    format!("[{s}]")
+    format!("[{}]", crate::normalise::one_line(s))
 }
 
 #[cfg(test)]

@@ -57,11 +57,13 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
                     );
                     continue;
                 }
-                let more = if ident.len() > 2 { " (FF[4] identifiers have one or two upper-case letters)" } else { "" };
-                cx.warning(
+                // FF[4] lets applications define their own properties and asks every reader to
+                // keep the ones it does not know, as SGFC does: a note, not a fault of the file.
+                let more = if ident.len() > 2 { " (FF[4]'s own identifiers have one or two letters)" } else { "" };
+                cx.info(
                     codes::UNKNOWN_PROPERTY,
                     At::Prop(*p),
-                    format!("{ident} is not an FF[4] property{more}; kept as it is"),
+                    format!("{ident} is not an FF[4] property{more}: an application's own, kept as it is"),
                 );
                 continue;
             };

@@ -143,7 +143,7 @@ fn check_prop(cx: &mut Ctx<'_>, p: Property<'_>, vt: ValueType) {
     }
     if let Some(v) = p.first() {
         match ident {
-            "DT" if !is_iso_date(v) => cx.warning(
+            "DT" if !crate::normalise::is_iso_date(v) => cx.warning(
                 codes::DATE_FORMAT,
                 At::Value(p, 0),
                 format!("DT{} is not an FF[4] date (YYYY-MM-DD; partial dates and comma lists allowed)", shown(v)),
@@ -159,8 +159,10 @@ fn check_prop(cx: &mut Ctx<'_>, p: Property<'_>, vt: ValueType) {
 }
 
 fn check_text(cx: &mut Ctx<'_>, p: Property<'_>, i: usize, text: &str) {
-    if text.trim().is_empty() {
+    if text.is_empty() {
         cx.info(codes::EMPTY_TEXT, At::Value(p, i), format!("{} has an empty value", p.ident()));
+    } else if text.trim().is_empty() {
+        cx.info(codes::EMPTY_TEXT, At::Value(p, i), format!("{} holds only blanks or line breaks", p.ident()));
     } else if let Some(c) = text.chars().find(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
         cx.warning(
             codes::CONTROL_CHAR,
@@ -182,41 +184,6 @@ fn is_real(s: &str) -> bool {
         None => is_number(s),
         Some((a, b)) => is_number(a) && !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()),
     }
-}
-
-/// FF\[4\] DT: comma-separated dates; the first gives the year (`YYYY`, `YYYY-MM`,
-/// `YYYY-MM-DD`); later ones may shorten to `MM-DD` or `DD` (or `MM` after `YYYY-MM`).
-fn is_iso_date(s: &str) -> bool {
-    let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
-    let month = |t: &str| digits(t, 2) && (1..=12).contains(&t.parse::<u8>().unwrap_or(0));
-    let day = |t: &str| digits(t, 2) && (1..=31).contains(&t.parse::<u8>().unwrap_or(0));
-    // How precise the previous date was: 1 = year, 2 = month, 3 = day.
-    let mut prev = 0;
-    for part in s.split(',') {
-        let fields: Vec<&str> = part.split('-').collect();
-        let ok = match fields.as_slice() {
-            [y] if digits(y, 4) => {
-                prev = 1;
-                true
-            }
-            [y, m] if digits(y, 4) && month(m) => {
-                prev = 2;
-                true
-            }
-            [y, m, d] if digits(y, 4) && month(m) && day(d) => {
-                prev = 3;
-                true
-            }
-            [m, d] if prev == 3 && month(m) && day(d) => true,
-            [d] if prev == 3 && day(d) => true,
-            [m] if prev == 2 && month(m) => true,
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    prev > 0
 }
 
 #[cfg(test)]
@@ -272,11 +239,11 @@ mod tests {
     #[test]
     fn iso_dates() {
         for ok in ["1996", "1996-05", "1996-05-06", "1996-05-06,07", "1996-05-06,06-01", "1996-05,06", "1996,1997"] {
-            assert!(is_iso_date(ok), "{ok}");
+            assert!(crate::normalise::is_iso_date(ok), "{ok}");
         }
         for bad in ["", "96-05-06", "1996/05/06", "1996-13-01", "1996-05-32", "1996-05-06 10:00", "2024.01.05", "05-06"]
         {
-            assert!(!is_iso_date(bad), "{bad}");
+            assert!(!crate::normalise::is_iso_date(bad), "{bad}");
         }
         assert!(is_real("6.5") && is_real("-0.5") && is_real("7") && !is_real("5.") && !is_real(".5"));
         assert!(is_number("+3") && !is_number("3.0") && !is_number(""));

@@ -21,6 +21,10 @@ pub(super) fn points_of(
     let mut out = Vec::new();
     for prop in node.props().filter(|p| p.ident() == ident) {
         for v in prop.values() {
+            // `VW[]`, `DD[]`: the empty list (FF[4]: the whole board again, nothing dimmed).
+            if v.as_str().is_empty() && v.parts().is_none() {
+                continue;
+            }
             let (a, b) = v.parts().map_or((v.as_str(), None), |(a, b)| (a, Some(b)));
             let Some(points) = expand_rect(a, b) else {
                 diags.push(Diagnostic::warning(

@@ -174,7 +174,7 @@ pub(crate) fn komi_from_text(raw: &str) -> Option<f64> {
 pub(crate) fn result_from_text(raw: &str) -> Option<String> {
     let s = raw.trim();
     if s.is_ascii() {
-        return None;
+        return english_result(s);
     }
     match crate::formats::ngf::parse_result(s) {
         crate::formats::ngf::ParsedResult::Result(r) => Some(r.to_sgf()),
@@ -182,9 +182,50 @@ pub(crate) fn result_from_text(raw: &str) -> Option<String> {
     }
 }
 
+/// An English result that says what FF\[4\] says in its own words: `draw`, `W+time`,
+/// `B+Resign`, `White resigns.`; `None` for anything else (an FF\[4\] result included).
+fn english_result(s: &str) -> Option<String> {
+    let lower = s.trim_end_matches('.').trim().to_ascii_lowercase();
+    let how = |rest: &str| match rest.trim() {
+        "time" | "timeout" | "time over" | "t" => Some("T"),
+        "resign" | "resigns" | "resignation" | "r" => Some("R"),
+        "forfeit" | "f" => Some("F"),
+        _ => None,
+    };
+    let out = match lower.as_str() {
+        "draw" | "jigo" => "0".to_string(),
+        "void" => "Void".to_string(),
+        "white resigns" => "B+R".to_string(),
+        "black resigns" => "W+R".to_string(),
+        _ => {
+            let (who, rest) = lower.split_once('+')?;
+            let who = match who.trim() {
+                "b" | "black" => "B",
+                "w" | "white" => "W",
+                _ => return None,
+            };
+            [who, "+", how(rest)?].concat()
+        }
+    };
+    (out != s).then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn english_results() {
+        for (text, re) in [("draw", "0"), ("Draw", "0"), ("W+time", "W+T"), ("W+Time Over", "W+T"), ("B+Resign", "B+R")]
+        {
+            assert_eq!(result_from_text(text).as_deref(), Some(re), "{text}");
+        }
+        assert_eq!(result_from_text("White resigns.").as_deref(), Some("B+R"));
+        assert_eq!(result_from_text("b+r").as_deref(), Some("B+R"));
+        for kept in ["B+R", "W+T", "0", "Void", "B+Illegal", "john wins", "B+3.5"] {
+            assert_eq!(result_from_text(kept), None, "{kept}");
+        }
+    }
 
     #[test]
     fn results_in_text() {

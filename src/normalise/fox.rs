@@ -160,7 +160,10 @@ fn komi(w: &mut Work<'_>, i: usize, facts: &GameFacts) {
         };
         w.props[i].values = super::Values::One(PropValue::new(text));
         w.keep_private("KM", vec![PropValue::new(raw)], i);
-        w.report(origin, Severity::Warning, codes::KOMI_SCALED, msg);
+        // The severity rule (formats/cli.md): Fox's own form, read by its known rule, is
+        // information; a komi ×100 in a file of unknown origin is a guess.
+        let severity = if facts.fox { Severity::Info } else { Severity::Warning };
+        w.report(origin, severity, codes::KOMI_SCALED, msg);
     } else if k.abs() > 100.0 && !done {
         w.note(
             origin,
@@ -212,7 +215,8 @@ fn result(w: &mut Work<'_>, i: usize, unit: Unit) {
     };
     w.props[i].values = super::Values::One(PropValue::new(re));
     w.keep_private("RE", vec![PropValue::new(raw)], i);
-    w.report(origin, Severity::Warning, codes::RESULT_SCALED, msg);
+    // Fox's own forms read by its known rules: information (formats/cli.md, severity rule).
+    w.report(origin, Severity::Info, codes::RESULT_SCALED, msg);
 }
 
 /// A komi of whole or half points as [`crate::model::info::format_real`] writes it (`7.5`,

@@ -101,10 +101,11 @@ pub mod codes {
     /// `FF` and `CA` moved to the front of the root (info).
     pub const HEADER_ORDER: &str = "fix.header-order";
     /// A komi written ×100 (Fox, Tencent: `KM[750]`, `KM[375]`) read as points; the value kept
-    /// in `XSGFKM` (warning).
+    /// in `XSGFKM` (info for a Fox file, whose form is known; warning for a file of unknown
+    /// origin, where the scaling is a guess).
     pub const KOMI_SCALED: &str = "fix.komi-scaled";
     /// A Fox result in stones (`RE[W+0.25]` under Chinese rules) written in points, or Fox's
-    /// code for a win on time (`RE[W+0.02]`) written `W+T`; the value kept in `XSGFRE` (warning).
+    /// code for a win on time (`RE[W+0.02]`) written `W+T`; the value kept in `XSGFRE` (info).
     pub const RESULT_SCALED: &str = "fix.result-scaled";
     /// A Fox numeric result no unit explains (`RE[B+0.03]`), left as it is (warning).
     pub const RESULT_IMPLAUSIBLE: &str = "fix.result-implausible";
@@ -114,7 +115,8 @@ pub mod codes {
     pub const FOX_KOMI_ZERO: &str = "fix.fox-komi-zero";
     /// Fox byo-yomi `TC`/`TT` written as an `OT` text as well (info).
     pub const OVERTIME: &str = "fix.overtime";
-    /// A rank in CJK or spelled-out form written as FF\[4\] usage has it (`15级` → `15k`) (info).
+    /// A rank in CJK or spelled-out form written as FF\[4\] usage has it (`15级` → `15k`) (info;
+    /// warning for a bare kanji dan rank, which may be a professional's).
     pub const RANK: &str = "fix.rank";
     /// A result in Korean, Japanese or Chinese text written as FF\[4\] `RE`; the text kept (info).
     pub const RESULT_TEXT: &str = "fix.result-text";
@@ -123,6 +125,9 @@ pub mod codes {
     /// Nodes after a closed variation made the continuation of the line it branched from
     /// (warning).
     pub const INLINE_VARIATION: &str = "fix.inline-variation";
+    /// An `AP` without a version written in FF\[4\]'s composed form with an empty version
+    /// (`AP[YuanYu]` → `AP[YuanYu:]`) (info).
+    pub const AP_VERSION: &str = "fix.ap-version";
 
     /// The codes that report without changing anything (so they come again on every read).
     pub const REPORT_ONLY: &[&str] = &[KOMI_IMPLAUSIBLE, RESULT_IMPLAUSIBLE];
@@ -152,6 +157,7 @@ pub mod codes {
         RESULT_TEXT,
         DIALECT,
         INLINE_VARIATION,
+        AP_VERSION,
     ];
 }
 
@@ -267,6 +273,75 @@ pub(crate) fn blank(v: &str) -> bool {
         Some(&b) if b < 0x80 && !char::from(b).is_whitespace() => false,
         Some(_) => v.trim().is_empty(),
     }
+}
+
+/// How many repairs the diagnostic `d` stands for: 0 for a diagnostic that is no `fix.*`
+/// repair, the number not shown for the summary that ends a code's list past the per-code cap
+/// ("N more repairs like this not shown"), else 1. Summing it over a read's diagnostics counts
+/// its repairs per code, as the command's `kifu: repairs:` line does.
+///
+/// ```
+/// use kifu::Diagnostic;
+/// use kifu::normalise::repairs_in;
+/// assert_eq!(repairs_in(&Diagnostic::info("fix.overtime", "Fox byo-yomi …")), 1);
+/// assert_eq!(repairs_in(&Diagnostic::info("fix.overtime", "250 more repairs like this not shown (350 in all)")), 250);
+/// assert_eq!(repairs_in(&Diagnostic::warning("sgf.text-before", "…")), 0);
+/// ```
+pub fn repairs_in(d: &Diagnostic) -> usize {
+    if !d.code.starts_with("fix.") {
+        return 0;
+    }
+    match d.message.split_once(MORE_NOT_SHOWN) {
+        Some((n, _)) => n.parse().unwrap_or(1),
+        None => 1,
+    }
+}
+
+/// The words of the diagnostic that ends a code's list past the per-code cap.
+const MORE_NOT_SHOWN: &str = " more repairs like this not shown";
+
+/// FF\[4\] DT: comma-separated dates; the first gives the year (`YYYY`, `YYYY-MM`,
+/// `YYYY-MM-DD`); later ones may shorten to `MM-DD` or `DD` (or `MM` after `YYYY-MM`).
+pub(crate) fn is_iso_date(s: &str) -> bool {
+    let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
+    let month = |t: &str| digits(t, 2) && (1..=12).contains(&t.parse::<u8>().unwrap_or(0));
+    let day = |t: &str| digits(t, 2) && (1..=31).contains(&t.parse::<u8>().unwrap_or(0));
+    // How precise the previous date was: 1 = year, 2 = month, 3 = day.
+    let mut prev = 0;
+    for part in s.split(',') {
+        let fields: Vec<&str> = part.split('-').collect();
+        let ok = match fields.as_slice() {
+            [y] if digits(y, 4) => {
+                prev = 1;
+                true
+            }
+            [y, m] if digits(y, 4) && month(m) => {
+                prev = 2;
+                true
+            }
+            [y, m, d] if digits(y, 4) && month(m) && day(d) => {
+                prev = 3;
+                true
+            }
+            [m, d] if prev == 3 && month(m) && day(d) => true,
+            [d] if prev == 3 && day(d) => true,
+            [m] if prev == 2 && month(m) => true,
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    prev > 0
+}
+
+/// A message on one line: line breaks and tabs in the values it quotes written `\n`, `\r`,
+/// `\t` (formats/cli.md: every diagnostic is one line).
+pub(crate) fn one_line(msg: String) -> String {
+    if !msg.contains(['\n', '\r', '\t']) {
+        return msg;
+    }
+    msg.replace('\r', "\\r").replace('\n', "\\n").replace('\t', "\\t")
 }
 
 /// The values of a [`Prop`]: the tree's own until a repair changes them, then owned.
@@ -461,6 +536,7 @@ impl Work<'_> {
     /// Report something found that needs no change (the node is not rewritten for it).
     pub(crate) fn note(&mut self, origin: Option<usize>, severity: Severity, code: &'static str, msg: String) {
         let capped = !self.wants(code);
+        let msg = one_line(msg);
         self.findings.push(Finding { node: self.node, origin, diag: Diagnostic::new(severity, code, msg), capped });
     }
 
@@ -1000,7 +1076,7 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>, dropped: &[(&'static str, usize)]) 
         diags.push(Diagnostic::new(
             severity,
             code,
-            format!("{} more repairs like this not shown ({n} in all)", n - crate::diag::MAX_PER_CODE),
+            format!("{}{MORE_NOT_SHOWN} ({n} in all)", n - crate::diag::MAX_PER_CODE),
         ));
     }
 }

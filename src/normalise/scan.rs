@@ -153,10 +153,12 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
     let blank = super::blank;
     let general = match key {
         keys::L | keys::M | keys::KI | keys::ID | keys::BS | keys::WS => true,
-        keys::DT => (p.len() == 1 && odd("DT")) || empty_info_text(p),
+        keys::DT => {
+            (p.len() == 1 && odd("DT")) || empty_info_text(p) || (!blank(first()) && !super::is_iso_date(first()))
+        }
         keys::TM | keys::BL | keys::WL | keys::HA => odd(PROPS[usize::from(key)].ident),
         keys::PL => odd("PL") || present & (bit(keys::B) | bit(keys::W)) != 0,
-        keys::SZ => root && small::square_composed(first()).is_some(),
+        keys::SZ => !root || small::square_composed(first()).is_some(),
         keys::AB | keys::AW | keys::AE => has_move,
         keys::B => present & bit(keys::W) != 0,
         keys::BR | keys::WR => {
@@ -166,9 +168,15 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
         keys::RE => {
             blank(first())
                 || dialect::result_from_text(first()).is_some()
+                || small::not_a_result(first())
                 || (facts.fox && fox::fox_result(first(), facts.unit).is_some())
         }
-        keys::C | keys::N => blank(first()) && p.len() == 1,
+        keys::C => first().is_empty() && p.len() == 1,
+        keys::N => blank(first()) && p.len() == 1,
+        keys::AP => {
+            (root && p.len() == 1 && p.values().next().is_some_and(|v| v.parts().is_none()))
+                || (!root && PROPS[usize::from(key)].kind == PropKind::Root)
+        }
         keys::KM => {
             let k = p.first().and_then(|v| v.trim().parse::<f64>().ok());
             k.is_some_and(|k| k.abs() > 100.0)
@@ -200,7 +208,7 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
             keys::W => 2,
             keys::BL if plain_number(v()) => 4,
             keys::WL if plain_number(v()) => 8,
-            keys::C if !super::blank(v()) => 16,
+            keys::C if !v().is_empty() => 16,
             _ => return false,
         };
         if seen & bit != 0 {
@@ -216,7 +224,7 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
 pub(crate) fn plain_beside_move(key: u16, v: &str) -> bool {
     match key {
         keys::BL | keys::WL => plain_number(v),
-        keys::C => !super::blank(v),
+        keys::C => !v.is_empty(),
         _ => false,
     }
 }
@@ -312,12 +320,15 @@ mod tests {
             let v = p.first().unwrap_or("");
             let old = match p.ident() {
                 "L" | "M" | "KI" | "BS" | "WS" | "ID" => true,
-                "DT" => p.len() == 1 && old_ff::odd_value("DT", v),
+                "DT" => {
+                    (p.len() == 1 && old_ff::odd_value("DT", v))
+                        || (!v.trim().is_empty() && !super::super::is_iso_date(v))
+                }
                 id if facts.old_ff && old_ff::DROPPED_OLD.contains(&id) => true,
                 id => old_ff::odd_value(id, v),
             };
             let small = match p.ident() {
-                "SZ" => n.is_root() && small::square_composed(v).is_some(),
+                "SZ" => !n.is_root() || small::square_composed(v).is_some(),
                 "PL" => n.props().any(|q| matches!(q.ident(), "B" | "W")),
                 "AB" | "AW" | "AE" => n.props().any(|q| q.def().is_some_and(|d| d.kind == PropKind::Move)),
                 "B" => n.get("W").is_some(),
@@ -326,8 +337,14 @@ mod tests {
                     v.trim().is_empty()
                         || dialect::result_from_text(v).is_some()
                         || (facts.fox && fox::fox_result(v, facts.unit).is_some())
+                        || small::not_a_result(v)
                 }
-                "C" | "N" => v.trim().is_empty() && p.len() == 1,
+                "C" => v.is_empty() && p.len() == 1,
+                "N" => v.trim().is_empty() && p.len() == 1,
+                "AP" => {
+                    (n.is_root() && p.len() == 1 && p.values().next().is_some_and(|v| v.parts().is_none()))
+                        || !n.is_root()
+                }
                 _ => empty_info_text(p) || (!n.is_root() && p.def().is_some_and(|d| d.kind == PropKind::Root)),
             };
             let km = || v.trim().parse::<f64>().ok();
@@ -476,8 +493,7 @@ mod tests {
         let opts = ReadOptions { no_repair: true, ..ReadOptions::default() };
         let r = Format::SGF
             .read(
-                b"(;FF[4];B[pd]BL[30.5]C[hi];W[dd]WL[300];B[aa]BL[30:00];B[bb]C[ ];B[cc]W[dd];B[ee]BL[1]BL[2])"
-                    .to_vec(),
+                b"(;FF[4];B[pd]BL[30.5]C[hi];W[dd]WL[300];B[aa]BL[30:00];B[bb]C[];B[cc]W[dd];B[ee]BL[1]BL[2])".to_vec(),
                 &opts,
             )
             .unwrap();

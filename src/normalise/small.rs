@@ -186,7 +186,10 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
         // Most properties are none of the forms below: only the blank-text check applies.
         let key = w.props[i].key;
         let root_kind = !w.is_root && def(key).is_some_and(|d| d.kind == PropKind::Root);
-        let looked_at = matches!(key, keys::SZ | keys::PL | keys::BR | keys::WR | keys::RE | keys::C | keys::N);
+        let looked_at = matches!(
+            key,
+            keys::SZ | keys::PL | keys::BR | keys::WR | keys::RE | keys::DT | keys::C | keys::N | keys::AP
+        );
         if !looked_at && !root_kind {
             if empty_info_text(&w.props[i]) {
                 let ident = w.props[i].ident.clone();
@@ -211,6 +214,18 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     let msg = format!("SZ[{raw}]: a square board is written SZ[{side}]");
                     w.report(origin, Severity::Info, codes::OLD_VALUE, msg);
                 }
+            }
+            // FF[4]: AP is composed, name:version. A name without a version is written with an
+            // empty version (nothing invented, the name kept whole); an empty AP names nothing.
+            keys::AP if w.is_root && w.props[i].values.len() == 1 && !w.props[i].values.any_composed() => {
+                if raw.trim().is_empty() {
+                    w.props.remove(i);
+                    w.report(origin, Severity::Info, codes::EMPTY_REMOVED, "AP[] names no application; removed".into());
+                    continue;
+                }
+                w.props[i].values = super::Values::One(PropValue::composed(&raw, ""));
+                let msg = format!("AP[{raw}] written AP[{raw}:] (FF[4]: AP[name:version]; the version is not known)");
+                w.report(origin, Severity::Info, codes::AP_VERSION, msg);
             }
             keys::PL if w.props.iter().any(|p| matches!(p.key, keys::B | keys::W)) => {
                 w.props.remove(i);
@@ -246,7 +261,9 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     if kept {
                         w.keep_private(&ident, vec![PropValue::new(raw.clone())], i);
                     }
-                    w.report(origin, Severity::Info, codes::RANK, msg);
+                    // A bare kanji dan rank written as an amateur's is a guess: a warning.
+                    let severity = if kept { Severity::Warning } else { Severity::Info };
+                    w.report(origin, severity, codes::RANK, msg);
                 }
             }
             keys::RE if !super::blank(&raw) => {
@@ -255,9 +272,27 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     w.keep_private("RE", vec![PropValue::new(raw.clone())], i);
                     let msg = format!("RE[{raw}] written RE[{re}]; the text kept in {}", super::private("RE"));
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
+                } else if not_a_result(&raw) && w.find(&super::private("RE")).is_none() {
+                    // No FF[4] result says what the text says (`B+Illegal`, `john wins`): the
+                    // text is kept, under a private identifier, and no result invented.
+                    let new = super::private("RE");
+                    w.props[i].rename(new.clone());
+                    let msg = format!("RE[{raw}] is no FF[4] result and says none exactly; kept as {new}");
+                    w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
                 }
             }
-            keys::C | keys::N if super::blank(&raw) && w.props[i].values.len() == 1 => {
+            keys::DT if !super::blank(&raw) && !super::is_iso_date(&raw) && w.find(&super::private("DT")).is_none() => {
+                // What the old-form repair could not read as a date is kept, not guessed.
+                let new = super::private("DT");
+                w.props[i].rename(new.clone());
+                let msg = format!("DT[{raw}] is no FF[4] date and none can be read from it; kept as {new}");
+                w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
+            }
+            // A comment of blanks or line breaks is text as its author wrote it (FF[4] Text keeps
+            // them); only a comment with nothing in it, or a name of blanks, is removed.
+            keys::C | keys::N
+                if (raw.is_empty() || key == keys::N && super::blank(&raw)) && w.props[i].values.len() == 1 =>
+            {
                 w.props.remove(i);
                 let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
                 w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
@@ -288,6 +323,12 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
         }
         i += 1;
     }
+}
+
+/// Whether `raw` is not an FF\[4\] result (`B+3.5`, `W+R`, `0`, `Void`, `?`, without blanks
+/// around it).
+pub(crate) fn not_a_result(raw: &str) -> bool {
+    crate::model::GameResult::from_sgf(raw).is_none() || raw.trim() != raw
 }
 
 /// The table entry of a [`super::Prop::key`].

@@ -175,8 +175,8 @@ pub enum BatchError {
     #[error("cannot read {}: {}", .0.display(), .1)]
     NoInput(PathBuf, std::io::Error),
     /// Neither an output folder nor `in_place` was given.
-    #[error("several inputs need an output folder: give -O DIR (or --in-place to write beside the inputs)")]
-    NoDestination,
+    #[error("{0} need an output folder: give -O DIR (or --in-place to write beside the inputs)")]
+    NoDestination(&'static str),
     /// The output folder lies inside an input folder.
     #[error("the output folder {} is inside the input folder {}; choose another or give --in-place", .0.display(), .1.display())]
     OutputInsideInput(PathBuf, PathBuf),

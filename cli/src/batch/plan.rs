@@ -223,7 +223,12 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         _ => None,
     };
     if merge.is_none() && options.out_dir.is_none() && !options.in_place {
-        return Err(BatchError::NoDestination);
+        let what = match (&options.collect, inputs.len()) {
+            (Collect::Split, _) => "--split's numbered files (one per game)",
+            (_, 1) => "the files of a folder",
+            _ => "several inputs",
+        };
+        return Err(BatchError::NoDestination(what));
     }
     if let (Some(out), false) = (&options.out_dir, options.in_place) {
         let out_abs = resolve(out);
@@ -446,7 +451,7 @@ mod tests {
         let err = plan(&[dir.path().to_path_buf()], &opts).unwrap_err();
         assert!(matches!(err, BatchError::OutputInsideInput(..)));
         opts.out_dir = None;
-        assert!(matches!(plan(&[dir.path().to_path_buf()], &opts).unwrap_err(), BatchError::NoDestination));
+        assert!(matches!(plan(&[dir.path().to_path_buf()], &opts).unwrap_err(), BatchError::NoDestination(_)));
     }
 
     #[test]

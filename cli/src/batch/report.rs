@@ -213,6 +213,19 @@ pub struct Summary {
     pub games: usize,
     /// Output files that hold the result (written, or already identical).
     pub outputs: usize,
+    /// Repairs per kind over every input, most frequent first (formats/cli.md, "Repairs").
+    pub repairs: Vec<RepairCount>,
+}
+
+/// How many repairs of one kind (`fix.*` code and severity) a run made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RepairCount {
+    /// The `fix.*` code.
+    pub code: &'static str,
+    /// `info` or `warning` (the severity rule of formats/cli.md).
+    pub severity: &'static str,
+    /// How many (the repairs a capped list did not show included).
+    pub count: usize,
 }
 
 impl Summary {
@@ -261,6 +274,19 @@ impl Report {
             summary.games += r.games;
             summary.outputs += r.outputs.len();
         }
+        let mut repairs: BTreeMap<(&'static str, &'static str), usize> = BTreeMap::new();
+        for d in records.iter().flat_map(|r| &r.diagnostics).filter(|d| d.code.starts_with("fix.")) {
+            let severity = [Severity::Error, Severity::Warning]
+                .into_iter()
+                .find(|s| s.as_str() == d.severity)
+                .unwrap_or(Severity::Info);
+            let n = kifu::normalise::repairs_in(&Diagnostic::new(severity, d.code, d.message.clone()));
+            *repairs.entry((d.code, d.severity)).or_insert(0) += n;
+        }
+        let mut repairs: Vec<RepairCount> =
+            repairs.into_iter().map(|((code, severity), count)| RepairCount { code, severity, count }).collect();
+        repairs.sort_by(|a, b| b.count.cmp(&a.count).then(a.code.cmp(b.code)).then(a.severity.cmp(b.severity)));
+        summary.repairs = repairs;
         let mut unchanged = records.iter().map(|r| r.unchanged).sum();
         if let Some(m) = &merge {
             summary.outputs = usize::from(m.status.converted());
