@@ -33,15 +33,23 @@ fn values_with_line_breaks_are_quoted_on_one_line() {
     }
     let out = Command::new(KIFU).args(["convert", "-v", &name]).output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    // the comment of line breaks is kept, the empty one and the blank name removed
+    // comments and names of nothing but blanks or line breaks are removed (as SGFC removes
+    // them), each said as it is
     let sgf = String::from_utf8(out.stdout).unwrap();
-    assert!(sgf.contains("C[\n\n]"), "{sgf}");
+    assert!(!sgf.contains("C[\n\n]"), "{sgf}");
+    assert!(
+        stderr.contains("info[fix.empty-removed]: C[\\n\\n] holds only blanks or line breaks; removed"),
+        "{stderr}"
+    );
     assert!(stderr.contains("info[fix.empty-removed]: move 1: C[] is empty; removed"), "{stderr}");
-    assert!(stderr.contains("info[fix.empty-removed]: move 1: N[ ] is empty; removed"), "{stderr}");
-    assert_eq!(stderr.matches("info[fix.empty-removed]").count(), 3, "{stderr}");
+    assert!(
+        stderr.contains("info[fix.empty-removed]: move 1: N[ ] holds only blanks or line breaks; removed"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("info[fix.empty-removed]").count(), 4, "{stderr}");
     assert!(
         stderr.ends_with(
-            "kifu: repairs: 3 fix.empty-removed (info), 1 fix.duplicate-merged (info), 1 fix.result-text (info), \
+            "kifu: repairs: 4 fix.empty-removed (info), 1 fix.duplicate-merged (info), 1 fix.result-text (info), \
              1 fix.root-property (warning)\n"
         ),
         "{stderr}"

@@ -174,7 +174,7 @@ pub(crate) fn komi_from_text(raw: &str) -> Option<f64> {
 pub(crate) fn result_from_text(raw: &str) -> Option<String> {
     let s = raw.trim();
     if s.is_ascii() {
-        return english_result(s);
+        return english_result(s).or_else(|| english_sentence(s));
     }
     match crate::formats::ngf::parse_result(s) {
         crate::formats::ngf::ParsedResult::Result(r) => Some(r.to_sgf()),
@@ -210,9 +210,39 @@ fn english_result(s: &str) -> Option<String> {
     (out != s).then_some(out)
 }
 
+/// An English sentence naming the winner or the loser and how, as NGF files and kifu's own NGF
+/// writer put them (`White wins by resignation!`, `Black wins by 3.5 points!`, `White loses on
+/// time!`), read by the NGF reader's result parser: a win with its margin or kind.
+fn english_sentence(s: &str) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    let names_a_player = lower.starts_with("black ") || lower.starts_with("white ");
+    let says_who_won = [" win", " lose", " lost"].iter().any(|w| lower.contains(w));
+    if !names_a_player || !says_who_won {
+        return None;
+    }
+    match crate::formats::ngf::parse_result(s) {
+        crate::formats::ngf::ParsedResult::Result(r @ crate::model::GameResult::Win { .. }) => Some(r.to_sgf()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn english_sentences_of_ngf_files() {
+        for (text, re) in [
+            ("White wins by resignation!", "W+R"),
+            ("Black wins by 3.5 points!", "B+3.5"),
+            ("White loses on time!", "B+T"),
+        ] {
+            assert_eq!(result_from_text(text).as_deref(), Some(re), "{text}");
+        }
+        for kept in ["White to play", "Black and White agreed", "john wins"] {
+            assert_eq!(result_from_text(kept), None, "{kept}");
+        }
+    }
 
     #[test]
     fn english_results() {

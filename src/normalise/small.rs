@@ -2,7 +2,7 @@
 //! game-info texts (`GN[]`) and comments (`C[]`), root properties outside the root, ranks in CJK
 //! or spelled-out form, results in CJK text, setup and moves mixed in one node.
 
-use super::{Work, codes, keys};
+use super::{Work, codes, keys, one_line};
 use crate::diag::Severity;
 /// A rank as FF\[4\] usage writes it (`15k`, `4d`, `9p`), also from kanji numerals (`九段`,
 /// `十五級`, `初段`); `None` when the text is not a rank.
@@ -288,13 +288,13 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                 let msg = format!("DT[{raw}] is no FF[4] date and none can be read from it; kept as {new}");
                 w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
             }
-            // A comment of blanks or line breaks is text as its author wrote it (FF[4] Text keeps
-            // them); only a comment with nothing in it, or a name of blanks, is removed.
-            keys::C | keys::N
-                if (raw.is_empty() || key == keys::N && super::blank(&raw)) && w.props[i].values.len() == 1 =>
-            {
+            // A comment or name of nothing but blanks and line breaks says nothing: removed, as
+            // SGFC removes it (its Text check counts what is left once trailing blanks go:
+            // parse.c, Check_Text), and called blank when it is not empty.
+            keys::C | keys::N if super::blank(&raw) && w.props[i].values.len() == 1 => {
                 w.props.remove(i);
-                let msg = [&*ident, "[", &raw, "] is empty; removed"].concat();
+                let what = if raw.is_empty() { "is empty" } else { "holds only blanks or line breaks" };
+                let msg = one_line([&*ident, "[", &raw, "] ", what, "; removed"].concat());
                 w.report(origin, Severity::Info, codes::EMPTY_REMOVED, msg);
                 continue;
             }
