@@ -220,6 +220,8 @@ fn english_sentence(s: &str) -> Option<String> {
     if !names_a_player || !says_who_won {
         return None;
     }
+    // A win whose kind the sentence does not name is `W+` (FF[4]: the score is optional); the
+    // text itself is kept beside it by the repair.
     match crate::formats::ngf::parse_result(s) {
         crate::formats::ngf::ParsedResult::Result(r @ crate::model::GameResult::Win { .. }) => Some(r.to_sgf()),
         _ => None,
@@ -236,6 +238,8 @@ mod tests {
             ("White wins by resignation!", "W+R"),
             ("Black wins by 3.5 points!", "B+3.5"),
             ("White loses on time!", "B+T"),
+            ("White wins!", "W+"),
+            ("white wins by disconnection", "W+F"),
         ] {
             assert_eq!(result_from_text(text).as_deref(), Some(re), "{text}");
         }

@@ -171,8 +171,7 @@ fn prop_needs(p: Property<'_>, root: bool, present: u128, has_move: bool, facts:
                 || small::not_a_result(first())
                 || (facts.fox && fox::fox_result(first(), facts.unit).is_some())
         }
-        keys::C => first().is_empty() && p.len() == 1,
-        keys::N => blank(first()) && p.len() == 1,
+        keys::C | keys::N => blank(first()) && p.len() == 1,
         keys::AP => {
             (root && p.len() == 1 && p.values().next().is_some_and(|v| v.parts().is_none()))
                 || (!root && PROPS[usize::from(key)].kind == PropKind::Root)
@@ -208,7 +207,7 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
             keys::W => 2,
             keys::BL if plain_number(v()) => 4,
             keys::WL if plain_number(v()) => 8,
-            keys::C if !v().is_empty() => 16,
+            keys::C if !super::blank(v()) => 16,
             _ => return false,
         };
         if seen & bit != 0 {
@@ -224,7 +223,7 @@ pub(crate) fn plain_move_node(n: Node<'_>) -> bool {
 pub(crate) fn plain_beside_move(key: u16, v: &str) -> bool {
     match key {
         keys::BL | keys::WL => plain_number(v),
-        keys::C => !v.is_empty(),
+        keys::C => !super::blank(v),
         _ => false,
     }
 }

@@ -22,7 +22,9 @@ const WIN: &[&str] = &["win", "승", "勝", "胜", "ชนะ"];
 const LOSE: &[&str] = &["lose", "loses", "lost", "패", "負", "负", "แพ้"];
 const RESIGN: &[&str] = &["resign", "resi", "불계", "中押", "中盘", "中盤", "投了", "认输"];
 const TIME: &[&str] = &["time", "시간", "時間", "超时", "超時", "초읽기"];
-const FORFEIT: &[&str] = &["forfeit", "반칙", "反則", "犯规", "判負"];
+// "disconnection": Tygem's word for a game lost by leaving it, which kifu's GIB writer gives a
+// forfeit (GRLT 5 and 6).
+const FORFEIT: &[&str] = &["forfeit", "disconnection", "반칙", "反則", "犯规", "判負"];
 const DRAW: &[&str] = &["draw", "jigo", "무승부", "持碁", "ジゴ", "和棋"];
 const PROGRESS: &[&str] = &["progress", "진행", "対局中", "打ち掛け", "进行中"];
 
