@@ -338,8 +338,7 @@ mod tests {
                         || (facts.fox && fox::fox_result(v, facts.unit).is_some())
                         || small::not_a_result(v)
                 }
-                "C" => v.is_empty() && p.len() == 1,
-                "N" => v.trim().is_empty() && p.len() == 1,
+                "C" | "N" => v.trim().is_empty() && p.len() == 1,
                 "AP" => {
                     (n.is_root() && p.len() == 1 && p.values().next().is_some_and(|v| v.parts().is_none()))
                         || !n.is_root()
