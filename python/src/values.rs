@@ -96,7 +96,7 @@ pub fn charset_of_state(name: &str, source: &str, reason: &str) -> PyResult<Char
         "detected" => CharsetSource::Detected,
         other => return Err(PyValueError::new_err(format!("unknown charset source '{other}'"))),
     };
-    Ok(CharsetDecision { encoding, source, reason: intern(reason)? })
+    Ok(CharsetDecision::new(encoding, source, intern(reason)?))
 }
 
 /// A diagnostic as plain values: `(severity, code, message, line, column, offset)`.
@@ -126,7 +126,7 @@ pub fn diagnostic_of_state(state: DiagnosticState) -> PyResult<Diagnostic> {
     };
     let d = Diagnostic::new(severity, intern(&code)?, message);
     Ok(match (line, column) {
-        (Some(line), Some(column)) => d.at(kifu::Position { line, column, offset: offset.unwrap_or(0) }),
+        (Some(line), Some(column)) => d.at(kifu::Position::new(line, column, offset.unwrap_or(0))),
         _ => d,
     })
 }

@@ -106,6 +106,17 @@ pub struct CharsetDecision {
 }
 
 impl CharsetDecision {
+    /// A decision: `encoding`, chosen from `source`, for `reason`.
+    ///
+    /// ```
+    /// use kifu::charset::{CharsetDecision, CharsetSource};
+    /// let d = CharsetDecision::new(encoding_rs::EUC_KR, CharsetSource::Declared, "declared charset");
+    /// assert_eq!(d.name(), "EUC-KR");
+    /// ```
+    pub fn new(encoding: &'static Encoding, source: CharsetSource, reason: &'static str) -> CharsetDecision {
+        CharsetDecision { encoding, source, reason }
+    }
+
     /// The charset's canonical name (`UTF-8`, `EUC-KR`, `Shift_JIS`, `GBK`, …).
     pub fn name(&self) -> &'static str {
         self.encoding.name()
