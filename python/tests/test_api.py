@@ -63,10 +63,13 @@ def test_results(re_value, winner, how, margin):
 
 
 def test_unparsed_result_keeps_the_text():
-    info = kifu.read(b"(;GM[1]RE[Black won by a lot])").games[0].info
-    assert info.result_text == "Black won by a lot"
-    r = info.result
-    assert not r and (r.winner, r.how, r.margin, r.text) == (None, None, None, "Black won by a lot")
+    collection = kifu.read(b"(;GM[1]RE[Black won by a lot])")
+    game = collection.games[0]
+    # No FF[4] result says exactly this: the text is kept as XSGFRE and no result is invented.
+    assert game.root["XSGFRE"] == ["Black won by a lot"]
+    assert "fix.value-kept" in [d.code for d in collection.diagnostics]
+    r = game.info.result
+    assert not r and (r.winner, r.how, r.margin) == (None, None, None)
 
 
 def test_a_game_without_a_result_has_an_empty_one():
