@@ -1274,6 +1274,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn pieces_read_in_parallel_are_the_whole_texts_games() {
         if rayon::current_num_threads() < 2 {
