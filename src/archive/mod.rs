@@ -373,7 +373,10 @@ fn zip_members(reader: impl Read + Seek, tally: &mut Tally<'_>, out: &mut Vec<En
             continue;
         }
         if over_ratio(declared, compressed, limits) {
-            out.push(Entry::Refused { diagnostic: ratio(&format!("member {path}"), declared, compressed, limits), path });
+            out.push(Entry::Refused {
+                diagnostic: ratio(&format!("member {path}"), declared, compressed, limits),
+                path,
+            });
             continue;
         }
         tally.add(declared)?;
@@ -461,13 +464,14 @@ fn tar_members(reader: impl Read, gz: bool, tally: &mut Tally<'_>, out: &mut Vec
             continue;
         }
         tally.add(declared)?;
-        match read_capped(file, declared, limits) {
-            Ok(Some(bytes)) => out.push(member(path, bytes)),
-            Ok(None) => out.push(Entry::Refused { diagnostic: too_large(&path, declared, limits), path }),
-            Err(e) => return Err(damaged(kind, e)),
-        }
+        let read = read_capped(file, declared, limits).map_err(|e| damaged(kind, e))?;
+        // The stream as a whole: a member that takes it past the ratio is not kept.
         if gz && over_ratio(expanded.get(), compressed.get(), limits) {
             return Err(ratio("the compressed stream", expanded.get(), compressed.get(), limits));
+        }
+        match read {
+            Some(bytes) => out.push(member(path, bytes)),
+            None => out.push(Entry::Refused { diagnostic: too_large(&path, declared, limits), path }),
         }
     }
     Ok(())
@@ -504,7 +508,10 @@ fn gz_member(reader: impl Read, name: &str, tally: &mut Tally<'_>, out: &mut Vec
             return Ok(());
         }
         if over_ratio(size, compressed.get(), limits) {
-            out.push(Entry::Refused { diagnostic: ratio(&format!("member {path}"), size, compressed.get(), limits), path });
+            out.push(Entry::Refused {
+                diagnostic: ratio(&format!("member {path}"), size, compressed.get(), limits),
+                path,
+            });
             return Ok(());
         }
     }
