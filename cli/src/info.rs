@@ -97,6 +97,8 @@ pub fn run(args: InfoArgs) -> ExitCode {
     }
     // The code of the last failure: what a single input exits with.
     let mut failed = Vec::new();
+    // Inputs after archives are opened: a failure is the exit code only when it is the one.
+    let mut results = 0;
     for path in &inputs {
         let input = match crate::input::read(Some(path)) {
             Ok(i) => i,
@@ -108,6 +110,7 @@ pub fn run(args: InfoArgs) -> ExitCode {
         };
         // An archive gives its members, each read as a file would be.
         let (parts, _) = crate::input::parts(input, from, &reader.options().limits);
+        results += parts.len();
         for part in parts {
             let input = match part {
                 crate::input::Part::Input(i) => i,
@@ -146,7 +149,7 @@ pub fn run(args: InfoArgs) -> ExitCode {
     }
     match failed.as_slice() {
         [] => ExitCode::Ok,
-        [only] if inputs.len() == 1 => *only,
+        [only] if inputs.len() == 1 && results <= 1 => *only,
         _ => ExitCode::SomeFailed,
     }
 }

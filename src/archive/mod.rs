@@ -3,9 +3,9 @@
 //!
 //! [`detect`] tells a container by its first bytes (zip `PK\x03\x04`, gzip `\x1f\x8b`, tar
 //! `ustar` at offset 257), else by its name; [`read_members`] gives its members as
-//! ([`Member::path`], bytes) within the archive limits of [`Limits`](crate::Limits): a member
+//! ([`Member::path`], bytes) within the archive limits of [`Limits`]: a member
 //! too large, too many members, an archive too large in all or compressed past
-//! [`Limits::max_ratio`](crate::Limits::max_ratio) are refused with a diagnostic before their
+//! [`Limits::max_ratio`] are refused with a diagnostic before their
 //! bytes are allocated. A member whose path is absolute or climbs with `..` is refused
 //! ([`codes::UNSAFE_PATH`]); an archive inside an archive is not opened ([`codes::NESTED`]).
 //! Each member is then read as a file would be ([`Reader`](crate::Reader)); it is named
