@@ -8,16 +8,16 @@ use kifu::formats::{Format, Limits};
 use std::io::{Read, Seek};
 use std::path::Path;
 
-/// The first bytes of the file at `path` ([`kifu::archive::HEAD`] of them).
-pub fn head(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut head = Vec::with_capacity(4096);
-    std::fs::File::open(path)?.take(kifu::archive::HEAD as u64).read_to_end(&mut head)?;
+/// The first `len` bytes of the file at `path` (fewer when it is shorter).
+pub fn head(path: &Path, len: usize) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(len.min(4096));
+    std::fs::File::open(path)?.take(len as u64).read_to_end(&mut head)?;
     Ok(head)
 }
 
 /// The container the file at `path` is, if it is one (by content, else by name).
 pub fn container(path: &Path) -> Option<Container> {
-    let head = head(path).ok()?;
+    let head = head(path, kifu::archive::HEAD).ok()?;
     detect(Some(path), &head)
 }
 

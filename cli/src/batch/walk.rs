@@ -54,7 +54,10 @@ fn slash_path(rel: &Path) -> String {
 /// An archive (by content, else by name) is a container whose members are walked.
 fn recognise(path: &Path) -> Option<Kind> {
     let by_name = Format::from_path(path).filter(|f| f.can_read());
-    let head = crate::members::head(path).ok()?;
+    // A record's extension leaves only the archive magic to look at (the first 512 bytes); else
+    // the content decides, from its first 64 KiB.
+    let len = if by_name.is_some_and(|f| !f.has_shared_extension()) { 512 } else { kifu::archive::HEAD };
+    let head = crate::members::head(path, len).ok()?;
     if let Some(kind) = detect(Some(path), &head) {
         return Some(Kind::Archive(kind));
     }
