@@ -177,7 +177,7 @@ fn check_bytes(input: crate::input::Input, from: Option<Format>, options: &ReadO
     };
     let reader = Reader::new().with_format_opt(from).with_options(options.clone());
     let Ok(Decision { format, mismatch, .. }) = reader.decide(path.as_deref(), &bytes) else {
-        return fail(None, "format.unknown", crate::input::no_format(&bytes).to_string());
+        return fail(None, "format.unknown", crate::input::no_format(&bytes));
     };
     match reader.read_as(format, bytes) {
         Ok(read) => {

@@ -25,13 +25,16 @@ pub struct Unreadable {
     pub message: String,
 }
 
-/// Why no format could be told for `bytes`: the input is empty (or only blanks), or its name
-/// and content name none (formats/cli.md, "Inputs").
-pub fn no_format(bytes: &[u8]) -> &'static str {
+/// Why no format could be told for `bytes`: the input is empty (or only blanks), an archive
+/// (whose members a batch run reads), or its name and content name none (formats/cli.md,
+/// "Inputs").
+pub fn no_format(bytes: &[u8]) -> String {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        "the input is empty: no game record to read"
+        "the input is empty: no game record to read".to_string()
+    } else if let Some(kind) = kifu::archive::detect(None, bytes) {
+        format!("the input is a {kind} archive; its members are read with -O DIR (formats/archives.md)")
     } else {
-        "cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
+        "cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)".to_string()
     }
 }
 

@@ -213,6 +213,16 @@ fn a_named_archive_converts_alone_when_it_holds_one_record() {
     let stderr = String::from_utf8_lossy(&many.get_output().stderr);
     assert!(stderr.contains("an archive of 3 game records; give -O DIR"), "{stderr}");
     assert!(many.get_output().stdout.is_empty());
+    // Other commands say what the input is, and draw its members with -O.
+    let out = input.parent().unwrap().join("pictures");
+    let one = kifu().arg("diagram").arg(input.join("stored.zip")).arg("-o").arg(out.join("x.svg")).assert().code(65);
+    let stderr = String::from_utf8_lossy(&one.get_output().stderr);
+    assert!(stderr.contains("is a zip archive"), "{stderr}");
+    kifu().arg("diagram").arg(input.join("stored.zip")).arg("-O").arg(&out).assert().success();
+    assert_eq!(
+        tree(&out),
+        ["stored.zip/club/even-passes.svg", "stored.zip/club/handicap5-gbk.svg", "stored.zip/club/korean-euc-kr.svg"]
+    );
 }
 
 #[test]
