@@ -42,6 +42,9 @@
 //! * Drawing: [`diagram::scene()`] then [`diagram::render`] (SVG, PNG or text; numbered figures).
 //! * The specifications of every format and every diagnostic code: [`spec`].
 //!
+//! Feature `archives` (default): [`archive`] reads `.zip`, `.tar`, `.tar.gz` and `.gz` member by
+//! member within [`Limits`].
+//!
 //! Feature `serde`: `Serialize`/`Deserialize` for [`Collection`] and [`GameTree`] in the shape of
 //! kifu's JSON ([`spec::json`]).
 
@@ -49,6 +52,8 @@
 
 // The API: what is `pub` here and in these modules is the public
 // surface (docs/architecture.md, "API"); `unreachable_pub` keeps everything else `pub(crate)`.
+#[cfg(feature = "archives")]
+pub mod archive;
 pub mod charset;
 pub mod check;
 pub mod diag;

@@ -41,3 +41,7 @@ pub mod report {}
 /// Board diagrams: `kifu diagram` and [`crate::diagram`].
 #[doc = include_str!("../formats/diagram.md")]
 pub mod diagram {}
+
+/// Whole archives: containers (`.zip`, `.tar`, `.tar.gz`, `.gz`) and their limits.
+#[doc = include_str!("../formats/archives.md")]
+pub mod archives {}

@@ -259,7 +259,7 @@ fn the_library_carries_no_command_and_its_heavy_parts_are_features() {
     for command_only in ["clap", "clap_complete", "clap_mangen", "indicatif", "ctrlc", "anstyle", "walkdir"] {
         assert!(!deps.iter().any(|(n, _)| n == command_only), "the library depends on {command_only}");
     }
-    for heavy in ["resvg", "dejavu", "skrifa", "rayon", "serde", "serde_json"] {
+    for heavy in ["resvg", "dejavu", "skrifa", "rayon", "serde", "serde_json", "zip", "tar", "flate2"] {
         assert!(deps.iter().any(|(n, optional)| n == heavy && *optional), "{heavy} is not behind a feature");
     }
 }

@@ -91,28 +91,32 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut unreadable = None;
     let json = args.json || args.format == OutputFormat::Json;
     let mut kinds: Vec<Diagnostic> = Vec::new();
+    let mut results = 0;
     for path in &args.files {
-        let result = check_file(path, from, &options);
-        if args.files.len() > 1 {
-            kinds.extend(result.report.iter().flat_map(|r| r.diagnostics()).chain(&result.fatal).map(|d| {
-                Diagnostic::new(d.severity, d.code, String::new()) // the kind only
-            }));
-        }
-        worst = worst.max(result.worst());
-        unreadable = unreadable.or(result.unreadable);
-        let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
-        if let Err(code) = print_stdout(text.as_bytes()) {
-            return code;
+        // An archive gives a result per member.
+        for result in check_file(path, from, &options) {
+            results += 1;
+            if args.files.len() > 1 || results > 1 {
+                kinds.extend(result.report.iter().flat_map(|r| r.diagnostics()).chain(&result.fatal).map(|d| {
+                    Diagnostic::new(d.severity, d.code, String::new()) // the kind only
+                }));
+            }
+            worst = worst.max(result.worst());
+            unreadable = unreadable.or(result.unreadable);
+            let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
+            if let Err(code) = print_stdout(text.as_bytes()) {
+                return code;
+            }
         }
     }
-    // Over several files, the findings per kind close the run (on standard error: the lines
-    // above are the result).
+    // Over several files (or members), the findings per kind close the run (on standard error:
+    // the lines above are the result).
     if let Some(line) =
-        crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)).filter(|_| !args.quiet)
+        crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)).filter(|_| !args.quiet && results > 1)
     {
         eprintln!("{line}");
     }
-    if let (Some(code), [_]) = (unreadable, args.files.as_slice()) {
+    if let (Some(code), [_], 1) = (unreadable, args.files.as_slice(), results) {
         return code;
     }
     match worst {
@@ -122,9 +126,48 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileResult {
+fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> Vec<FileResult> {
     let stdin = path.as_os_str() == "-";
     let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+    let fail = |code: &'static str, msg: String| FileResult {
+        name: name.clone(),
+        format: None,
+        report: None,
+        fatal: vec![Diagnostic::error(code, msg)],
+        unreadable: Some(ExitCode::NoInput),
+    };
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b) {
+            Ok(_) => b,
+            Err(e) => return vec![fail("io.unreadable", format!("cannot read standard input: {e}"))],
+        }
+    } else {
+        match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return vec![fail("io.unreadable", format!("cannot read the file: {e}"))],
+        }
+    };
+    let input = crate::input::Input { path: (!stdin).then(|| path.to_path_buf()), name, bytes };
+    let (parts, _) = crate::input::parts(input, from, &options.limits);
+    parts
+        .into_iter()
+        .map(|part| match part {
+            crate::input::Part::Input(i) => check_bytes(i, from, options),
+            crate::input::Part::Refused { name, diagnostic } => FileResult {
+                name,
+                format: None,
+                report: None,
+                unreadable: (diagnostic.severity == Severity::Error).then_some(ExitCode::DataErr),
+                fatal: vec![diagnostic],
+            },
+        })
+        .collect()
+}
+
+/// Checks one input read (a file, standard input or an archive's member).
+fn check_bytes(input: crate::input::Input, from: Option<Format>, options: &ReadOptions) -> FileResult {
+    let crate::input::Input { path, name, bytes } = input;
     let fail = |format, code: &'static str, msg: String| FileResult {
         name: name.clone(),
         format,
@@ -132,21 +175,9 @@ fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> FileR
         fatal: vec![Diagnostic::error(code, msg)],
         unreadable: Some(if code == "io.unreadable" { ExitCode::NoInput } else { ExitCode::DataErr }),
     };
-    let bytes = if stdin {
-        let mut b = Vec::new();
-        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b) {
-            Ok(_) => b,
-            Err(e) => return fail(None, "io.unreadable", format!("cannot read standard input: {e}")),
-        }
-    } else {
-        match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => return fail(None, "io.unreadable", format!("cannot read the file: {e}")),
-        }
-    };
     let reader = Reader::new().with_format_opt(from).with_options(options.clone());
-    let Ok(Decision { format, mismatch, .. }) = reader.decide((!stdin).then_some(path), &bytes) else {
-        return fail(None, "format.unknown", crate::input::no_format(&bytes).to_string());
+    let Ok(Decision { format, mismatch, .. }) = reader.decide(path.as_deref(), &bytes) else {
+        return fail(None, "format.unknown", crate::input::no_format(&bytes));
     };
     match reader.read_as(format, bytes) {
         Ok(read) => {

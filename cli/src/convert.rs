@@ -68,6 +68,40 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::Usage
 }
 
+/// The input itself, or the one game record of an archive (a `.gz` of one file); an archive of
+/// several members (or with members refused) needs a batch run: usage error.
+fn single_member(
+    input: crate::input::Input,
+    from: Option<Format>,
+    limits: &kifu::Limits,
+    v: crate::output::Verbosity,
+) -> Result<crate::input::Input, ExitCode> {
+    use crate::input::Part;
+    let archive = input.name.clone();
+    let (mut parts, _) = crate::input::parts(input, from, limits);
+    if let [Part::Input(_)] = parts.as_slice() {
+        if let Some(Part::Input(i)) = parts.pop() {
+            return Ok(i);
+        }
+    }
+    let mut refused = false;
+    for part in &parts {
+        if let Part::Refused { name, diagnostic } = part {
+            print_diagnostics(name, std::slice::from_ref(diagnostic), v);
+            refused |= diagnostic.severity == kifu::Severity::Error;
+        }
+    }
+    let records = parts.iter().filter(|p| matches!(p, Part::Input(_))).count();
+    if records == 0 {
+        eprintln!("kifu: {archive}: the archive holds no game record to convert");
+        return Err(if refused { ExitCode::DataErr } else { ExitCode::NoInput });
+    }
+    eprintln!(
+        "kifu: {archive}: an archive of {records} game records; give -O DIR (or --merge FILE) to convert its members"
+    );
+    Err(ExitCode::Usage)
+}
+
 /// Runs the conversion.
 pub fn run(args: ConvertArgs) -> ExitCode {
     let v = args.loud.verbosity();
@@ -109,7 +143,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let to_guess = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
     let reader = Reader::new().with_format_opt(from).with_options(read_options);
     let whole_up_to = reader.options().limits.whole_up_to;
-    let read_in = if big(input.as_deref(), whole_up_to) && to_guess.writes_in_parts() {
+    // An archive is read whole and opened (formats/archives.md), never streamed as a record.
+    let archive = input.as_deref().filter(|p| !crate::input::is_stdin(p)).and_then(crate::members::container);
+    let read_in = if archive.is_none() && big(input.as_deref(), whole_up_to) && to_guess.writes_in_parts() {
         match stream::open(input.as_deref(), &reader) {
             Ok(stream::Opened::Whole(i)) => Ok(i),
             Ok(stream::Opened::Parts(s)) => {
@@ -134,6 +170,10 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             eprintln!("kifu: {shown}: {}", e.message);
             return e.code;
         }
+    };
+    let read_in = match single_member(read_in, from, &reader.options().limits, v) {
+        Ok(i) => i,
+        Err(code) => return code,
     };
     let (name, bytes) = (read_in.name, read_in.bytes);
     let input = read_in.path;

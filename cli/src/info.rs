@@ -97,6 +97,8 @@ pub fn run(args: InfoArgs) -> ExitCode {
     }
     // The code of the last failure: what a single input exits with.
     let mut failed = Vec::new();
+    // Inputs after archives are opened: a failure is the exit code only when it is the one.
+    let mut results = 0;
     for path in &inputs {
         let input = match crate::input::read(Some(path)) {
             Ok(i) => i,
@@ -106,33 +108,48 @@ pub fn run(args: InfoArgs) -> ExitCode {
                 continue;
             }
         };
-        let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
-            eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
-            failed.push(ExitCode::DataErr);
-            continue;
-        };
-        let (name, format) = (input.name, decision.format);
-        print_diagnostics(&name, decision.mismatch.as_slice(), v);
-        match reader.read_as(format, input.bytes) {
-            Ok(read) => {
-                if let Some(decision) = read.charset {
-                    print_diagnostics(&name, &[decision.note()], v);
+        // An archive gives its members, each read as a file would be.
+        let (parts, _) = crate::input::parts(input, from, &reader.options().limits);
+        results += parts.len();
+        for part in parts {
+            let input = match part {
+                crate::input::Part::Input(i) => i,
+                crate::input::Part::Refused { name, diagnostic } => {
+                    print_diagnostics(&name, std::slice::from_ref(&diagnostic), v);
+                    if diagnostic.severity == kifu::Severity::Error {
+                        failed.push(ExitCode::DataErr);
+                    }
+                    continue;
                 }
-                print_diagnostics(&name, &read.diagnostics, v);
-                let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
-                if let Err(code) = print_stdout(text.as_bytes()) {
-                    return code;
-                }
-            }
-            Err(e) => {
-                print_diagnostics(&name, &e.diagnostics, v);
+            };
+            let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
+                eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
                 failed.push(ExitCode::DataErr);
+                continue;
+            };
+            let (name, format) = (input.name, decision.format);
+            print_diagnostics(&name, decision.mismatch.as_slice(), v);
+            match reader.read_as(format, input.bytes) {
+                Ok(read) => {
+                    if let Some(decision) = read.charset {
+                        print_diagnostics(&name, &[decision.note()], v);
+                    }
+                    print_diagnostics(&name, &read.diagnostics, v);
+                    let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
+                    if let Err(code) = print_stdout(text.as_bytes()) {
+                        return code;
+                    }
+                }
+                Err(e) => {
+                    print_diagnostics(&name, &e.diagnostics, v);
+                    failed.push(ExitCode::DataErr);
+                }
             }
         }
     }
     match failed.as_slice() {
         [] => ExitCode::Ok,
-        [only] if inputs.len() == 1 => *only,
+        [only] if inputs.len() == 1 && results <= 1 => *only,
         _ => ExitCode::SomeFailed,
     }
 }

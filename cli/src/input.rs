@@ -1,6 +1,9 @@
 //! Reading one input of `convert`, `check` or `info`: a file, or standard input for `-`.
 
 use crate::ExitCode;
+use crate::members::Item;
+use kifu::Diagnostic;
+use kifu::formats::{Format, Limits};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
@@ -22,13 +25,16 @@ pub struct Unreadable {
     pub message: String,
 }
 
-/// Why no format could be told for `bytes`: the input is empty (or only blanks), or its name
-/// and content name none (formats/cli.md, "Inputs").
-pub fn no_format(bytes: &[u8]) -> &'static str {
+/// Why no format could be told for `bytes`: the input is empty (or only blanks), an archive
+/// (whose members a batch run reads), or its name and content name none (formats/cli.md,
+/// "Inputs").
+pub fn no_format(bytes: &[u8]) -> String {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        "the input is empty: no game record to read"
+        "the input is empty: no game record to read".to_string()
+    } else if let Some(kind) = kifu::archive::detect(None, bytes) {
+        format!("the input is a {kind} archive; its members are read with -O DIR (formats/archives.md)")
     } else {
-        "cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)"
+        "cannot tell the input format from its name or content; name it with -f FORMAT (see `kifu formats`)".to_string()
     }
 }
 
@@ -72,4 +78,43 @@ pub fn read(path: Option<&Path>) -> Result<Input, Unreadable> {
             }
         }
     }
+}
+
+/// One input of a command after archives are opened: a file (or standard input) as read, a
+/// member of an archive (named `archive.zip!/inner/path`, its `path` that name), or a member or
+/// archive refused.
+pub enum Part {
+    /// Something to read.
+    Input(Input),
+    /// A member refused (or not read), or an archive that stopped early: its name and why.
+    Refused {
+        /// `archive.zip!/inner/path`, or the archive's name.
+        name: String,
+        /// Why.
+        diagnostic: Diagnostic,
+    },
+}
+
+/// `input` as [`Part`]s: itself, or when it is an archive (by content, else by name) its
+/// members that are game records (by `from`, else by name or content) and its refusals; with
+/// how many members are not game records.
+pub fn parts(input: Input, from: Option<Format>, limits: &Limits) -> (Vec<Part>, usize) {
+    let Some(kind) = kifu::archive::detect(input.path.as_deref(), &input.bytes) else {
+        return (vec![Part::Input(input)], 0);
+    };
+    let path = input.path.clone().unwrap_or_default();
+    let reader = std::io::Cursor::new(input.bytes);
+    let opened = crate::members::open_reader(reader, &path, &input.name, kind, from, limits);
+    let mut out: Vec<Part> = opened
+        .items
+        .into_iter()
+        .map(|item| match item {
+            Item::Record { name, bytes, .. } => Part::Input(Input { path: Some(PathBuf::from(&name)), name, bytes }),
+            Item::Refused { name, diagnostic, .. } => Part::Refused { name, diagnostic },
+        })
+        .collect();
+    if let Some(diagnostic) = opened.error {
+        out.push(Part::Refused { name: input.name, diagnostic });
+    }
+    (out, opened.ignored)
 }

@@ -10,6 +10,7 @@ mod exit;
 mod formats_cmd;
 mod info;
 mod input;
+mod members;
 mod output;
 mod shell;
 mod stream;

@@ -2,9 +2,10 @@
 //! over the readers, the streaming code and the command.
 
 /// The sizes the read pipeline goes by. The defaults suit every input; a caller changes them to
-/// trade memory for speed or to test the paths of large inputs with small ones. None of them
-/// changes the games or the diagnostics read, only how (whole or in pieces, in parallel or not)
-/// and whether diagnostics can name the move they are about.
+/// trade memory for speed or to test the paths of large inputs with small ones. `whole_up_to`
+/// and `offsets_up_to` do not change the games or the diagnostics read, only how (whole or in
+/// pieces, in parallel or not) and whether diagnostics can name the move they are about; the
+/// `max_*` limits bound what an archive may make kifu read (formats/archives.md).
 ///
 /// ```
 /// let limits = kifu::Limits::default();
@@ -25,11 +26,32 @@ pub struct Limits {
     /// repair, and recording offsets while reading costs less than reading a game again to place
     /// its repair. 256 KiB.
     pub offsets_up_to: usize,
+    /// A member of an archive ([`crate::archive`]) larger than this many bytes once
+    /// uncompressed is refused (`archive.member-too-large`), before it is read: its declared
+    /// size is checked first and its bytes are read through `Read::take`, so a size that lies
+    /// costs no more. 64 MiB.
+    pub max_member: u64,
+    /// An archive with more members than this is refused (`archive.too-many-members`). 100,000.
+    pub max_members: usize,
+    /// An archive whose members add up to more than this many bytes once uncompressed is
+    /// refused from the member that passes it on (`archive.too-large`). 1 GiB.
+    pub max_archive: u64,
+    /// A compressed member (or compressed stream) of more than 1 MiB that is more than this
+    /// many times its compressed size is refused (`archive.ratio`): the mark of a zip bomb. Game
+    /// records compress about 5 to 1; 200.
+    pub max_ratio: u64,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { whole_up_to: 16 << 20, offsets_up_to: 256 << 10 }
+        Limits {
+            whole_up_to: 16 << 20,
+            offsets_up_to: 256 << 10,
+            max_member: 64 << 20,
+            max_members: 100_000,
+            max_archive: 1 << 30,
+            max_ratio: 200,
+        }
     }
 }
 
@@ -43,6 +65,30 @@ impl Limits {
     /// These limits with [`Limits::offsets_up_to`] set.
     pub fn with_offsets_up_to(mut self, bytes: usize) -> Limits {
         self.offsets_up_to = bytes;
+        self
+    }
+
+    /// These limits with [`Limits::max_member`] set.
+    pub fn with_max_member(mut self, bytes: u64) -> Limits {
+        self.max_member = bytes;
+        self
+    }
+
+    /// These limits with [`Limits::max_members`] set.
+    pub fn with_max_members(mut self, members: usize) -> Limits {
+        self.max_members = members;
+        self
+    }
+
+    /// These limits with [`Limits::max_archive`] set.
+    pub fn with_max_archive(mut self, bytes: u64) -> Limits {
+        self.max_archive = bytes;
+        self
+    }
+
+    /// These limits with [`Limits::max_ratio`] set.
+    pub fn with_max_ratio(mut self, ratio: u64) -> Limits {
+        self.max_ratio = ratio;
         self
     }
 }

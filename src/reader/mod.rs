@@ -43,6 +43,9 @@ pub mod codes {
     /// The extension names one format and the content is another; read as the content's format
     /// (a warning).
     pub const FORMAT_MISMATCH: &str = "input.format-mismatch";
+    /// The input is an archive (zip, tar, tar.gz, gz) and no format was named: its members are
+    /// read one by one ([`crate::archive`], feature `archives`), not the archive as one record.
+    pub const ARCHIVE: &str = "input.archive";
 }
 
 /// The format an input is read as, and why.
@@ -114,7 +117,19 @@ impl Reader {
     /// KiB are plenty): the named format; else the extension's when the content agrees or no
     /// format recognises it; else the content's, with a warning when the extension named another.
     /// An error [`codes::UNKNOWN_FORMAT`] when nothing tells.
+    ///
+    /// With feature `archives`, an input that is an archive ([`crate::archive::detect`]) is an
+    /// error [`codes::ARCHIVE`] unless a format was named: a zip of GIB files is not one GIB game.
     pub fn decide(&self, path: Option<&Path>, head: &[u8]) -> Result<Decision, ReadError> {
+        #[cfg(feature = "archives")]
+        if let (None, Some(kind)) = (self.format, crate::archive::detect(path, head)) {
+            return Err(ReadError {
+                diagnostics: vec![Diagnostic::error(
+                    codes::ARCHIVE,
+                    format!("the input is a {kind} archive: its members are to be read one by one (kifu::archive)"),
+                )],
+            });
+        }
         match detect::detect_format(self.format, path, head) {
             Some((format, mismatch)) => Ok(Decision { format, mismatch }),
             None => Err(ReadError {

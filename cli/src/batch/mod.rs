@@ -70,6 +70,9 @@ pub mod codes {
     pub const NOT_REGULAR: &str = "batch.not-regular";
     /// With `--merge`, this input contributed no games because it failed.
     pub const NOT_MERGED: &str = "batch.not-merged";
+    /// A member of an archive with neither `-O` nor `--merge`: kifu never writes into an
+    /// archive, nor beside it in place.
+    pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";
 }
 
 /// How inputs map to outputs.

@@ -45,6 +45,9 @@ pub struct Job {
     pub(crate) fail: Option<Diagnostic>,
     /// Planning notes (name collisions).
     pub(crate) notes: Vec<Diagnostic>,
+    /// The bytes of an archive's member, taken when it is converted (its `input` is
+    /// `archive.zip!/inner/path`, a name, not a file).
+    pub(crate) member: std::sync::Mutex<Option<Vec<u8>>>,
 }
 
 /// All inputs of a run, ordered by input path, with their outputs decided.
@@ -265,8 +268,22 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
-            let mut job = Job { input: f.input, output: None, format: None, skip: None, fail: None, notes: Vec::new() };
+            let is_member = f.member.is_some();
+            let mut job = Job {
+                input: f.input,
+                output: None,
+                format: None,
+                skip: None,
+                fail: None,
+                notes: Vec::new(),
+                member: std::sync::Mutex::new(f.member),
+            };
             match f.verdict {
+                // kifu never writes into an archive: its members' outputs need a folder.
+                Verdict::Convert(_) if is_member && merge.is_none() && options.out_dir.is_none() => {
+                    let msg = "kifu never writes into an archive; give -O DIR (or --merge FILE) for its members";
+                    job.fail = Some(Diagnostic::error(codes::ARCHIVE_IN_PLACE, msg));
+                }
                 Verdict::Convert(format) => {
                     job.format = format;
                     job.output = Some(match (&merge, &options.out_dir) {
@@ -358,6 +375,7 @@ mod tests {
                 rel: PathBuf::from(n),
                 verdict: Verdict::Convert(None),
                 named: true,
+                member: None,
             };
             names.iter().map(found).collect()
         };
@@ -377,6 +395,7 @@ mod tests {
                 rel: PathBuf::from(n),
                 verdict: Verdict::Convert(None),
                 named: false,
+                member: None,
             })
             .collect();
         let mut usual = usual;

@@ -127,6 +127,11 @@ fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
     Ok((file, meta.len()))
 }
 
+/// The bytes of an archive's member, taken from its job (each job is converted once).
+fn take_member(job: &Job) -> Option<Vec<u8>> {
+    job.member.lock().map_or(None, |mut m| m.take())
+}
+
 /// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
 /// read diagnostics). Returns the games and the charset decision (which the JSON writer records).
 fn read_input(
@@ -295,16 +300,19 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
         return record;
     }
     // Opened once: its length tells whether it is converted piece by piece, and a small input
-    // (nearly all) is read from this open.
-    let bytes = match open_regular(&job.input) {
-        Ok((file, len)) if is_big(len, options) => {
-            if !split && stream_input(job, file, output, options, &mut record) {
-                return record;
+    // (nearly all) is read from this open. An archive's member was read with the archive.
+    let bytes = match take_member(job) {
+        Some(bytes) => Ok(bytes),
+        None => match open_regular(&job.input) {
+            Ok((file, len)) if is_big(len, options) => {
+                if !split && stream_input(job, file, output, options, &mut record) {
+                    return record;
+                }
+                // Not streamed (its head may have been read): read whole from the start.
+                read_regular(&job.input)
             }
-            // Not streamed (its head may have been read): read whole from the start.
-            read_regular(&job.input)
-        }
-        opened => opened.and_then(read_opened),
+            opened => opened.and_then(read_opened),
+        },
     };
     let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
     let write_options = options.write.clone().with_source_charset(charset);
@@ -502,7 +510,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         r = r.fail(d.clone());
                         None
                     } else {
-                        read_input(job, read_regular(&job.input), options, &mut r).map(|(c, _)| c)
+                        let bytes = take_member(job).map_or_else(|| read_regular(&job.input), Ok);
+                        read_input(job, bytes, options, &mut r).map(|(c, _)| c)
                     };
                     r.settle();
                     progress(&r);

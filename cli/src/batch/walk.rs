@@ -1,10 +1,11 @@
 //! Finding the inputs: files named on the command line, and game records under walked folders.
 
 use super::{BatchError, BatchOptions, codes};
-use kifu::diag::Diagnostic;
+use crate::members::Item;
+use kifu::archive::{Container, detect};
+use kifu::diag::{Diagnostic, Severity};
 use kifu::formats::Format;
 use kifu::output::is_temp_name;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// What the walk decided about one path.
@@ -29,6 +30,15 @@ pub(crate) struct Found {
     pub verdict: Verdict,
     /// Whether it was named on the command line (not found by walking a folder).
     pub named: bool,
+    /// The bytes of an archive's member (its `input` is `archive.zip!/inner/path`, its `rel`
+    /// `archive.zip/inner/path`).
+    pub member: Option<Vec<u8>>,
+}
+
+/// What a file in a walked folder is.
+enum Kind {
+    Record(Format),
+    Archive(Container),
 }
 
 /// The relative path with `/` separators, for globs.
@@ -41,15 +51,77 @@ fn slash_path(rel: &Path) -> String {
 /// extension names a readable format, or its first 64 KiB are recognised. An extension other
 /// kinds of files share (`.json`) counts only when the content is recognised too, so a
 /// `package.json` is ignored rather than failed.
-fn recognise(path: &Path) -> Option<Format> {
+/// An archive (by content, else by name) is a container whose members are walked.
+fn recognise(path: &Path) -> Option<Kind> {
     let by_name = Format::from_path(path).filter(|f| f.can_read());
-    if let Some(f) = by_name.filter(|f| !f.has_shared_extension()) {
-        return Some(f);
+    // A record's extension leaves only the archive magic to look at (the first 512 bytes); else
+    // the content decides, from its first 64 KiB.
+    let len = if by_name.is_some_and(|f| !f.has_shared_extension()) { 512 } else { kifu::archive::HEAD };
+    let head = crate::members::head(path, len).ok()?;
+    if let Some(kind) = detect(Some(path), &head) {
+        return Some(Kind::Archive(kind));
     }
-    let mut head = Vec::with_capacity(4096);
-    let file = std::fs::File::open(path).ok()?;
-    file.take(64 * 1024).read_to_end(&mut head).ok()?;
-    Format::sniff(&head)
+    if let Some(f) = by_name.filter(|f| !f.has_shared_extension()) {
+        return Some(Kind::Record(f));
+    }
+    Format::sniff(&head).map(Kind::Record)
+}
+
+/// The members of the archive `input` (at `rel`) as inputs: records to convert, refusals to
+/// report; members that are not records counted in `ignored`. An archive that cannot be opened,
+/// or stops early (damaged, past a limit), is itself a failed input.
+fn expand(
+    input: &Path,
+    rel: &Path,
+    kind: Container,
+    options: &BatchOptions,
+    found: &mut Vec<Found>,
+    ignored: &mut usize,
+) {
+    let shown = input.to_str().map_or_else(|| input.display().to_string(), str::to_owned);
+    let at = |inner: &str| {
+        let mut rel = rel.to_path_buf();
+        rel.extend(inner.split('/'));
+        rel
+    };
+    let fail = |d: Diagnostic| Found {
+        input: input.to_path_buf(),
+        rel: rel.to_path_buf(),
+        verdict: Verdict::Fail(d),
+        named: false,
+        member: None,
+    };
+    let opened = match crate::members::open(input, &shown, kind, options.from, &options.read.limits) {
+        Ok(o) => o,
+        Err(e) => {
+            found.push(fail(Diagnostic::error(codes::CANNOT_READ, format!("cannot read {shown}: {e}"))));
+            return;
+        }
+    };
+    *ignored += opened.ignored;
+    for item in opened.items {
+        found.push(match item {
+            Item::Record { name, inner, format, bytes } => Found {
+                input: PathBuf::from(name),
+                rel: at(&inner),
+                verdict: Verdict::Convert(Some(format)),
+                named: false,
+                member: Some(bytes),
+            },
+            Item::Refused { name, inner, diagnostic } => {
+                // A refused path is not joined to anything: its output is never planned.
+                let verdict = match diagnostic.severity {
+                    Severity::Error => Verdict::Fail(diagnostic),
+                    _ => Verdict::Skip(diagnostic),
+                };
+                let rel = if kifu::archive::safe_path(&inner).is_ok() { at(&inner) } else { rel.to_path_buf() };
+                Found { input: PathBuf::from(name), rel, verdict, named: false, member: None }
+            }
+        });
+    }
+    if let Some(d) = opened.error {
+        found.push(fail(d));
+    }
 }
 
 /// Walks `inputs`; returns what was found (in the order the folders list their entries; the
@@ -62,8 +134,18 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
         let meta = std::fs::metadata(root).map_err(|e| BatchError::NoInput(root.clone(), e))?;
         if !meta.is_dir() {
             let rel = root.file_name().map_or_else(|| root.clone(), PathBuf::from);
+            if let Some(kind) = meta.is_file().then(|| crate::members::container(root)).flatten() {
+                expand(root, &rel, kind, options, &mut found, &mut ignored);
+                continue;
+            }
             let format = options.from.or_else(|| Format::from_path(root).filter(|f| f.can_read()));
-            found.push(Found { input: root.clone(), rel, verdict: Verdict::Convert(format), named: true });
+            found.push(Found {
+                input: root.clone(),
+                rel,
+                verdict: Verdict::Convert(format),
+                named: true,
+                member: None,
+            });
             continue;
         }
         if !options.recursive {
@@ -91,7 +173,7 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
                     let input = e.path().map_or_else(|| root.clone(), Path::to_path_buf);
                     let rel = input.strip_prefix(root).map_or_else(|_| input.clone(), Path::to_path_buf);
                     let d = Diagnostic::error(codes::WALK_ERROR, format!("cannot walk {}: {e}", input.display()));
-                    found.push(Found { input, rel, verdict: Verdict::Fail(d), named: false });
+                    found.push(Found { input, rel, verdict: Verdict::Fail(d), named: false, member: None });
                     continue;
                 }
             };
@@ -112,7 +194,13 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
             }
             if ft.is_symlink() {
                 let d = Diagnostic::info(codes::SYMLINK, "symbolic link not followed (give --follow-symlinks)");
-                found.push(Found { input: path.to_path_buf(), rel, verdict: Verdict::Skip(d), named: false });
+                found.push(Found {
+                    input: path.to_path_buf(),
+                    rel,
+                    verdict: Verdict::Skip(d),
+                    named: false,
+                    member: None,
+                });
                 continue;
             }
             if !ft.is_file() {
@@ -120,10 +208,11 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
                 continue;
             }
             match recognise(path) {
-                Some(f) => {
+                Some(Kind::Record(f)) => {
                     let verdict = Verdict::Convert(Some(options.from.unwrap_or(f)));
-                    found.push(Found { input: path.to_path_buf(), rel, verdict, named: false });
+                    found.push(Found { input: path.to_path_buf(), rel, verdict, named: false, member: None });
                 }
+                Some(Kind::Archive(kind)) => expand(path, &rel, kind, options, &mut found, &mut ignored),
                 None => ignored += 1,
             }
         }
