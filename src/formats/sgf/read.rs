@@ -1256,6 +1256,7 @@ mod tests {
     }
 
     /// Pieces read in parallel give the whole text's games and roots, or nothing.
+    #[cfg(feature = "parallel")]
     fn pieces_agree(text: &str) -> bool {
         let src = Arc::new(text.to_string());
         let pieces = parse_pieces(text, &src, false, true, 0);
