@@ -15,9 +15,20 @@ pub fn codes(diags: &[Diagnostic]) -> Vec<(&'static str, u32, u32)> {
     diags.iter().map(|d| (d.code, d.position.map_or(0, |p| p.line), d.position.map_or(0, |p| p.column))).collect()
 }
 
+/// The repository's root: the folder of the package under test, or its parent for the command's
+/// package (`cli/`), whose tests use these helpers too.
+pub fn repo() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if here.join("fixtures").is_dir() && here.join("src/lib.rs").is_file() {
+        here.to_path_buf()
+    } else {
+        here.join("..")
+    }
+}
+
 /// The shared reference folder next to the repository, or `None` (with a note) when absent.
 pub fn shared(sub: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(sub);
+    let p = repo().join("../shared").join(sub);
     if p.exists() {
         Some(p)
     } else {
