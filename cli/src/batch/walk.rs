@@ -54,15 +54,15 @@ fn slash_path(rel: &Path) -> String {
 /// An archive (by content, else by name) is a container whose members are walked.
 fn recognise(path: &Path) -> Option<Kind> {
     let by_name = Format::from_path(path).filter(|f| f.can_read());
-    // A record's extension leaves only the archive magic to look at (the first 512 bytes); else
-    // the content decides, from its first 64 KiB.
-    let len = if by_name.is_some_and(|f| !f.has_shared_extension()) { 512 } else { kifu::archive::HEAD };
-    let head = crate::members::head(path, len).ok()?;
-    if let Some(kind) = detect(Some(path), &head) {
-        return Some(Kind::Archive(kind));
-    }
+    // A record's own extension decides without opening the file (a walk of 10,000 records opens
+    // each once, to convert it); an archive so named is refused when it is read
+    // (`input.archive`). Otherwise the content decides, from its first 64 KiB.
     if let Some(f) = by_name.filter(|f| !f.has_shared_extension()) {
         return Some(Kind::Record(f));
+    }
+    let head = crate::members::head(path, kifu::archive::HEAD).ok()?;
+    if let Some(kind) = detect(Some(path), &head) {
+        return Some(Kind::Archive(kind));
     }
     Format::sniff(&head).map(Kind::Record)
 }
