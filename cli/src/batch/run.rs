@@ -174,6 +174,14 @@ fn read_input(
     }
 }
 
+/// The diagnostics of a failed write: the writer's own, or one saying why it could not write.
+fn write_error(e: kifu::formats::WriteError) -> Vec<Diagnostic> {
+    match e {
+        kifu::formats::WriteError::Invalid(d) => d,
+        other => vec![Diagnostic::error(codes::CANNOT_WRITE, other.to_string())],
+    }
+}
+
 /// Writes one output through [`write_output`]; a failure is recorded and `Err` returned.
 fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -> Result<Written, ()> {
     write_output(path, bytes, &policy(options)).map_err(|e| record.add(Stage::Batch, &[output_error(&e)]))
@@ -374,11 +382,7 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
         let written = match options.write(part, &write_options) {
             Ok(w) => w,
             Err(e) => {
-                let diags = match e {
-                    kifu::formats::WriteError::Invalid(d) => d,
-                    other => vec![Diagnostic::error(codes::CANNOT_WRITE, other.to_string())],
-                };
-                record.add(Stage::Write, &diags);
+                record.add(Stage::Write, &write_error(e));
                 record.status = Status::Failed;
                 return record;
             }
@@ -448,11 +452,7 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
             }
         }
         Err(e) => {
-            let diags = match e {
-                kifu::formats::WriteError::Invalid(d) => d,
-                other => vec![Diagnostic::error(codes::CANNOT_WRITE, other.to_string())],
-            };
-            scratch.add(Stage::Write, &diags);
+            scratch.add(Stage::Write, &write_error(e));
             scratch.status = Status::Failed;
         }
     }
