@@ -27,7 +27,14 @@ fn a_bare_game_is_written_with_no_empty_header_line() {
     }
     let warnings: Vec<&str> =
         out.diagnostics.iter().filter(|d| d.severity == Severity::Warning).map(|d| d.message.as_str()).collect();
-    assert_eq!(warnings, ["WR[NR] is not a rank NGF can hold; not written", "move 1: comment not written"]);
+    assert_eq!(
+        warnings,
+        [
+            "WR[NR] is not a rank NGF can hold; not written",
+            "no KM: NGF cannot leave the komi unknown; written as komi 0 (reads back as KM[0])",
+            "move 1: comment not written"
+        ]
+    );
     // Read back: no invented title, date or time; the names whole; three moves.
     let back = ngf().read(out.bytes, &ReadOptions::default()).unwrap();
     let g = &back.collection.games[0];

@@ -14,6 +14,18 @@
 //!   game had, unless the writer reported a loss.
 //! * `stable-write`: writing what a GIB, NGF or UGF file read back gives the same bytes again
 //!   (values that break the line structure, invented header fields and lossy rewrites show here).
+//! * `repair-free`: SGF output read back with the repairs on needs none (SGF→SGF is a fixpoint:
+//!   a repair that leaves work for the next read, a duplicated point, a node holding a move and
+//!   setup, a komi the repairs would rescale all show here). A rank spelt as the file had it
+//!   (`BR[九段]` from UGF) is not counted: its repair rewrites the spelling, keeping it. Not
+//!   checked for what the JSON reader read: it keeps a model as written, repairs left to do.
+//! * `same-info`: GIB, NGF and UGF output reads back with the first game's komi and handicap,
+//!   unless the writer reported a loss (an unknown komi written as 0, setup stones written as a
+//!   handicap, a value out of range dropped).
+//! * `clean-legacy-read-back`: reading back GIB, NGF or UGF output raises no warning that reading
+//!   the input did not, unless the writer reported a loss (the writer writes what its own reader
+//!   takes without complaint; content kept as it was, such as an unknown GIB record, is reported
+//!   again on every read).
 
 use kifu::{Collection, Format, ReadOptions, WriteOptions};
 
@@ -49,6 +61,24 @@ fn lossy(d: &[kifu::Diagnostic]) -> bool {
     d.iter().any(|d| d.severity >= kifu::Severity::Warning)
 }
 
+/// The game information every writer must carry or report: the root's komi and handicap, as
+/// numbers (`KM[6.50]` is `KM[6.5]`; no `HA`, `HA[0]` and `HA[1]` are all no handicap stones),
+/// or as text when they are none.
+fn info(game: Option<&kifu::GameTree>) -> (Option<String>, Option<String>) {
+    let Some(game) = game.filter(|g| !g.is_empty()) else { return (None, None) };
+    let root = game.root();
+    let km = root.value("KM").map(|k| match k.trim().parse::<f64>() {
+        Ok(k) => format!("{k}"),
+        Err(_) => k.to_string(),
+    });
+    let ha = root.value("HA").and_then(|h| match h.trim().parse::<u64>() {
+        Ok(0 | 1) => None,
+        Ok(h) => Some(h.to_string()),
+        Err(_) => Some(h.to_string()),
+    });
+    (km, ha)
+}
+
 /// Reads `bytes` by sniffing, and (when `format` is given) with that format's reader too; then
 /// runs every writer on what was read and checks the rules. Never panics on its own: a panic
 /// comes from kifu.
@@ -59,11 +89,24 @@ pub fn round_trip(bytes: &[u8], format: Option<Format>) -> Vec<Finding> {
         None => sniffed,
     };
     let Ok(read) = read else { return Vec::new() };
-    check_writers(&read.collection)
+    // The JSON reader keeps a model as it was written (formats/json.md): what it read may need
+    // repairs, and so may its SGF output.
+    let from = format.or_else(|| Format::sniff(bytes));
+    let clean = from.is_none_or(|f| !matches!(f.name(), "json" | "ndjson"));
+    let seen: Vec<&str> = read.diagnostics.iter().map(|d| d.code).collect();
+    check(&read.collection, clean, &seen)
 }
 
 /// Runs every writer on `collection` and checks the rules.
 pub fn check_writers(collection: &Collection) -> Vec<Finding> {
+    check(collection, true, &[])
+}
+
+/// [`check_writers`]; `clean`: whether `collection` was read by a reader that leaves nothing to
+/// repair (every reader but JSON's), so that its SGF output must be `repair-free`; `seen`: the
+/// codes reading the input raised (content kept as it was, such as an unknown GIB record or a
+/// repeated header key, raises them again on every read: no `clean-legacy-read-back` finding).
+fn check(collection: &Collection, clean: bool, seen: &[&str]) -> Vec<Finding> {
     let mut found = Vec::new();
     if collection.games.is_empty() {
         return found;
@@ -86,6 +129,17 @@ pub fn check_writers(collection: &Collection) -> Vec<Finding> {
         };
         let reported = lossy(&out.diagnostics);
         if legacy(to) {
+            let (before, after) = (info(collection.games.first()), info(back.collection.games.first()));
+            if !reported && before != after {
+                finding("same-info", format!("{before:?} written, {after:?} read back"));
+            }
+            if let Some(d) =
+                back.diagnostics.iter().find(|d| d.severity >= kifu::Severity::Warning && !seen.contains(&d.code))
+            {
+                if !reported {
+                    finding("clean-legacy-read-back", d.to_string());
+                }
+            }
             let first = collection.games[0].main_line_moves();
             let again = back.collection.games.first().map_or(0, |g| g.main_line_moves());
             if !reported && first != again {
@@ -119,6 +173,17 @@ pub fn check_writers(collection: &Collection) -> Vec<Finding> {
                 d.severity >= kifu::Severity::Warning && !kifu::normalise::codes::REPORT_ONLY.contains(&d.code)
             }) {
                 finding("clean-read-back", d.to_string());
+            }
+            if to == Format::SGF && clean {
+                if let Ok(again) = to.read(out.bytes.clone(), &ReadOptions::default()) {
+                    if let Some(d) = again.diagnostics.iter().find(|d| {
+                        d.code.starts_with("fix.")
+                            && !kifu::normalise::codes::REPORT_ONLY.contains(&d.code)
+                            && d.code != kifu::normalise::codes::RANK
+                    }) {
+                        finding("repair-free", d.to_string());
+                    }
+                }
             }
         }
     }

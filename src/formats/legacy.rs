@@ -4,6 +4,18 @@
 use crate::model::info::normalize_rank;
 use crate::model::{BoardSize, Color, Move, Node};
 
+/// The largest komi, in points either way, that kifu takes for one: a value beyond it is a komi
+/// in another unit (Fox's ×100, which the SGF repairs read) or no komi at all. The line-based
+/// readers do not take such a value as a komi (they report it and keep its text) and their
+/// writers do not write one, so that every format reads one number as the same komi.
+pub(crate) const MAX_KOMI: f64 = 100.0;
+
+/// A handicap larger than the board has points is no handicap: the line-based readers report
+/// such a count and keep its text.
+pub(crate) fn handicap_fits(count: i64, size: BoardSize) -> bool {
+    (0..=i64::from(size.width) * i64::from(size.height)).contains(&count)
+}
+
 /// `text` made fit for one line of a line-based file: line breaks, NUL and the other control
 /// characters become spaces (runs of them one space). The flag says whether anything changed.
 pub(crate) fn one_line(text: &str) -> (String, bool) {

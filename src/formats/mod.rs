@@ -12,7 +12,7 @@ use std::fmt;
 pub(crate) mod cut;
 pub mod gib;
 pub mod json;
-mod legacy;
+pub(crate) mod legacy;
 mod limits;
 
 pub use limits::Limits;

@@ -331,6 +331,23 @@ impl Distinct {
     }
 }
 
+/// The values of `lists` (the occurrences of one list property `ident`, in node order) as one
+/// list, as [`merge`] joins a repeated property: a point already listed (alone or in a
+/// rectangle) dropped for a point list, an identical value dropped for another list; and how
+/// many were dropped. Used when a repair renames a property into one the node already has
+/// (`M[ei][k]MA[ei]` → `MA[ei][k]`), so a second read finds nothing to merge.
+pub(crate) fn union<'a>(ident: &str, lists: impl IntoIterator<Item = &'a Values<'a>>) -> (Vec<PropValue>, usize) {
+    let lists: Vec<&Values<'_>> = lists.into_iter().collect();
+    let points = merge_kind(ident) == Merge::Points;
+    let mut merged = Merged::new(points, lists.iter().map(|v| v.len()).sum());
+    for values in lists {
+        for (text, parts) in values.split_texts() {
+            merged.offer(text, parts.map(|(a, _)| a.len()));
+        }
+    }
+    merged.into_kept()
+}
+
 /// Whether two value lists say the same: equal, or for `CA` two labels of one charset.
 fn same_values(ident: &str, a: &[PropValue], b: &[PropValue]) -> bool {
     if a == b {

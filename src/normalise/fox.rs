@@ -139,7 +139,7 @@ fn komi(w: &mut Work<'_>, i: usize, facts: &GameFacts) {
         None
     } else if facts.fox {
         fox_komi(&raw, facts.unit)
-    } else if k.abs() > 100.0 {
+    } else if k.abs() > crate::formats::legacy::MAX_KOMI {
         scaled_komi(k)
     } else {
         None
@@ -164,7 +164,7 @@ fn komi(w: &mut Work<'_>, i: usize, facts: &GameFacts) {
         // information; a komi ×100 in a file of unknown origin is a guess.
         let severity = if facts.fox { Severity::Info } else { Severity::Warning };
         w.report(origin, severity, codes::KOMI_SCALED, msg);
-    } else if k.abs() > 100.0 && !done {
+    } else if k.abs() > crate::formats::legacy::MAX_KOMI && !done {
         w.note(
             origin,
             Severity::Warning,

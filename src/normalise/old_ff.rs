@@ -93,19 +93,23 @@ pub(crate) fn repair(w: &mut Work<'_>, facts: &GameFacts) {
 fn rename(w: &mut Work<'_>, i: usize, to: &str, what: &str) -> bool {
     let origin = w.props[i].origin;
     let from = w.props[i].ident.clone();
-    let removed = match w.find(to) {
+    let (removed, dropped) = match w.find(to) {
         Some(k) => {
-            let values = w.props[i].values.take();
-            w.props[k].values.to_mut().extend(values);
+            // One list, in node order, each point (or value) once: merged as a repeated
+            // property is, so that reading the result again finds nothing to merge.
+            let (first, then) = if k < i { (k, i) } else { (i, k) };
+            let (values, dropped) = super::duplicates::union(to, [&w.props[first].values, &w.props[then].values]);
+            w.props[k].values = values.into();
             w.props.remove(i);
-            true
+            (true, dropped)
         }
         None => {
             w.props[i].rename(to.to_string());
-            false
+            (false, 0)
         }
     };
-    w.report(origin, Severity::Info, codes::OLD_PROPERTY, format!("{from}: {what}"));
+    let more = if dropped > 0 { format!(" ({dropped} value(s) {to} already had dropped)") } else { String::new() };
+    w.report(origin, Severity::Info, codes::OLD_PROPERTY, format!("{from}: {what}{more}"));
     removed
 }
 

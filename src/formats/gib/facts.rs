@@ -135,7 +135,8 @@ fn facts_from(
 ) -> Facts {
     let text = |id: &str| prop(id).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
     let komi10 = text("KM").and_then(|k| match k.parse::<f64>() {
-        Ok(x) if x.is_finite() && (x * 10.0).abs() < 1e9 => {
+        // A komi beyond ±MAX_KOMI reads back as none (the readers' rule): not written.
+        Ok(x) if x.is_finite() && x.abs() <= crate::formats::legacy::MAX_KOMI => {
             let k10 = (x * 10.0).round();
             if (k10 - x * 10.0).abs() > 1e-6 {
                 sink.push(Diagnostic::warning(

@@ -101,7 +101,9 @@ pub(super) fn lines(private: Option<&[(String, String)]>, facts: &Facts, sink: &
     let private = private.unwrap_or_default();
     // Entries that stay as they are come back as `XGIB`; without any, the file reads back as a
     // game without `XGIB`, so it is written as one: with Tygem's full key set.
-    let has_private = private.iter().any(|(key, value)| keeps_raw(facts, key, value));
+    // A repeated key's later entries are written as they are.
+    let repeated = private.iter().enumerate().any(|(i, (k, _))| private[..i].iter().any(|(p, _)| p == k));
+    let has_private = repeated || private.iter().any(|(key, value)| keeps_raw(facts, key, value));
     let raw_of = |key: &str| private.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
 
     let mut out = String::new();
@@ -188,13 +190,20 @@ fn merge(
     let raw_of = |key: &str| raw.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
     let generated: Vec<Option<String>> = canon.iter().map(|&c| value(c, raw_of(c))).collect();
     let replaced = |key: &str| canon.iter().position(|c| *c == key).is_some_and(|i| generated[i].is_some());
-    let kept: Vec<&(String, String)> = raw.iter().filter(|(k, _)| !replaced(k)).collect();
+    // (item, whether it repeats a key given before): a generated value replaces only the first
+    // item of its key; the repeats stay, each after the key's first line.
+    let kept: Vec<(&(String, String), bool)> = raw
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (item, raw[..i].iter().any(|(k, _)| *k == item.0)))
+        .filter(|((k, _), repeat)| *repeat || !replaced(k))
+        .collect();
     let mut out = Vec::new();
     let mut next = 0;
     let mut add_canon = |upto: usize, out: &mut Vec<(String, String, bool)>| {
         for i in next..upto.max(next) {
             let c = canon[i];
-            if kept.iter().any(|(rk, _)| rk == c) {
+            if kept.iter().any(|((rk, _), repeat)| rk == c && !repeat) {
                 continue;
             }
             if let Some(v) = generated[i].clone().or_else(|| default(c)) {
@@ -203,9 +212,10 @@ fn merge(
         }
         next = next.max(upto);
     };
-    for (k, r) in &kept {
+    for ((k, r), repeat) in &kept {
         if let Some(at) = canon.iter().position(|c| c == k) {
-            add_canon(at, &mut out);
+            // A repeat comes after its key's first line, generated or kept.
+            add_canon(if *repeat { at + 1 } else { at }, &mut out);
         }
         out.push((k.clone(), r.clone(), true));
     }

@@ -192,6 +192,25 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
         (_, Some(d)) if d != 0 => Some(d),
         (g, d) => g.or(d),
     };
+    // A komi beyond ±MAX_KOMI is none (the rule of every reader): reported, the values kept.
+    let komi = komi.filter(|&k| {
+        let fits = (k as f64 / 10.0).abs() <= crate::formats::legacy::MAX_KOMI;
+        if !fits {
+            let off = h.offset("GAMEINFOMAIN").or(h.offset("GAMEGONGJE")).unwrap_or(0);
+            sink.push_at(
+                off,
+                Diagnostic::warning(
+                    codes::KOMI_RANGE,
+                    format!(
+                        "komi {} is beyond ±{} points; no KM, the values kept in XGIB",
+                        format_real(k as f64 / 10.0),
+                        crate::formats::legacy::MAX_KOMI
+                    ),
+                ),
+            );
+        }
+        fits
+    });
     if let Some(k) = komi {
         b.add_prop(root, "KM", [format_real(k as f64 / 10.0)]);
         m.keys.extend(["GAMEGONGJE", "GAMEDUM", "GAMECONDITION"]);
@@ -213,8 +232,22 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
             }
         }
     }
-    m.main.push("GCDT");
-    m.tag.push("R");
+    let count = if crate::formats::legacy::handicap_fits(count, BoardSize::square(19)) {
+        m.main.push("GCDT");
+        m.tag.push("R");
+        count
+    } else {
+        // Not a handicap at all: no HA, the header's values stay in XGIB.
+        let off = raw.handicap.map_or(0, |(_, o)| o);
+        sink.push_at(
+            off,
+            Diagnostic::warning(
+                codes::HANDICAP,
+                format!("handicap {count} is out of range (more stones than a 19x19 board has points); no HA"),
+            ),
+        );
+        0
+    };
     if count >= 2 {
         b.add_prop(root, "HA", [count.to_string()]);
         match u32::try_from(count).ok().and_then(|n| tygem_layout(BoardSize::square(19), n)) {
@@ -363,8 +396,8 @@ pub(super) fn build(raw: &Raw, sink: &mut Sink) -> GameTree {
 
 /// The value of a composite entry, under its classic or its modern key.
 fn composite_value<'e>(entries: &'e [Entry], key: &str) -> &'e str {
-    let find = |k: &str| entries.iter().find(|e| e.key == k);
-    find(key).or_else(|| entries.iter().find(|e| canonical(&e.key) == key)).map_or("", |e| &e.value)
+    // The first entry under either spelling (`INFOMAIN`, `GAMEINFOMAIN`): the first is used.
+    entries.iter().find(|e| canonical(&e.key) == key).map_or("", |e| &e.value)
 }
 
 fn color_word(c: Color) -> &'static str {
@@ -379,17 +412,25 @@ fn three(v: &str) -> Option<[u64; 3]> {
 }
 
 /// The `XGIB` values: every header entry not mapped to SGF, in file order; the composite
-/// entries keep only their unmapped sub-fields (and are left out when none is left).
+/// entries keep only their unmapped sub-fields (and are left out when none is left). A key
+/// given more than once is kept whole every time, its first entry included: the writer writes
+/// the first (its values generated again) and then the others as they are, so a repeated key
+/// keeps its place and its repeats through any number of rewrites.
 fn private_entries(h: &Header<'_>, m: &Mapped) -> Vec<String> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
+    let times = |key: &str| h.entries.iter().filter(|e| canonical(&e.key) == key).count();
     for e in h.entries {
-        let first = !seen.contains(&canonical(&e.key));
-        seen.push(canonical(&e.key));
+        let key = canonical(&e.key);
+        let first = !seen.contains(&key);
+        seen.push(key);
+        if times(key) > 1 {
+            out.push(format!("{key}={}", e.value));
+            continue;
+        }
         if first && m.keys.contains(&e.key.as_str()) {
             continue;
         }
-        let key = canonical(&e.key);
         let value = match (first, key) {
             (true, "GAMEINFOMAIN") => keep(&h.main, &m.main),
             (true, "GAMEINFOSUB") => keep(&h.sub, &m.sub),

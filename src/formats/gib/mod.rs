@@ -66,8 +66,12 @@ pub mod codes {
     pub const BAD_COLOUR: &str = "gib.bad-colour";
     /// The result code is unknown; no `RE` was written.
     pub const UNKNOWN_RESULT: &str = "gib.unknown-result";
-    /// The handicap sources (`INI`, `GCDT`, GAMETAG `R`) disagree, or the count has no layout.
+    /// The handicap sources (`INI`, `GCDT`, GAMETAG `R`) disagree, the count has no layout, or
+    /// it is out of range (more stones than the board has points: no `HA`).
     pub const HANDICAP: &str = "gib.handicap";
+    /// The komi (`GONGJE`, `DUM`, in tenths) is beyond ±100 points: no `KM`, the values kept
+    /// in `XGIB`.
+    pub const KOMI_RANGE: &str = "gib.komi-range";
     /// A player name came from `GAME*NICK` because `GAME*NAME` is missing.
     pub const NAME_FROM_NICK: &str = "gib.name-from-nick";
     /// A player name came from `*USERINFO` or `GAMETAG` (modern records name players only there):
@@ -108,6 +112,10 @@ pub mod codes {
     /// Writer: the `AB` stones are not Tygem's layout for the handicap; readers will place the
     /// layout instead.
     pub const HANDICAP_LAYOUT: &str = "gib.handicap-layout";
+    /// Writer: a game without `HA` whose root `AB` stones are two or more was written with a
+    /// handicap of that many stones (GIB holds setup stones only as a handicap); it reads back
+    /// with an `HA`.
+    pub const IMPLIED_HANDICAP: &str = "gib.implied-handicap";
     /// Writer: a private `XGIB` entry was replaced by the value the SGF properties give.
     pub const PRIVATE_SUPERSEDED: &str = "gib.private-superseded";
     /// Writer: the output charset has no GIB flavour; UTF-8 (`Global`) was written.

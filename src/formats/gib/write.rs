@@ -57,6 +57,20 @@ pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic
     let (handicap, records) = moves(game, size, &mut sink);
     let private = header::private_entries(root, &mut sink);
     let facts = facts::facts(game, kind, handicap, records.len(), private.as_deref(), &mut sink);
+    // The reader takes a text holding U+FFFD for one damaged by an earlier conversion and keeps
+    // it privately only (`gib.damaged-text`): written, but it will not read back as itself.
+    for (prop, text) in
+        [("GN", &facts.name), ("PC", &facts.place), ("GC", &facts.comment), ("PB", &facts.black), ("PW", &facts.white)]
+    {
+        if text.as_deref().is_some_and(|t| t.contains('\u{FFFD}')) {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_PROPERTY,
+                format!(
+                    "root node: {prop} holds U+FFFD, which GIB readers take for damage; it reads back privately only"
+                ),
+            ));
+        }
+    }
 
     let mut out = String::from("\\HS\r\n");
     out.push_str(&header::lines(private.as_deref(), &facts, &mut sink));
@@ -249,9 +263,25 @@ fn moves(game: &GameTree, size: BoardSize, sink: &mut Vec<Diagnostic>) -> (u32, 
 /// The `INI` count: `HA`, checked against the root's `AB` stones and Tygem's layout.
 fn handicap(root: Node<'_>, sink: &mut Vec<Diagnostic>) -> u32 {
     let ha = root.value("HA").and_then(|h| h.trim().parse::<u32>().ok());
+    if let (Some(raw), None) = (root.value("HA"), ha) {
+        sink.push(Diagnostic::warning(
+            codes::LOSSY_PROPERTY,
+            format!("root node: HA[{}] is not a handicap count; not written", raw.escape_debug()),
+        ));
+    }
     // Every AB property of the root: some programs repeat it (`AB[dp]AB[pd]`).
     let stones: Vec<Point> = root.points_of("AB").collect();
     let count = ha.filter(|&h| h >= 2).unwrap_or(stones.len() as u32);
+    if ha.is_none_or(|h| h < 2) && count >= 2 {
+        // GIB holds setup stones only as a handicap: the file says handicap `count`, which
+        // reads back as HA[count].
+        sink.push(Diagnostic::warning(
+            codes::IMPLIED_HANDICAP,
+            format!(
+                "root node: no HA; the {count} AB stones written as handicap {count} (INI {count}), which reads back as HA[{count}]"
+            ),
+        ));
+    }
     if count < 2 {
         if !stones.is_empty() {
             sink.push(Diagnostic::warning(

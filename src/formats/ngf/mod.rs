@@ -24,6 +24,9 @@ pub mod codes {
     /// A header value (size, handicap, komi, date, time) could not be read; its raw text is kept
     /// in an `XNGF…` property.
     pub const BAD_HEADER_VALUE: &str = "ngf.bad-header-value";
+    /// Header: a handicap larger than the board has points, or a komi beyond ±100 points, is
+    /// out of range: not read, the raw text kept (warning).
+    pub const OUT_OF_RANGE: &str = "ngf.out-of-range";
     /// A rank is not in a known form; it was copied unchanged.
     pub const UNKNOWN_RANK: &str = "ngf.unknown-rank";
     /// The handicap has no known stone layout on this board; `HA` is set without `AB`.

@@ -5,6 +5,7 @@ use super::codes;
 use super::fields::{compact_date, integer_komi, parse_date, rank_to_sgf, split_player};
 use super::result::{ParsedResult, parse_result};
 use crate::diag::{Diagnostic, Sink};
+use crate::formats::legacy;
 use crate::go::handicap::tygem_layout;
 use crate::model::info::format_real;
 use crate::model::{BoardSize, GameTree, NodeId, TreeBuilder};
@@ -144,6 +145,19 @@ impl Reader {
         self.private(ident, line.text);
     }
 
+    /// A readable value out of its field's range (`why`): reported, kept as `ident`, no SGF
+    /// property.
+    fn out_of_range(&mut self, line: Line<'_>, field: Field, ident: &'static str, why: &str) {
+        self.sink.push_at(
+            line.offset,
+            Diagnostic::warning(
+                codes::OUT_OF_RANGE,
+                format!("{} '{}' is out of range ({why}); not read, kept as {ident}", field.name(), line.text),
+            ),
+        );
+        self.private(ident, line.text);
+    }
+
     fn player(&mut self, line: Line<'_>, name_ident: &'static str, rank_ident: &'static str, raw: &'static str) {
         let (name, rank) = split_player(line.text);
         if !name.is_empty() {
@@ -249,7 +263,8 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
     }
     if let Some(l) = get(Field::Handicap) {
         match l.text.parse::<u32>() {
-            Ok(n) => r.handicap = n,
+            Ok(n) if legacy::handicap_fits(i64::from(n), r.size) => r.handicap = n,
+            Ok(_) => r.out_of_range(l, Field::Handicap, "XNGFHA", "more stones than the board has points"),
             Err(_) => r.bad_value(l, Field::Handicap, "XNGFHA"),
         }
     }
@@ -291,15 +306,23 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
         r.root("HA", r.handicap.to_string());
     }
     if let Some(l) = get(Field::Komi) {
+        // Points: the integer form (n + 0.5 in an even game), or a decimal taken as it is. A
+        // komi beyond ±MAX_KOMI is none (the same bound the SGF repairs hold a komi to).
+        let out_of_range = format!("beyond ±{} points", legacy::MAX_KOMI);
         if let Some(n) = integer_komi(l.text) {
             let km = if r.handicap == 0 { f64::from(n) + 0.5 } else { f64::from(n) };
-            r.root("KM", format_real(km));
+            if km.abs() <= legacy::MAX_KOMI {
+                r.root("KM", format_real(km));
+            } else {
+                r.out_of_range(l, Field::Komi, "XNGFKM", &out_of_range);
+            }
         } else {
             match l.text.parse::<f64>().ok().filter(|k| k.is_finite()) {
-                Some(k) => {
+                Some(k) if k.abs() <= legacy::MAX_KOMI => {
                     r.root("KM", format_real(k));
                     r.private("XNGFKM", l.text);
                 }
+                Some(_) => r.out_of_range(l, Field::Komi, "XNGFKM", &out_of_range),
                 None => r.bad_value(l, Field::Komi, "XNGFKM"),
             }
         }

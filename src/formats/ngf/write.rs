@@ -270,7 +270,16 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
             }
             h
         }
-        None if !ab.is_empty() && same(tygem_layout(size, ab.len() as u32)) => ab.len() as u32,
+        None if !ab.is_empty() && same(tygem_layout(size, ab.len() as u32)) => {
+            let n = ab.len() as u32;
+            if n >= 2 {
+                // The file then says handicap n, which reads back as HA[n]: say so.
+                w.lossy(format!(
+                    "no HA: the {n} AB stones (the handicap-{n} layout) written as handicap {n}, which reads back as HA[{n}]"
+                ));
+            }
+            n
+        }
         None => {
             if !ab.is_empty() {
                 w.lossy(format!("{} AB setup stones (not a handicap layout) not written", ab.len()));
@@ -279,6 +288,18 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         }
     };
     let komi = w.root("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(|k| k.is_finite());
+    // A komi beyond ±MAX_KOMI reads back as none: not written (the reader's rule).
+    let komi = match komi {
+        Some(k) if k.abs() > legacy::MAX_KOMI => {
+            w.lossy(format!(
+                "KM[{}] is beyond ±{} points, which NGF readers do not take for a komi; not written",
+                format_real(k),
+                legacy::MAX_KOMI
+            ));
+            None
+        }
+        k => k,
+    };
     // The kept raw komi text only when the reader keeps it too (`integer_komi` is the rule of
     // both): a text that reads as an integer is the n (+ 0.5 without handicap) form, so `0100404`
     // for KM 100404 would come back as 100404.5 (a robustness proptest finding).
@@ -296,12 +317,17 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
         None if raw_km.is_some() => (h_line, raw_km.unwrap_or_default()),
         // No komi: readers need a number; handicap line 1 with komi 0 is the no-komi form
         // (read as KM[0], which readers take for no komi).
+        // An unknown komi cannot stay unknown: NGF has no empty komi line, and 0 reads back as
+        // KM[0] (a warning says so).
         None if handicap >= 2 => {
-            w.note("no KM: komi line written as 0 (NGF has no empty komi)");
+            w.lossy("no KM: NGF cannot leave the komi unknown; written as komi 0 (reads back as KM[0])");
             (h_line, "0".into())
         }
         None => {
-            w.note("no KM: written as handicap line 1 and komi 0, NGF's no-komi form (read as KM[0])");
+            w.lossy(
+                "no KM: NGF cannot leave the komi unknown; written as handicap line 1 and komi 0, NGF's \
+                 no-komi form (reads back as KM[0])",
+            );
             ("1".into(), "0".into())
         }
         Some(k) if handicap >= 2 => {
@@ -324,7 +350,7 @@ pub(crate) fn write_text(collection: &Collection) -> Result<(String, Vec<Diagnos
             (zero, format_real(n))
         }
     };
-    if w.root("KM").is_some() && komi.is_none() {
+    if w.root("KM").is_some_and(|k| k.trim().parse::<f64>().ok().filter(|k| k.is_finite()).is_none()) {
         w.lossy(format!("KM '{}' is not a number; not written", w.root("KM").unwrap_or_default()));
     }
     line(&handicap_line);
@@ -522,7 +548,7 @@ mod tests {
     /// read, then refused by the writer): written with its size; a move past `Z` is reported.
     #[test]
     fn boards_past_z_keep_their_size_and_report_moves_they_cannot_address() {
-        let (out, d) = write("(;GM[1]SZ[30];B[ac];W[zz];B[cd])");
+        let (out, d) = write("(;GM[1]SZ[30]KM[6.5];B[ac];W[zz];B[cd])");
         assert_eq!(d.len(), 1, "{d:?}");
         assert!(d[0].contains("W[zz] is past Z"), "{d:?}");
         let read = crate::formats::Format::NGF.read(out.clone().into_bytes(), &Default::default()).unwrap();
@@ -564,7 +590,7 @@ mod tests {
 
     #[test]
     fn lossy_items_are_reported_one_by_one() {
-        let (_, d) = write("(;SZ[19]EV[Cup]RU[Japanese];B[pd]C[hi]TR[dd](;W[dp];B[qq])(;W[dd]))(;B[aa])");
+        let (_, d) = write("(;SZ[19]KM[6.5]EV[Cup]RU[Japanese];B[pd]C[hi]TR[dd](;W[dp];B[qq])(;W[dd]))(;B[aa])");
         assert_eq!(d.len(), 6, "{d:?}");
         assert!(d[0].contains("games 2 to 2"));
         assert!(d.iter().any(|m| m == "move 1: comment not written"));
@@ -578,7 +604,10 @@ mod tests {
         let (out, d) = write("(;GM[1]SZ[19];B[pd];W[dp]C[a\0b])");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(&lines[..12], ["-", "19", "", "", "", "1", "0", "0", "00000000", "0", "", "2"]);
-        assert_eq!(d, ["move 2: comment not written"]);
+        // The unknown komi cannot stay unknown in NGF: said so.
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with("no KM: NGF cannot leave the komi unknown"), "{d:?}");
+        assert_eq!(d[1], "move 2: comment not written");
         let back = super::super::parse_text(&out, Sink::new()).0.expect("read");
         let r = back.root();
         assert_eq!((r.value("GN"), r.value("DT"), r.value("TM"), r.value("KM")), (None, None, None, Some("0")));
@@ -586,7 +615,7 @@ mod tests {
 
     #[test]
     fn both_moves_of_a_node_repeated_setup_and_control_characters() {
-        let (out, d) = write("(;SZ[19]AB[dp]AB[pd]PB[a\0b]PW[x\ny];W[pp];B[tt]W[tt])");
+        let (out, d) = write("(;SZ[19]HA[2]KM[0]AB[dp]AB[pd]PB[a\0b]PW[x\ny];W[pp];B[tt]W[tt])");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!((lines[2], lines[3], lines[5]), ("x y ", "a b ", "2"));
         assert_eq!(&lines[11..], ["3", "PMABWQQQQ", "PMACBAAAA", "PMADWAAAA"]);
@@ -596,7 +625,7 @@ mod tests {
 
     #[test]
     fn ranks_ngf_cannot_hold_are_reported() {
-        let (out, d) = write("(;PB[Master]BR[P]PW[GoFuN]WR[NR]BR[P9段])");
+        let (out, d) = write("(;KM[6.5]PB[Master]BR[P]PW[GoFuN]WR[NR]BR[P9段])");
         assert_eq!(out.lines().nth(3), Some("Master"));
         assert_eq!(
             d,
@@ -672,14 +701,15 @@ mod tests {
     }
 
     /// A kept raw komi that reads as an integer is not written back (a proptest finding: KM 100404
-    /// with `XNGFKM[0100404]` was written `0100404`, then read as 100404.5).
+    /// with `XNGFKM[0100404]` was written `0100404`, then read as 100404.5; the same with a komi
+    /// in range).
     #[test]
     fn a_raw_komi_read_as_an_integer_is_not_kept() {
-        let (out, _) = write("(;GM[1]SZ[19]KM[100404]XNGFKM[0100404])");
+        let (out, _) = write("(;GM[1]SZ[19]KM[94]XNGFKM[094])");
         assert_eq!(out.lines().nth(5), Some("1"));
-        assert_eq!(out.lines().nth(7), Some("100404"));
+        assert_eq!(out.lines().nth(7), Some("94"));
         let back = super::super::parse_text(&out, Sink::new()).0.expect("read");
-        assert_eq!(back.root().value("KM"), Some("100404"));
+        assert_eq!(back.root().value("KM"), Some("94"));
         let (out, _) = write("(;GM[1]SZ[19]KM[6.5]XNGFKM[6.50])");
         assert_eq!(out.lines().nth(7), Some("6.50"));
     }

@@ -101,6 +101,10 @@ pub(super) fn derive(key: &str, value: &str) -> Result<Vec<(&'static str, String
                 // A decimal comma (`0,50`) is the only comma left after the handicap.
                 let k = k.replacen(',', ".", 1);
                 let x: f64 = k.parse().ok().filter(|x: &f64| x.is_finite()).ok_or(format!("komi '{k}'"))?;
+                // A komi beyond ±MAX_KOMI is none (the rule of every reader).
+                if x.abs() > crate::formats::legacy::MAX_KOMI {
+                    return Err(format!("komi '{k}' (beyond ±{} points)", crate::formats::legacy::MAX_KOMI));
+                }
                 out.push(("KM", format_real(x)));
             }
         }
@@ -207,7 +211,9 @@ pub(super) fn render(key: &str, get: &dyn Fn(&str) -> Option<String>) -> String 
         "Hdcp" => {
             let ha = get("HA").unwrap_or_else(|| "0".into());
             // Readers split at the comma: with no komi the field after it stays empty.
-            match get("KM").and_then(|k| k.trim().parse::<f64>().ok()) {
+            // A komi beyond ±MAX_KOMI reads back as none: not written (reported by the writer).
+            let fits = |k: &f64| k.abs() <= crate::formats::legacy::MAX_KOMI;
+            match get("KM").and_then(|k| k.trim().parse::<f64>().ok()).filter(fits) {
                 Some(k) => format!("{},{k:.2}", ha.trim()),
                 None => format!("{},", ha.trim()),
             }

@@ -54,9 +54,14 @@ pub mod codes {
     pub const INFERRED_COLOUR: &str = "ugf.inferred-colour";
     /// Move numbers are not consecutive from 1 (or a number is missing).
     pub const MOVE_NUMBER: &str = "ugf.move-number";
-    /// A move-0 (setup) line came after the first move; it was added as setup on that node.
+    /// A move-0 (setup) line came after the first move; it was set in a node of its own after
+    /// that move.
     pub const LATE_SETUP: &str = "ugf.late-setup";
-    /// The number of black setup stones differs from the `Hdcp` handicap.
+    /// A setup point was given twice in one node: set once (info), by its later line when the
+    /// colours differ (warning).
+    pub const DUPLICATE_SETUP: &str = "ugf.duplicate-setup";
+    /// The number of black setup stones differs from the `Hdcp` handicap, or there are setup
+    /// stones and no `Hdcp` line.
     pub const HANDICAP_MISMATCH: &str = "ugf.handicap-mismatch";
     /// A review comment or figure points past the last node; it was attached to the last main-line node.
     pub const COMMENT_TARGET: &str = "ugf.comment-target";

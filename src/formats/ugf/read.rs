@@ -6,7 +6,7 @@ use super::moves::{Geometry, Line, move_prop, parse_move_line};
 use super::review;
 use super::{PROP_CLOCK, PROP_COMMENT, PROP_HEADER, PROP_PLAYER, PROP_TIME, codes};
 use crate::diag::{Diagnostic, Sink};
-use crate::model::{Collection, Color, Move, TreeBuilder};
+use crate::model::{Collection, Color, Move, NodeId, Point, TreeBuilder};
 
 /// Splits text into lines ending at CR, LF or CRLF, with each line's byte offset.
 fn lines(text: &str) -> Vec<(usize, &str)> {
@@ -160,7 +160,9 @@ pub(crate) fn parse_text(text: String, mut sink: Sink) -> Result<(Collection, Ve
         let joined: Vec<&str> = comment.iter().map(|(_, l)| l.trim_end()).collect();
         b.add_prop(root, PROP_COMMENT, [joined.join("\n")]);
     }
-    read_data(&data, geo, &mut b, &mut sink);
+    // Whether the header gives a handicap at all (`Hdcp=0,6.50` says "no handicap stones").
+    let hdcp = head.iter().any(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("Hdcp")));
+    read_data(&data, geo, hdcp, &mut b, &mut sink);
     let ids = review::read_review(&review_nodes, geo, &mut b, &mut sink);
     review::read_review_comments(&review_comments, ids.as_ref(), &mut b, &mut sink);
     review::read_figures(&figure, geo, &mut b, &mut sink);
@@ -296,12 +298,55 @@ fn read_header(head: &[Line], b: &mut TreeBuilder, sink: &mut Sink) -> Option<Ge
     Some(Geometry { size, flip: flip.unwrap_or(true) })
 }
 
-fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink) {
+/// The setup stones of one node, in line order: a point set again is set once, by its last line.
+struct Setup {
+    node: NodeId,
+    stones: Vec<(Color, Point)>,
+}
+
+impl Setup {
+    /// Sets `p` to `colour`; the colour it had when it was set already.
+    fn set(&mut self, colour: Color, p: Point) -> Option<Color> {
+        match self.stones.iter().position(|&(_, q)| q == p) {
+            Some(i) => {
+                let before = self.stones.remove(i).0;
+                self.stones.push((colour, p));
+                Some(before)
+            }
+            None => {
+                self.stones.push((colour, p));
+                None
+            }
+        }
+    }
+
+    fn black(&self) -> u32 {
+        self.stones.iter().filter(|(c, _)| *c == Color::Black).count() as u32
+    }
+
+    /// Writes the node's `AB` and `AW`.
+    fn write(&self, b: &mut TreeBuilder) {
+        for (colour, id) in [(Color::Black, "AB"), (Color::White, "AW")] {
+            let points: Vec<String> =
+                self.stones.iter().filter(|(c, _)| *c == colour).filter_map(|(_, p)| p.to_sgf()).collect();
+            if !points.is_empty() {
+                b.append_values(self.node, id, points);
+            }
+        }
+    }
+}
+
+/// Reads `[Data]`: setup stones (move number 0) and the main line. `hdcp`: whether the header
+/// has a `Hdcp` line (which then says how many of the setup stones are a handicap).
+fn read_data(data: &[Line], geo: Geometry, hdcp: bool, b: &mut TreeBuilder, sink: &mut Sink) {
     let root = b.root();
     let mut cur = root;
     let mut moves = 0u32;
     let mut last: Option<Color> = None;
-    let mut black_setup = 0u32;
+    // The setup of the root, then of each node of setup lines after a move (each in a node of
+    // its own, after the move it follows: SGF has no node holding a move and setup, and the
+    // order of the lines is the order of the game).
+    let mut setups: Vec<Setup> = vec![Setup { node: root, stones: Vec::new() }];
     for &(off, raw) in data {
         let line = raw.trim();
         if line.is_empty() {
@@ -320,16 +365,40 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
                 );
                 continue;
             };
-            if moves > 0 {
+            if setups.last().is_none_or(|s| s.node != cur) {
                 sink.push_at(
                     off,
-                    Diagnostic::warning(codes::LATE_SETUP, "setup stone after the first move; set on the current node"),
+                    Diagnostic::warning(
+                        codes::LATE_SETUP,
+                        format!("setup stone after move {moves}; set in a node of its own after that move"),
+                    ),
                 );
-            } else if colour == Color::Black {
-                black_setup += 1;
+                cur = b.add_child(cur);
+                setups.push(Setup { node: cur, stones: Vec::new() });
             }
-            let id = if colour == Color::Black { "AB" } else { "AW" };
-            b.append_values(cur, id, p.to_sgf());
+            let setup = setups.last_mut().expect("the root's setup at least");
+            let point = p.to_sgf().unwrap_or_default();
+            match setup.set(colour, p) {
+                Some(before) if before == colour => sink.push_at(
+                    off,
+                    Diagnostic::info(
+                        codes::DUPLICATE_SETUP,
+                        format!("setup point {point} given twice ({}); set once", colour.as_sgf()),
+                    ),
+                ),
+                Some(before) => sink.push_at(
+                    off,
+                    Diagnostic::warning(
+                        codes::DUPLICATE_SETUP,
+                        format!(
+                            "setup point {point} given as {} and then as {}; the later line kept",
+                            before.as_sgf(),
+                            colour.as_sgf()
+                        ),
+                    ),
+                ),
+                None => {}
+            }
             continue;
         }
         moves += 1;
@@ -345,7 +414,7 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
             None => {
                 let c = match last {
                     Some(l) => l.opponent(),
-                    None if black_setup > 0 => Color::White,
+                    None if setups[0].black() > 0 => Color::White,
                     None => Color::Black,
                 };
                 sink.push_at(
@@ -372,11 +441,25 @@ fn read_data(data: &[Line], geo: Geometry, b: &mut TreeBuilder, sink: &mut Sink)
             b.add_prop(cur, PROP_PLAYER, [p.to_string()]);
         }
     }
+    for setup in &setups {
+        setup.write(b);
+    }
+    // A `Hdcp` of 0 or 1 beside setup stones says they are no handicap (a position set up):
+    // only a handicap count that disagrees with the stones, or setup stones with no `Hdcp` at
+    // all, are worth a word.
+    let black_setup = setups[0].black();
     let ha: u32 = b.value(root, "HA").and_then(|h| h.parse().ok()).unwrap_or(0);
-    if (ha >= 2 || black_setup >= 2) && ha != black_setup {
+    if ha >= 2 && ha != black_setup {
         sink.push(Diagnostic::warning(
             codes::HANDICAP_MISMATCH,
             format!("Hdcp says {ha} handicap stone(s) but [Data] has {black_setup} black setup stone(s)"),
+        ));
+    } else if !hdcp && black_setup >= 2 {
+        sink.push(Diagnostic::warning(
+            codes::HANDICAP_MISMATCH,
+            format!(
+                "no Hdcp line, but [Data] has {black_setup} black setup stones; read as setup, not as a handicap (no HA)"
+            ),
         ));
     }
 }

@@ -260,6 +260,17 @@ fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut Strin
             }
         }
     }
+    // The reader checks `Hdcp` against the black setup stones: a game whose HA says otherwise
+    // is written as it is, and said so.
+    let black = setup_points(tree, NodeId::ROOT, "AB").iter().filter(|p| p.is_on(size)).count();
+    if let Some(ha) = tree.root().value("HA").and_then(|h| h.trim().parse::<usize>().ok()).filter(|&h| h >= 2) {
+        if ha != black {
+            diags.push(Diagnostic::warning(
+                codes::LOSSY_SETUP,
+                format!("HA[{ha}] beside {black} black setup stone(s): written as they are (Hdcp={ha}), which readers report"),
+            ));
+        }
+    }
     let mut n = 0;
     for &id in main {
         let node = tree.node(id);
