@@ -58,14 +58,36 @@ pub fn encode(text: &str, enc: &'static Encoding) -> (Vec<u8>, usize) {
     (bytes, bad.len())
 }
 
+/// Whether `enc` is refused as an output charset: a stateful charset whose escape sequences
+/// switch to byte pairs drawn from 0x21–0x7E, `]` (0x5D) and `\` (0x5C) included. A reader that
+/// scans bytes before decoding (most SGF readers; GIB's `\]`) cuts a value inside such a pair,
+/// and no escaping helps: an escape character there is itself half of a pair. ISO-2022-JP is
+/// the one such charset kifu can name (its other stateful labels, `iso-2022-kr` and the like,
+/// are unknown labels).
+pub(crate) fn unwritable(enc: &'static Encoding) -> bool {
+    enc == encoding_rs::ISO_2022_JP
+}
+
 /// Encodes a writer's output `text` in `enc`, reporting each character the charset cannot hold
 /// with its line:column in `text`: an error (`Err`, nothing written) unless `lossy`, in which
-/// case it is written as `?` and the report is a warning.
+/// case it is written as `?` and the report is a warning. A charset kifu does not write
+/// ([`unwritable`]) is an error whatever `lossy` says.
 pub(crate) fn encode_output(
     text: &str,
     enc: &'static Encoding,
     lossy: bool,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    if unwritable(enc) {
+        return Err(vec![Diagnostic::error(
+            codes::UNWRITABLE,
+            format!(
+                "{} is not written: its escape sequences switch to byte pairs that include ']' and '\\', \
+                 which readers that scan bytes take for the end of a value or an escape (write UTF-8, \
+                 Shift_JIS or EUC-JP)",
+                enc.name()
+            ),
+        )]);
+    }
     let (bytes, bad) = encode_listing(text, enc);
     if bad.is_empty() {
         return Ok((bytes, Vec::new()));
@@ -117,16 +139,27 @@ mod tests {
         assert_eq!(diags[2].position.unwrap().column, 6);
     }
 
+    /// ISO-2022-JP: `本` is the pair `4B 5C` (`K\\`) and `丸` the pair `34 5D` (`4]`), a `\\`
+    /// and a `]` to a reader that scans bytes. Refused, with or without `lossy`.
+    #[test]
+    fn a_stateful_charset_is_refused() {
+        let (bytes, _) = encode("C[本丸]", encoding_rs::ISO_2022_JP);
+        assert_eq!(&bytes[5..9], b"K\\4]", "{bytes:?}");
+        for lossy in [false, true] {
+            let diags = encode_output("C[本丸]", encoding_rs::ISO_2022_JP, lossy).unwrap_err();
+            assert_eq!(diags.len(), 1);
+            assert_eq!((diags[0].code, diags[0].severity), (codes::UNWRITABLE, Severity::Error));
+            assert!(diags[0].message.starts_with("ISO-2022-JP is not written"), "{}", diags[0].message);
+        }
+        assert!(!unwritable(encoding_rs::SHIFT_JIS) && !unwritable(encoding_rs::UTF_8));
+    }
+
     #[test]
     fn lossy_writes_a_replacement_and_warns() {
         let (bytes, diags) = encode_output("C[a😀b]", encoding_rs::GB18030, true).unwrap();
         // GB18030 holds every character.
         assert!(diags.is_empty());
         assert_eq!(encoding_rs::GB18030.decode(&bytes).0, "C[a😀b]");
-        // ISO-2022-JP: the replacement must not land inside a JIS X 0208 run.
-        let (bytes, diags) = encode_output("C[漢😀字]", encoding_rs::ISO_2022_JP, true).unwrap();
-        assert_eq!(diags.len(), 1);
-        assert_eq!(encoding_rs::ISO_2022_JP.decode(&bytes).0, "C[漢?字]");
         let (bytes, diags) = encode_output("C[a😀b]", encoding_rs::BIG5, true).unwrap();
         assert_eq!(bytes, b"C[a?b]");
         assert_eq!(diags.len(), 1);

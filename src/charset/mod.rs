@@ -37,6 +37,9 @@ pub mod codes {
     pub const INVALID_BYTES: &str = "charset.invalid-bytes";
     /// Characters the output charset cannot hold (written as `?`).
     pub const UNMAPPABLE: &str = "charset.unmappable";
+    /// An output charset kifu does not write: a stateful one (ISO-2022-JP) whose byte pairs
+    /// include `]` and `\` (error).
+    pub const UNWRITABLE: &str = "charset.unwritable";
     /// How the charset was decided (informational).
     pub const DECIDED: &str = "charset.decided";
     /// The games of one SGF collection declare different charsets; each part was decoded with
