@@ -819,3 +819,40 @@ fn timing() {
         eprintln!("{file}: {} bytes, {per:?} per decision+decode", bytes.len());
     }
 }
+
+/// EUC-KR player names in a file whose long GBK comment decides its charset (no `CA`): the
+/// names become rare han (`이세돌` as `捞技倒`). The file is read in one charset, so they stay as
+/// read, and each gets a warning naming the charset that reads it as a name.
+#[test]
+fn names_in_another_charset_than_the_rest_are_warned_about() {
+    let mut bytes = b"(;GM[1]FF[4]SZ[19]PB[".to_vec();
+    bytes.extend(encoding_rs::EUC_KR.encode("이세돌").0.iter());
+    bytes.extend(b"]PW[");
+    bytes.extend(encoding_rs::EUC_KR.encode("박정환").0.iter());
+    bytes.extend(b"]C[");
+    let comment = "这是一盘非常精彩的围棋比赛，黑棋在中盘取得了优势，白棋最后认输。双方都下得很好。";
+    bytes.extend(encoding_rs::GBK.encode(comment).0.iter());
+    bytes.extend(b"];B[pd];W[dp])");
+    let out = read(bytes.clone());
+    assert_eq!(out.charset.unwrap().encoding, encoding_rs::GBK);
+    assert_eq!(first_comment(&out.collection).as_deref(), Some(comment));
+    let warned: Vec<&str> =
+        out.diagnostics.iter().filter(|d| d.code == codes::NAMES_DISAGREE).map(|d| d.message.as_str()).collect();
+    assert_eq!(warned.len(), 2, "{:?}", out.diagnostics);
+    assert!(warned[0].contains("PB[捞技倒] reads as the name '이세돌' in EUC-KR"), "{}", warned[0]);
+    assert!(warned[1].contains("'박정환'"), "{}", warned[1]);
+    assert!(out.diagnostics.iter().all(|d| d.severity <= Severity::Warning));
+    // A declared charset, or the user's, is not second-guessed; a file all in one charset is quiet.
+    let chosen =
+        kifu::Format::SGF.read(bytes, &ReadOptions::default().with_encoding(Some(encoding_rs::EUC_KR))).unwrap();
+    assert!(chosen.diagnostics.iter().all(|d| d.code != codes::NAMES_DISAGREE));
+    let mut gbk = b"(;GM[1]PB[".to_vec();
+    gbk.extend(encoding_rs::GBK.encode("古力").0.iter());
+    gbk.extend(b"]PW[");
+    gbk.extend(encoding_rs::GBK.encode("柯洁").0.iter());
+    gbk.extend(b"]C[");
+    gbk.extend(encoding_rs::GBK.encode(comment).0.iter());
+    gbk.extend(b"])");
+    let quiet = read(gbk);
+    assert!(quiet.diagnostics.iter().all(|d| d.code != codes::NAMES_DISAGREE), "{:?}", quiet.diagnostics);
+}

@@ -478,6 +478,35 @@ fn script(c: char, han: Han) -> Script {
     }
 }
 
+/// The coherence of a reading that is a name: a frequent surname and frequent characters (every
+/// one of twenty Korean professionals' names read as EUC-KR scores 14–18; their GBK misreadings
+/// 2–12, and no other reading of twenty Chinese professionals' GBK names more than 6).
+const NAME_COHERENCE: i64 = 12;
+
+/// A short text (a player's name) that `decided`, the charset detected for its whole file,
+/// turned into nonsense while another double-byte charset reads its bytes as a name: that
+/// charset and the name in it. `None` when `decided` is no double-byte charset, the text has no
+/// such character, or no other reading is far more coherent (EUC-KR names in a file whose GBK
+/// comment decided it read as rare han: `이세돌` as `捞技倒`).
+pub(crate) fn other_reading(text: &str, decided: &'static Encoding) -> Option<(&'static Encoding, String)> {
+    if !CJK.contains(&decided) && decided != encoding_rs::GB18030 || text.is_ascii() {
+        return None;
+    }
+    let (bytes, _, unmappable) = decided.encode(text);
+    if unmappable {
+        return None;
+    }
+    let here = coherence(text, decided);
+    CJK.iter()
+        .copied()
+        .filter(|&e| e != decided && !(decided == encoding_rs::GB18030 && e == encoding_rs::GBK))
+        .filter_map(|e| Some((e, e.decode_without_bom_handling_and_without_replacement(&bytes)?.into_owned())))
+        .map(|(e, t)| (coherence(&t, e), e, t))
+        .filter(|(score, _, _)| *score >= NAME_COHERENCE && *score > here)
+        .max_by_key(|(score, _, _)| *score)
+        .map(|(_, e, t)| (e, t))
+}
+
 /// How well `text` reads as text in `enc`: native-script characters in single-script runs
 /// score, foreign scripts, rare characters, junk and runs that mix hangul with han or kana
 /// (the mark of a wrong double-byte charset) cost. Looks at the first 4,000 non-ASCII
@@ -719,6 +748,68 @@ const JA_SURNAMES: [&str; 111] = [
 
 #[cfg(test)]
 pub(super) mod tests {
+    /// Player names in EUC-KR beside a GBK comment: the GBK reading of the file turns them
+    /// into rare han, the EUC-KR reading of their bytes into names. Names right in the decided
+    /// charset stay.
+    #[test]
+    fn names_another_charset_reads_far_better() {
+        const KO: [&str; 20] = [
+            "이세돌",
+            "박정환",
+            "김지석",
+            "신진서",
+            "최정",
+            "조한승",
+            "원성진",
+            "강동윤",
+            "박영훈",
+            "이영구",
+            "안성준",
+            "변상일",
+            "신민준",
+            "김명훈",
+            "홍성지",
+            "윤준상",
+            "목진석",
+            "이창호",
+            "유창혁",
+            "서봉수",
+        ];
+        const ZH: [&str; 20] = [
+            "古力",
+            "柯洁",
+            "常昊",
+            "聂卫平",
+            "陈耀烨",
+            "马晓春",
+            "俞斌",
+            "周睿羊",
+            "江维杰",
+            "时越",
+            "唐韦星",
+            "芈昱廷",
+            "范廷钰",
+            "檀啸",
+            "杨鼎新",
+            "辜梓豪",
+            "谢尔豪",
+            "党毅飞",
+            "王檄",
+            "李轩豪",
+        ];
+        for name in KO {
+            let (bytes, _, _) = encoding_rs::EUC_KR.encode(name);
+            let gbk = encoding_rs::GBK.decode_without_bom_handling_and_without_replacement(&bytes).unwrap();
+            assert_eq!(other_reading(&gbk, encoding_rs::GBK), Some((encoding_rs::EUC_KR, name.to_string())), "{name}");
+            assert_eq!(other_reading(name, encoding_rs::EUC_KR), None, "{name}");
+        }
+        for name in ZH {
+            assert_eq!(other_reading(name, encoding_rs::GBK), None, "{name}");
+        }
+        assert_eq!(other_reading("Lee Sedol", encoding_rs::GBK), None);
+        assert_eq!(other_reading("捞技倒", encoding_rs::UTF_8), None, "only for a detected double-byte charset");
+    }
+
     use super::*;
 
     fn enc(e: &'static Encoding, s: &str) -> Vec<u8> {

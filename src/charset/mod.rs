@@ -17,7 +17,7 @@ mod encode;
 mod freq;
 mod labels;
 
-pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, utf8_score};
+pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, other_reading, utf8_score};
 pub use detect::{sniff_utf16, suspicious_utf8};
 pub use encode::encode;
 pub(crate) use encode::encode_output;
@@ -37,6 +37,10 @@ pub mod codes {
     pub const INVALID_BYTES: &str = "charset.invalid-bytes";
     /// Characters the output charset cannot hold (written as `?`).
     pub const UNMAPPABLE: &str = "charset.unmappable";
+    /// A player name that the charset detected for its file turned into nonsense reads as a
+    /// name in another charset (EUC-KR names beside a GBK comment, no `CA`): warned, with the
+    /// name in that charset and the `--from-encoding` that reads it (warning).
+    pub const NAMES_DISAGREE: &str = "charset.names-disagree";
     /// An output charset kifu does not write: a stateful one (ISO-2022-JP) whose byte pairs
     /// include `]` and `\` (error).
     pub const UNWRITABLE: &str = "charset.unwritable";

@@ -180,7 +180,43 @@ pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
         }
         return Err(ReadError { diagnostics });
     }
+    let mut diagnostics = diagnostics;
+    names_disagree(&collection, charset, &mut diagnostics);
     Ok(ReadOutput { collection, charset: Some(charset), diagnostics })
+}
+
+/// Player names the detected charset made nonsense of while another double-byte charset reads
+/// them as names (`charset::other_reading`): a warning each, naming that charset. The file is
+/// decoded in one charset (formats/charsets.md), so the names are kept as decoded; the warning
+/// says which `--from-encoding` reads them. Only for a charset detected, not declared or
+/// chosen; the first 1,000 games are looked at.
+fn names_disagree(
+    collection: &Collection,
+    charset: crate::charset::CharsetDecision,
+    out: &mut Vec<crate::diag::Diagnostic>,
+) {
+    if charset.source != crate::charset::CharsetSource::Detected {
+        return;
+    }
+    for (i, game) in collection.games.iter().take(1000).enumerate() {
+        if game.is_empty() {
+            continue;
+        }
+        for ident in ["PB", "PW"] {
+            let Some(name) = game.root().value(ident) else { continue };
+            if let Some((enc, reading)) = crate::charset::other_reading(name, charset.encoding) {
+                let label = crate::charset::ca_label(enc);
+                out.push(crate::diag::Diagnostic::warning(
+                    crate::charset::codes::NAMES_DISAGREE,
+                    format!(
+                        "game {}: {ident}[{name}] reads as the name '{reading}' in {label}, while the file's other text decided {}: mixed charsets, the name kept as read (--from-encoding {label} reads the names, not the rest)",
+                        i + 1,
+                        crate::charset::ca_label(charset.encoding)
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 /// What [`read`] returns before the fallback: the games, the diagnostics and the decision.
