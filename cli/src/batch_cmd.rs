@@ -1,7 +1,7 @@
 //! `kifu convert` over several inputs or whole folders: options, progress bar, summary, report.
 
 use crate::ExitCode;
-use crate::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Glob, Plan, Record, Report, Status};
+use crate::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Plan, Record, Report, Status};
 use crate::output::{Verbosity, diag_line, print_stdout};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -15,9 +15,9 @@ use std::time::Instant;
 /// Options that turn `kifu convert` into a batch run.
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// Convert the game records under folders given as INPUT (by extension or content).
-    #[arg(short = 'r', long)]
-    recursive: bool,
+    /// `-r`, `--include`, `--exclude`, `-L`: the walk every command that takes inputs shares.
+    #[command(flatten)]
+    pub walk: batch::WalkArgs,
     /// Output folder for several inputs; relative paths are mirrored with the target extension.
     #[arg(short = 'O', long = "output-dir", value_name = "DIR")]
     output_dir: Option<PathBuf>,
@@ -47,15 +47,6 @@ pub struct BatchArgs {
     /// Write the games of all inputs, in input-path order, into this one file.
     #[arg(long, value_name = "FILE")]
     merge: Option<PathBuf>,
-    /// Take only files matching GLOB from walked folders (repeatable; `*`, `**`, `?`, `[a-z]`).
-    #[arg(long, value_name = "GLOB")]
-    include: Vec<String>,
-    /// Leave out files and folders matching GLOB (repeatable).
-    #[arg(long, value_name = "GLOB")]
-    exclude: Vec<String>,
-    /// Follow symbolic links while walking (otherwise they are reported as skipped).
-    #[arg(short = 'L', long)]
-    follow_symlinks: bool,
 }
 
 impl BatchArgs {
@@ -73,7 +64,7 @@ impl BatchArgs {
 
     fn wanted_without_jobs(&self, inputs: usize) -> bool {
         inputs > 1
-            || self.recursive
+            || self.walk.any()
             || self.output_dir.is_some()
             || self.report.is_some()
             || self.dry_run
@@ -81,9 +72,6 @@ impl BatchArgs {
             || self.in_place
             || self.split
             || self.merge.is_some()
-            || !self.include.is_empty()
-            || !self.exclude.is_empty()
-            || self.follow_symlinks
     }
 }
 
@@ -110,10 +98,6 @@ pub struct Common {
 fn usage(msg: &str) -> ExitCode {
     eprintln!("kifu: {msg}");
     ExitCode::Usage
-}
-
-fn globs(patterns: &[String]) -> Result<Vec<Glob>, String> {
-    patterns.iter().map(|p| Glob::new(p).map_err(|e| e.to_string())).collect()
 }
 
 /// A report diagnostic back as a [`Diagnostic`], to print it in the one shape.
@@ -148,19 +132,16 @@ fn print_record(r: &Record, v: Verbosity) {
 fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     let s = &report.summary;
     let count = |st: Status| s.count(st);
-    let mut line = format!(
-        "kifu: {} input{}: {} ok, {} with warnings, {} repaired with errors, {} failed, {} skipped",
-        s.inputs,
-        if s.inputs == 1 { "" } else { "s" },
-        count(Status::Ok),
-        count(Status::Warnings),
-        count(Status::Repaired),
-        count(Status::Failed),
-        count(Status::Skipped)
-    );
-    if s.ignored > 0 {
-        line.push_str(&format!("; {} other files ignored", s.ignored));
-    }
+    let totals = batch::Totals {
+        inputs: s.inputs,
+        ok: count(Status::Ok),
+        warnings: count(Status::Warnings),
+        errors: count(Status::Repaired),
+        failed: count(Status::Failed),
+        skipped: count(Status::Skipped),
+        ignored: s.ignored,
+    };
+    let line = totals.line("repaired with errors");
     eprintln!("{line}");
     let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
     let written = s.outputs.saturating_sub(report.unchanged);
@@ -289,16 +270,16 @@ pub fn run_with(
     if produce.is_none() && !to.can_write() {
         return usage(&format!("kifu cannot write {to}"));
     }
-    let (include, exclude) = match (globs(&args.include), globs(&args.exclude)) {
-        (Ok(i), Ok(e)) => (i, e),
-        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    let (include, exclude) = match args.walk.globs() {
+        Ok(globs) => globs,
+        Err(e) => return usage(&e),
     };
     let mut options = BatchOptions::new(to);
     options.from = common.from;
     options.read = common.read;
     options.write = common.write;
-    options.recursive = args.recursive;
-    options.follow_symlinks = args.follow_symlinks;
+    options.recursive = args.walk.recursive;
+    options.follow_symlinks = args.walk.follow_symlinks;
     options.include = include;
     options.exclude = exclude;
     options.out_dir = args.output_dir.clone();

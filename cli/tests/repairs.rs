@@ -107,5 +107,8 @@ fn check_over_several_files_ends_with_its_findings_per_kind() {
     let out = Command::new(KIFU).args(["check", &a, &b]).output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("kifu: findings: ") && stderr.contains("check.value-type (error)"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // Then the one total line every command over several inputs ends with.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[1].starts_with("kifu: 2 inputs: ") && lines[1].contains("with errors"), "{stderr}");
 }

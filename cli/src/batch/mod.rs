@@ -10,12 +10,13 @@ pub mod glob;
 mod plan;
 pub mod report;
 mod run;
-mod walk;
+pub mod walk;
 
 pub use glob::Glob;
 pub use plan::{Plan, plan};
 pub use report::{DiagRecord, Record, Report, Stage, Status};
 pub use run::execute;
+pub use walk::{Inputs, Totals, WalkArgs};
 
 use kifu::Reader;
 use kifu::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};

@@ -296,7 +296,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                     job.format = options.from.or_else(|| Format::from_path(&job.input));
                     job.skip = Some(d);
                 }
-                Verdict::Fail(d) => job.fail = Some(d),
+                Verdict::Fail(d) | Verdict::Named(d, _) => job.fail = Some(d),
             }
             job
         })
