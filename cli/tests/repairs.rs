@@ -74,9 +74,11 @@ fn a_batch_run_ends_with_the_repairs_per_kind_and_reports_them() {
         run(&["convert", "-r", &input.display().to_string(), "-O", &out, "--report", &report.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("2 ok, 1 with warnings"), "{stderr}");
-    let last = stderr.lines().last().unwrap();
+    // The repairs, then the total line that ends every run over several inputs.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[lines.len() - 1].starts_with("kifu: 3 inputs: 2 ok, 1 with warnings"), "{stderr}");
     assert_eq!(
-        last,
+        lines[lines.len() - 2],
         "kifu: repairs: 3 fix.ap-version (info), 2 fix.empty-removed (info), 2 fix.komi-scaled (info), \
          2 fix.overtime (info), 1 fix.fox-komi-zero (warning)"
     );

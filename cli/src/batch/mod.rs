@@ -76,6 +76,11 @@ pub mod codes {
     pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";
 }
 
+/// Whether `path` names standard output (`--merge -`).
+pub fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// How inputs map to outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Collect {
@@ -85,7 +90,8 @@ pub enum Collect {
     /// One output per game: `name-001.sgf`, `name-002.sgf`, … (a single-game input keeps
     /// `name.sgf`).
     Split,
-    /// Every game of every input, in input-path order, into this one file.
+    /// Every game of every input, in the order the inputs are given (a folder's files in path
+    /// order), into this one file; `-` is standard output.
     Merge(PathBuf),
 }
 

@@ -225,6 +225,8 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         Collect::Merge(p) => Some(p.clone()),
         _ => None,
     };
+    // `--merge -` (and several inputs with no destination): standard output, no file.
+    let merge_file = merge.as_deref().filter(|m| !super::is_stdout(m));
     if merge.is_none() && options.out_dir.is_none() && !options.in_place {
         let what = match (&options.collect, inputs.len()) {
             (Collect::Split, _) => "--split's numbered files (one per game)",
@@ -246,9 +248,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let (mut found, mut ignored) = walk::find(inputs, options)?;
     // The merged file of an earlier run found in a walked folder is our output, not an input;
     // an input named on the command line is never replaced by the merge.
-    if let Some(key) = merge.as_deref().and_then(file_key) {
+    if let Some(key) = merge_file.and_then(file_key) {
         if let Some(f) = found.iter().find(|f| f.named && file_key(&f.input) == Some(key)) {
-            let m = merge.as_deref().unwrap_or(&f.input).display();
+            let m = merge_file.unwrap_or(&f.input).display();
             return Err(BatchError::OutputClash(format!(
                 "the merged file {m} is the input {}; refusing to overwrite it",
                 f.input.display()
@@ -260,6 +262,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     }
     sort_by_path(&mut found);
     found.dedup_by(|a, b| a.input == b.input);
+    // A merge takes the inputs in the order they are given, as `cat` does (each folder's files
+    // in path order); a stable sort keeps the path order within each.
+    if merge.is_some() {
+        found.sort_by_key(|f| f.root);
+    }
 
     let ext = match &options.produce {
         Some(p) => p.extension(),
@@ -346,8 +353,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     // An output that does not exist yet cannot be an input; one that exists is compared by
     // identity, so links and `..` do not hide that it is an input. The inputs' identities are
     // taken only when some output exists (a fresh run needs none).
-    let existing: Vec<(usize, FileKey)> =
-        jobs.iter().enumerate().filter_map(|(i, j)| j.output.as_deref().and_then(file_key).map(|k| (i, k))).collect();
+    let existing: Vec<(usize, FileKey)> = jobs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| j.output.as_deref().filter(|o| !super::is_stdout(o)).and_then(file_key).map(|k| (i, k)))
+        .collect();
     let input_keys = std::sync::OnceLock::new();
     if !existing.is_empty() {
         let keys = input_keys.get_or_init(|| input_keys_of(&jobs));
@@ -376,6 +386,7 @@ mod tests {
                 verdict: Verdict::Convert(None),
                 named: true,
                 member: None,
+                root: 0,
             };
             names.iter().map(found).collect()
         };
@@ -396,6 +407,7 @@ mod tests {
                 verdict: Verdict::Convert(None),
                 named: false,
                 member: None,
+                root: 0,
             })
             .collect();
         let mut usual = usual;

@@ -434,10 +434,15 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
         status: Status::Ok,
         diagnostics: Vec::new(),
         unchanged: false,
+        stdout: None,
     };
     let collection = Collection::new(games);
     let mut scratch = Record::new(String::new(), None, options.output_name());
     match options.write(&collection, &options.write) {
+        Ok(w) if super::is_stdout(path) => {
+            scratch.add(Stage::Write, &w.diagnostics);
+            m.stdout = (!options.dry_run).then_some(w.bytes);
+        }
         Ok(w) => {
             scratch.add(Stage::Write, &w.diagnostics);
             match put(path, &w.bytes, options, &mut scratch) {
@@ -477,7 +482,13 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
     let removed = if options.dry_run {
         0
     } else {
-        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(parent_folder).collect();
+        let dirs: BTreeSet<&Path> = plan
+            .jobs
+            .iter()
+            .filter_map(|j| j.output.as_deref())
+            .filter(|o| !super::is_stdout(o))
+            .map(parent_folder)
+            .collect();
         remove_stale_temp_files(&dirs)
     };
     let mut report = pool.install(|| match &merge_path {
@@ -543,6 +554,7 @@ fn sync_outputs(report: &Report) {
         .iter()
         .flat_map(|r| r.outputs.iter())
         .chain(report.merge.iter().map(|m| &m.output))
+        .filter(|o| !super::is_stdout(Path::new(o.as_str())))
         .map(|o| parent_folder(Path::new(o.as_str())))
         .collect();
     #[cfg(unix)]

@@ -144,6 +144,9 @@ pub(crate) struct Found {
     /// The bytes of an archive's member (its `input` is `archive.zip!/inner/path`, its `rel`
     /// `archive.zip/inner/path`), or of standard input.
     pub member: Option<Vec<u8>>,
+    /// Which named input (counted from 0) it was found under: merges keep the order inputs are
+    /// given in, as `cat` does.
+    pub root: usize,
 }
 
 /// What a file in a walked folder is.
@@ -196,6 +199,7 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
         verdict: Verdict::Fail(d),
         named: false,
         member: None,
+        root: 0,
     };
     let opened = match opened {
         Ok(o) => o,
@@ -214,6 +218,7 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
                 verdict: Verdict::Convert(Some(format)),
                 named: false,
                 member: Some(bytes),
+                root: 0,
             },
             Member::Refused { name, inner, diagnostic } => {
                 // A refused path is not joined to anything: its output is never planned.
@@ -222,7 +227,7 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
                     _ => Verdict::Skip(diagnostic),
                 };
                 let rel = if kifu::archive::safe_path(&inner).is_ok() { below(rel, &inner) } else { rel.to_path_buf() };
-                Found { input: PathBuf::from(name), rel, verdict, named: false, member: None }
+                Found { input: PathBuf::from(name), rel, verdict, named: false, member: None, root: 0 }
             }
         });
     }
@@ -236,6 +241,8 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
 /// archive's order. Only one archive's members are held at a time.
 pub(crate) struct Walker {
     roots: std::vec::IntoIter<PathBuf>,
+    /// How many roots were taken.
+    taken: usize,
     options: WalkOptions,
     /// The folder being walked: its root and the walk.
     current: Option<(PathBuf, walkdir::IntoIter)>,
@@ -252,6 +259,7 @@ impl Walker {
     pub(crate) fn new(inputs: &[PathBuf], options: WalkOptions) -> Walker {
         Walker {
             roots: inputs.to_vec().into_iter(),
+            taken: 0,
             options,
             current: None,
             pending: VecDeque::new(),
@@ -269,6 +277,7 @@ impl Walker {
             verdict,
             named: true,
             member,
+            root: 0,
         };
         if crate::input::is_stdin(&root) {
             crate::input::note_terminal();
@@ -341,7 +350,7 @@ impl Walker {
                     let rel = input.strip_prefix(&root).map_or_else(|_| input.clone(), Path::to_path_buf);
                     let d = Diagnostic::error(codes::WALK_ERROR, format!("cannot walk {}: {e}", input.display()));
                     self.current = Some((root, walk));
-                    return Some(Found { input, rel, verdict: Verdict::Fail(d), named: false, member: None });
+                    return Some(Found { input, rel, verdict: Verdict::Fail(d), named: false, member: None, root: 0 });
                 }
             };
             let ft = entry.file_type();
@@ -368,7 +377,14 @@ impl Walker {
                 self.ignored += 1;
                 continue;
             }
-            let found = |verdict| Found { input: path.to_path_buf(), rel: rel.clone(), verdict, named: false, member: None };
+            let found = |verdict| Found {
+                input: path.to_path_buf(),
+                rel: rel.clone(),
+                verdict,
+                named: false,
+                member: None,
+                root: 0,
+            };
             if ft.is_symlink() {
                 let d = Diagnostic::info(codes::SYMLINK, "symbolic link not followed (give --follow-symlinks)");
                 let f = found(Verdict::Skip(d));
@@ -405,17 +421,23 @@ impl Iterator for Walker {
     type Item = Found;
 
     fn next(&mut self) -> Option<Found> {
+        // Everything pending or walked belongs to the last root taken.
+        let stamp = |mut f: Found, taken: usize| {
+            f.root = taken.saturating_sub(1);
+            f
+        };
         loop {
             if let Some(f) = self.pending.pop_front() {
-                return Some(f);
+                return Some(stamp(f, self.taken));
             }
             if self.current.is_some() {
                 match self.step() {
-                    Some(f) => return Some(f),
+                    Some(f) => return Some(stamp(f, self.taken)),
                     None => continue,
                 }
             }
             let root = self.roots.next()?;
+            self.taken += 1;
             self.root(root);
         }
     }
@@ -617,7 +639,11 @@ impl Totals {
             self.skipped
         );
         if self.ignored > 0 {
-            line.push_str(&format!("; {} other file{} ignored", self.ignored, if self.ignored == 1 { "" } else { "s" }));
+            line.push_str(&format!(
+                "; {} other file{} ignored",
+                self.ignored,
+                if self.ignored == 1 { "" } else { "s" }
+            ));
         }
         line
     }
