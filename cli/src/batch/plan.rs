@@ -45,9 +45,37 @@ pub struct Job {
     pub(crate) fail: Option<Diagnostic>,
     /// Planning notes (name collisions).
     pub(crate) notes: Vec<Diagnostic>,
-    /// The bytes of an archive's member, taken when it is converted (its `input` is
+    /// Where an archive's member is read from when it is converted (its `input` is
     /// `archive.zip!/inner/path`, a name, not a file).
-    pub(crate) member: std::sync::Mutex<Option<Vec<u8>>>,
+    pub(crate) member: Option<Member>,
+}
+
+/// Where an archive's member is read from when it is converted.
+#[derive(Debug)]
+pub(crate) struct Member {
+    /// The archive file.
+    archive: std::sync::Arc<walk::Archive>,
+    /// The member's path inside it.
+    inner: String,
+    /// Whether the member took its bytes or gave them up.
+    settled: std::sync::atomic::AtomicBool,
+}
+
+impl Member {
+    /// The member's bytes (read with its archive, once per run).
+    pub(crate) fn take(&self) -> std::io::Result<Vec<u8>> {
+        if self.settled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(std::io::Error::other("the member was already converted"));
+        }
+        self.archive.take(&self.inner)
+    }
+
+    /// The member is done without its bytes (skipped, failed before reading, or read).
+    pub(crate) fn settle(&self) {
+        if !self.settled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            self.archive.done();
+        }
+    }
 }
 
 /// All inputs of a run, ordered by input path, with their outputs decided.
@@ -275,16 +303,13 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
-            let is_member = f.member.is_some();
-            let mut job = Job {
-                input: f.input,
-                output: None,
-                format: None,
-                skip: None,
-                fail: None,
-                notes: Vec::new(),
-                member: std::sync::Mutex::new(f.member),
-            };
+            let is_member = f.archive.is_some() || f.member.is_some();
+            let member = f.archive.map(|(archive, inner)| {
+                archive.expect_one();
+                Member { archive, inner, settled: std::sync::atomic::AtomicBool::new(false) }
+            });
+            let mut job =
+                Job { input: f.input, output: None, format: None, skip: None, fail: None, notes: Vec::new(), member };
             match f.verdict {
                 // kifu never writes into an archive: its members' outputs need a folder.
                 Verdict::Convert(_) if is_member && merge.is_none() && options.out_dir.is_none() => {
@@ -387,6 +412,7 @@ mod tests {
                 named: true,
                 member: None,
                 root: 0,
+                archive: None,
             };
             names.iter().map(found).collect()
         };
@@ -408,6 +434,7 @@ mod tests {
                 named: false,
                 member: None,
                 root: 0,
+                archive: None,
             })
             .collect();
         let mut usual = usual;

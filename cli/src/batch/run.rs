@@ -127,9 +127,9 @@ fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
     Ok((file, meta.len()))
 }
 
-/// The bytes of an archive's member, taken from its job (each job is converted once).
-fn take_member(job: &Job) -> Option<Vec<u8>> {
-    job.member.lock().map_or(None, |mut m| m.take())
+/// The bytes of an archive's member, read with its archive (each job is converted once).
+fn take_member(job: &Job) -> Option<io::Result<Vec<u8>>> {
+    job.member.as_ref().map(super::plan::Member::take)
 }
 
 /// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
@@ -310,7 +310,7 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     // Opened once: its length tells whether it is converted piece by piece, and a small input
     // (nearly all) is read from this open. An archive's member was read with the archive.
     let bytes = match take_member(job) {
-        Some(bytes) => Ok(bytes),
+        Some(bytes) => bytes,
         None => match open_regular(&job.input) {
             Ok((file, len)) if is_big(len, options) => {
                 if !split && stream_input(job, file, output, options, &mut record) {
@@ -498,6 +498,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .par_iter()
                 .map(|job| {
                     let r = convert_one(job, options, &plan);
+                    // A member that was not read gives up its place in its archive's bytes.
+                    job.member.iter().for_each(super::plan::Member::settle);
                     progress(&r);
                     r
                 })
@@ -521,10 +523,11 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         r = r.fail(d.clone());
                         None
                     } else {
-                        let bytes = take_member(job).map_or_else(|| read_regular(&job.input), Ok);
+                        let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
                         read_input(job, bytes, options, &mut r).map(|(c, _)| c)
                     };
                     r.settle();
+                    job.member.iter().for_each(super::plan::Member::settle);
                     progress(&r);
                     (r, part)
                 })

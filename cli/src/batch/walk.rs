@@ -72,7 +72,7 @@ impl WalkArgs {
             include,
             exclude,
             from,
-            limits: limits.clone(),
+            limits: *limits,
             skip_dir: None,
             sorted: true,
         })
@@ -109,7 +109,7 @@ impl WalkOptions {
             include: options.include.clone(),
             exclude: options.exclude.clone(),
             from: options.from,
-            limits: options.read.limits.clone(),
+            limits: options.read.limits,
             skip_dir: options.out_dir.as_ref().and_then(|d| std::fs::canonicalize(d).ok()),
             sorted: false,
         }
@@ -147,6 +147,69 @@ pub(crate) struct Found {
     /// Which named input (counted from 0) it was found under: merges keep the order inputs are
     /// given in, as `cat` does.
     pub root: usize,
+    /// The archive file a member comes from, to read it again when it is converted (a batch run
+    /// drops the bytes read by the walk: [`Archive`]).
+    pub archive: Option<(std::sync::Arc<Archive>, String)>,
+}
+
+/// An archive file whose members a batch run converts. The walk reads it once to find its
+/// records, and drops their bytes; the run reads it again when the first of its members is
+/// converted and holds its members' bytes until the last one is, so only the archives being
+/// converted are in memory, not every archive of the walk.
+#[derive(Debug)]
+pub(crate) struct Archive {
+    path: PathBuf,
+    shown: String,
+    kind: Container,
+    from: Option<Format>,
+    limits: Limits,
+    /// The members' bytes by inner path once read, and how many members are still to take them.
+    state: std::sync::Mutex<Held>,
+}
+
+/// The bytes an [`Archive`] holds: its members' by inner path once read, and how many members
+/// are still to take theirs.
+type Held = (Option<std::collections::HashMap<String, Vec<u8>>>, usize);
+
+impl Archive {
+    /// One more member will take its bytes (or give them up with [`Archive::done`]).
+    pub(crate) fn expect_one(&self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.1 += 1;
+        }
+    }
+
+    /// The bytes of the member `inner` (each member's once); the archive is read on first use
+    /// and its bytes dropped when the last member expected has taken its own.
+    pub(crate) fn take(&self, inner: &str) -> std::io::Result<Vec<u8>> {
+        let mut st = self.state.lock().map_err(|_| std::io::Error::other("a worker thread failed"))?;
+        if st.0.is_none() {
+            let opened = crate::members::open(&self.path, &self.shown, self.kind, self.from, &self.limits)?;
+            let mut map = std::collections::HashMap::new();
+            for item in opened.items {
+                if let Member::Record { inner, bytes, .. } = item {
+                    map.entry(inner).or_insert(bytes);
+                }
+            }
+            st.0 = Some(map);
+        }
+        let bytes = st.0.as_mut().and_then(|m| m.remove(inner));
+        st.1 = st.1.saturating_sub(1);
+        if st.1 == 0 {
+            st.0 = None;
+        }
+        bytes.ok_or_else(|| std::io::Error::other(format!("{} changed since the walk: the member is gone", self.shown)))
+    }
+
+    /// A member expected will not take its bytes (skipped or failed before reading).
+    pub(crate) fn done(&self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.1 = st.1.saturating_sub(1);
+            if st.1 == 0 {
+                st.0 = None;
+            }
+        }
+    }
 }
 
 /// What a file in a walked folder is.
@@ -191,8 +254,25 @@ fn below(rel: &Path, inner: &str) -> PathBuf {
 /// The members of the archive `opened` (at `input`, `rel`) as inputs: records to read, refusals
 /// to report; members that are not records counted in `ignored`. An archive that cannot be
 /// opened, or stops early (damaged, past a limit), is itself a failed input after its members.
-fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Opened>, walker: &mut Walker) {
+fn expand(
+    input: &Path,
+    rel: &Path,
+    opened: std::io::Result<crate::members::Opened>,
+    kind: Option<Container>,
+    walker: &mut Walker,
+) {
     let shown = input.to_str().map_or_else(|| input.display().to_string(), str::to_owned);
+    // An archive file (not standard input) can be read again: a batch run keeps no bytes.
+    let archive = kind.map(|kind| {
+        std::sync::Arc::new(Archive {
+            path: input.to_path_buf(),
+            shown: shown.clone(),
+            kind,
+            from: walker.options.from,
+            limits: walker.options.limits,
+            state: std::sync::Mutex::new((None, 0)),
+        })
+    });
     let fail = |d: Diagnostic| Found {
         input: input.to_path_buf(),
         rel: rel.to_path_buf(),
@@ -200,6 +280,7 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
         named: false,
         member: None,
         root: 0,
+        archive: None,
     };
     let opened = match opened {
         Ok(o) => o,
@@ -219,6 +300,7 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
                 named: false,
                 member: Some(bytes),
                 root: 0,
+                archive: archive.clone().map(|a| (a, inner)),
             },
             Member::Refused { name, inner, diagnostic } => {
                 // A refused path is not joined to anything: its output is never planned.
@@ -227,7 +309,7 @@ fn expand(input: &Path, rel: &Path, opened: std::io::Result<crate::members::Open
                     _ => Verdict::Skip(diagnostic),
                 };
                 let rel = if kifu::archive::safe_path(&inner).is_ok() { below(rel, &inner) } else { rel.to_path_buf() };
-                Found { input: PathBuf::from(name), rel, verdict, named: false, member: None, root: 0 }
+                Found { input: PathBuf::from(name), rel, verdict, named: false, member: None, root: 0, archive: None }
             }
         });
     }
@@ -258,7 +340,7 @@ pub(crate) struct Walker {
 impl Walker {
     pub(crate) fn new(inputs: &[PathBuf], options: WalkOptions) -> Walker {
         Walker {
-            roots: inputs.to_vec().into_iter(),
+            roots: Vec::from(inputs).into_iter(),
             taken: 0,
             options,
             current: None,
@@ -278,6 +360,7 @@ impl Walker {
             named: true,
             member,
             root: 0,
+            archive: None,
         };
         if crate::input::is_stdin(&root) {
             crate::input::note_terminal();
@@ -296,7 +379,7 @@ impl Walker {
                     self.options.from,
                     &self.options.limits,
                 );
-                expand(Path::new("<stdin>"), Path::new("stdin"), Ok(opened), self);
+                expand(Path::new("<stdin>"), Path::new("stdin"), Ok(opened), None, self);
                 return;
             }
             self.pending.push_back(named(Verdict::Convert(self.options.from), Some(bytes)));
@@ -331,7 +414,7 @@ impl Walker {
             let rel = root.file_name().map_or_else(|| root.clone(), PathBuf::from);
             let shown = root.to_str().map_or_else(|| root.display().to_string(), str::to_owned);
             let opened = crate::members::open(&root, &shown, kind, self.options.from, &self.options.limits);
-            expand(&root.clone(), &rel, opened, self);
+            expand(&root.clone(), &rel, opened, Some(kind), self);
             return;
         }
         let format = self.options.from.or_else(|| Format::from_path(&root).filter(|f| f.can_read()));
@@ -350,7 +433,15 @@ impl Walker {
                     let rel = input.strip_prefix(&root).map_or_else(|_| input.clone(), Path::to_path_buf);
                     let d = Diagnostic::error(codes::WALK_ERROR, format!("cannot walk {}: {e}", input.display()));
                     self.current = Some((root, walk));
-                    return Some(Found { input, rel, verdict: Verdict::Fail(d), named: false, member: None, root: 0 });
+                    return Some(Found {
+                        input,
+                        rel,
+                        verdict: Verdict::Fail(d),
+                        named: false,
+                        member: None,
+                        root: 0,
+                        archive: None,
+                    });
                 }
             };
             let ft = entry.file_type();
@@ -384,6 +475,7 @@ impl Walker {
                 named: false,
                 member: None,
                 root: 0,
+                archive: None,
             };
             if ft.is_symlink() {
                 let d = Diagnostic::info(codes::SYMLINK, "symbolic link not followed (give --follow-symlinks)");
@@ -405,7 +497,7 @@ impl Walker {
                     let path = path.to_path_buf();
                     let shown = path.to_str().map_or_else(|| path.display().to_string(), str::to_owned);
                     let opened = crate::members::open(&path, &shown, kind, opts.from, &opts.limits);
-                    expand(&path, &rel, opened, self);
+                    expand(&path, &rel, opened, Some(kind), self);
                     if let Some(f) = self.pending.pop_front() {
                         self.current = Some((root, walk));
                         return Some(f);
@@ -454,7 +546,16 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
         }
     }
     let mut walker = Walker::new(inputs, WalkOptions::of_batch(options));
-    let found: Vec<Found> = walker.by_ref().collect();
+    // A member's bytes are dropped as it is found: the run reads its archive again (`Archive`).
+    let found: Vec<Found> = walker
+        .by_ref()
+        .map(|mut f| {
+            if f.archive.is_some() {
+                f.member = None;
+            }
+            f
+        })
+        .collect();
     Ok((found, walker.ignored))
 }
 
@@ -702,6 +803,36 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A batch walk keeps no member's bytes; the run reads the archive once, when the first of
+    /// its members is converted, and drops its bytes when the last one has taken its own.
+    #[test]
+    fn a_batch_run_holds_an_archive_only_while_its_members_are_converted() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(dir.path().join("g.zip")).unwrap());
+        for (name, text) in [("a.sgf", "(;GM[1]PB[A])"), ("b.sgf", "(;GM[1]PB[B])"), ("c.txt", "hello")] {
+            zip.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+            zip.write_all(text.as_bytes()).unwrap();
+        }
+        zip.finish().unwrap();
+        let mut opts = BatchOptions::new(Format::SGF);
+        opts.recursive = true;
+        let (found, ignored) = find(&[dir.path().to_path_buf()], &opts).unwrap();
+        assert_eq!((found.len(), ignored), (2, 1));
+        assert!(found.iter().all(|f| f.member.is_none()), "no bytes kept by the walk");
+        let (archive, _) = found[0].archive.clone().unwrap();
+        let held = |a: &Archive| a.state.lock().unwrap().0.is_some();
+        archive.expect_one();
+        archive.expect_one();
+        assert!(!held(&archive));
+        let inner: Vec<String> = found.iter().map(|f| f.archive.as_ref().unwrap().1.clone()).collect();
+        assert_eq!(inner, ["a.sgf", "b.sgf"]);
+        assert_eq!(archive.take("a.sgf").unwrap(), b"(;GM[1]PB[A])");
+        assert!(held(&archive), "read once, for both members");
+        archive.done(); // b.sgf is skipped without reading
+        assert!(!held(&archive), "dropped after the last member");
     }
 
     #[test]
