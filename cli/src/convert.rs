@@ -128,6 +128,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
     let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
 
+    if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "convert") {
+        return code;
+    }
     let single_output = args.output.is_some();
     let (force, strict, batch_write) = (args.force, args.loud.strict, written.clone());
     let common = move |read: ReadOptions| crate::batch_cmd::Common {

@@ -179,7 +179,7 @@ impl BatchOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
     /// A folder was given without `recursive`.
-    #[error("{} is a folder; give -r to convert the files under it", .0.display())]
+    #[error("{} is a folder; give -r to convert the game records under it", .0.display())]
     IsDirectory(PathBuf),
     /// An input given by name does not exist or cannot be read.
     #[error("cannot read {}: {}", .0.display(), .1)]
