@@ -289,7 +289,6 @@ fn expand(
             return;
         }
     };
-    walker.archives += 1;
     walker.ignored += opened.ignored;
     for item in opened.items {
         walker.pending.push_back(match item {
@@ -332,8 +331,7 @@ pub(crate) struct Walker {
     pending: VecDeque<Found>,
     /// Files in walked folders (and members) that are not game records, or left out.
     pub ignored: usize,
-    /// Folders walked and archives opened.
-    pub archives: usize,
+    /// Folders walked.
     pub folders: usize,
 }
 
@@ -346,7 +344,6 @@ impl Walker {
             current: None,
             pending: VecDeque::new(),
             ignored: 0,
-            archives: 0,
             folders: 0,
         }
     }
@@ -647,10 +644,11 @@ impl Inputs {
         self.walker.ignored
     }
 
-    /// Whether the run is over several inputs so far: more than one item, a folder walked or an
-    /// archive opened (the total line is printed then).
+    /// Whether the run is over several inputs so far: more than one item (an archive's members
+    /// included), or a folder walked. The total line is printed then, and a failure is exit code
+    /// 1 rather than its own.
     pub fn several(&self) -> bool {
-        self.given > 1 || self.walker.folders > 0 || self.walker.archives > 0
+        self.given > 1 || self.walker.folders > 0
     }
 }
 
