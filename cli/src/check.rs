@@ -239,6 +239,12 @@ fn file_verdicts(r: &Report) -> (&'static str, &'static str) {
     (r.structural().as_str(), r.semantic().as_str())
 }
 
+/// The structure of an input from which no game was read: `unreadable`, or `skipped` for one
+/// not read on purpose (a link not followed, an archive inside an archive).
+fn not_read(f: &FileResult) -> &'static str {
+    if f.unreadable.is_some() { "unreadable" } else { "skipped" }
+}
+
 fn render_text(f: &FileResult, quiet: bool) -> String {
     let mut out = String::new();
     let name = &f.name;
@@ -248,7 +254,8 @@ fn render_text(f: &FileResult, quiet: bool) -> String {
         }
         let [e, w, i] = counts(f.fatal.iter());
         out.push_str(&format!(
-            "{name}: no game read: structure unreadable; {}, {}, {}\n",
+            "{name}: no game read: structure {}; {}, {}, {}\n",
+            not_read(f),
             plural(e, "error"),
             plural(w, "warning"),
             plural(i, "note")
@@ -307,7 +314,7 @@ fn render_json(f: &FileResult, quiet: bool) -> String {
             let [e, w, i] = counts(f.fatal.iter());
             lines.push(json!({
                 "type": "summary", "file": name, "format": format, "games": 0,
-                "structure": "unreadable", "semantics": null,
+                "structure": not_read(f), "semantics": null,
                 "errors": e, "warnings": w, "notes": i,
             }));
         }

@@ -234,3 +234,32 @@ fn formats_of_one_game_per_file_refuse_standard_output() {
     assert_eq!(code, 0, "{stderr}");
     assert!(PathBuf::from(dir.path()).join("o/a.gib").exists());
 }
+
+/// A link met in a walk is an input skipped (a note), counted alike by every command; `-L`
+/// follows it.
+#[cfg(unix)]
+#[test]
+fn links_are_skipped_unless_followed_in_every_command() {
+    let dir = tree();
+    std::os::unix::fs::symlink("../club/a.sgf", dir.path().join("in/skip/link.sgf")).unwrap();
+    let args = ["-r", "in/skip"];
+    for command in ["check", "info", "convert"] {
+        let (code, _, stderr) = run(dir.path(), &[&[command][..], &args].concat());
+        assert_eq!(code, 0, "{command}: {stderr}");
+        if command == "check" {
+            let (_, stdout, _) = run(dir.path(), &["check", "-r", "in/skip"]);
+            assert!(stdout.contains("in/skip/link.sgf: no game read: structure skipped; 0 errors"), "{stdout}");
+        }
+        let total = stderr.lines().last().unwrap();
+        assert!(
+            total.starts_with("kifu: 2 inputs: 1 ok") && total.ends_with("0 failed, 1 skipped"),
+            "{command}: {stderr}"
+        );
+        let (code, stdout, stderr) = run(dir.path(), &[&[command, "-L"][..], &args].concat());
+        assert_eq!(code, 0, "{command}: {stderr}");
+        assert!(stderr.lines().last().unwrap().starts_with("kifu: 2 inputs: 2 ok"), "{command} -L: {stderr}");
+        if command == "convert" {
+            assert_eq!(blacks(&stdout), ["Kim", "Ann"]);
+        }
+    }
+}
