@@ -116,6 +116,17 @@ pub(crate) fn write_text(game: &GameTree, kind: &str) -> (String, Vec<Diagnostic
             ));
             continue;
         }
+        // A record of a type kifu does not know is written as it is; its reader (and kifu's)
+        // will report it as unknown.
+        if !matches!(first, "REM" | "IDX" | "DSC" | "SUR" | "WIT") {
+            sink.push(Diagnostic::warning(
+                codes::LOSSY_PROPERTY,
+                format!(
+                    "root node: record '{first}' ({}) is of no type GIB readers know; written as it is",
+                    super::PROP_RECORDS
+                ),
+            ));
+        }
         // The reader keeps a record line without its blanks at the ends.
         if !broken && line.trim() != line {
             sink.push(blanks_dropped(super::PROP_RECORDS, kept.as_str()));
