@@ -64,6 +64,20 @@ pub(crate) fn repair(w: &mut Work<'_>) {
             "RD" => {
                 if w.find("DT").is_none() {
                     w.props[i].rename("DT");
+                    // In FF[4]'s form as any DT is (the repairs of old forms ran before this
+                    // one): a second read finds nothing to do.
+                    if !super::is_iso_date(raw.trim()) {
+                        super::old_ff::date(w, i);
+                        let left = w.props[i].first().to_string();
+                        let private = super::private("DT");
+                        if w.props[i].ident == "DT" && !super::is_iso_date(&left) && w.find(&private).is_none() {
+                            // What no repair reads as a date is kept, not guessed (as for any DT).
+                            w.props[i].rename(private.clone());
+                            let msg =
+                                format!("DT[{left}] is no FF[4] date and none can be read from it; kept as {private}");
+                            w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
+                        }
+                    }
                     format!("RD[{raw}] is the dialect's date: written as DT")
                 } else {
                     keep(w, i, "RD", "date beside a DT")

@@ -367,7 +367,7 @@ fn month_name_date(s: &str) -> Option<String> {
 }
 
 /// `DT` in another order or with a time: the ISO date; a dropped time kept in `XSGFDT`.
-fn date(w: &mut Work<'_>, i: usize) {
+pub(super) fn date(w: &mut Work<'_>, i: usize) {
     let origin = w.props[i].origin;
     let raw = w.props[i].first().to_string();
     let Some((iso, dropped)) = date_to_iso(&raw) else { return };
