@@ -61,9 +61,11 @@ pub mod diagram;
 pub mod formats;
 pub mod go;
 pub mod model;
+pub mod naming;
 pub mod normalise;
 pub mod output;
 pub mod reader;
+pub mod select;
 #[cfg(not(doctest))]
 pub mod spec;
 pub mod stream;
