@@ -69,6 +69,7 @@ pub mod select;
 #[cfg(not(doctest))]
 pub mod spec;
 pub mod stream;
+pub mod strip;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use entry::{read, read_bytes, read_path, read_path_with, write_file};
