@@ -295,7 +295,9 @@ mod tests {
     #[test]
     fn hostile_values_stay_one_safe_part() {
         let t: Template = "{black}".parse().unwrap();
-        for hostile in ["..", "../../etc/passwd", "/abs", "C:\\x", "CON", "con.txt", "a. . .", "\u{0}\u{1b}", "  ", "x*y?"] {
+        for hostile in
+            ["..", "../../etc/passwd", "/abs", "C:\\x", "CON", "con.txt", "a. . .", "\u{0}\u{1b}", "  ", "x*y?"]
+        {
             let p = t.expand(&values(&[("black", hostile)]), "sgf");
             let parts: Vec<_> = p.components().collect();
             assert_eq!(parts.len(), 1, "{hostile:?} gave {p:?}");

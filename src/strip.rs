@@ -45,7 +45,8 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order the summary lists them.
-    pub const ALL: [Kind; 6] = [Kind::Comments, Kind::Variations, Kind::Markup, Kind::Analysis, Kind::Private, Kind::Timing];
+    pub const ALL: [Kind; 6] =
+        [Kind::Comments, Kind::Variations, Kind::Markup, Kind::Analysis, Kind::Private, Kind::Timing];
 
     /// The kind's name as `--strip` takes it.
     pub fn name(self) -> &'static str {
@@ -201,7 +202,9 @@ impl Strip {
             .or_else(|| hit(Kind::Markup, &MARKUP))
             .or_else(|| hit(Kind::Timing, &TIMING))
             .or_else(|| hit(Kind::Analysis, &ANALYSIS_PROPERTIES))
-            .or_else(|| (self.contains(Kind::Private) && Format::private_owner(ident).is_some()).then_some(Kind::Private))
+            .or_else(|| {
+                (self.contains(Kind::Private) && Format::private_owner(ident).is_some()).then_some(Kind::Private)
+            })
     }
 
     /// Whether applying would change `game` (so an untouched game is not rebuilt).
