@@ -202,8 +202,8 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
         eprintln!("{line}");
     }
     if !s.stripped.is_empty() {
-        let kinds: Vec<String> = s.stripped.iter().map(|(k, n)| format!("{n} {k}")).collect();
-        eprintln!("kifu: stripped {}", kinds.join(", "));
+        let kinds: Vec<String> = s.stripped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        eprintln!("kifu: stripped: {}", kinds.join(", "));
     }
 }
 

@@ -265,9 +265,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         if let Some(line) = crate::select_args::left_out_line(left_out) {
             eprintln!("{line}");
         }
-        let kinds: Vec<String> = removed.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let kinds: Vec<String> = removed.iter().map(|(k, n)| format!("{k} {n}")).collect();
         if !kinds.is_empty() {
-            eprintln!("kifu: stripped {}", kinds.join(", "));
+            eprintln!("kifu: stripped: {}", kinds.join(", "));
         }
     }
     finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
