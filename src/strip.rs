@@ -1,5 +1,5 @@
 //! Cleaning records for a purpose: removing comments, variations, markup, engine analysis,
-//! kifu's private properties or clock data ([`spec::normalise`](crate::spec::normalise),
+//! kifu's private properties or clock data (formats/normalise.md,
 //! "Stripping").
 //!
 //! A [`Strip`] is a set of [`Kind`]s; [`Strip::apply`] removes them from a game and says how

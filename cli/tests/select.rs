@@ -180,12 +180,16 @@ fn bad_templates_are_usage_errors() {
         ("/abs/{n}", "is absolute"),
         ("{n", "unbalanced brace"),
     ] {
-        let out =
-            kifu().current_dir(dir.path()).args(["convert", "-r", "in", "-O", "out", "--name", template]).assert().code(2);
+        let out = kifu()
+            .current_dir(dir.path())
+            .args(["convert", "-r", "in", "-O", "out", "--name", template])
+            .assert()
+            .code(2);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
         assert!(stderr.contains(says), "{template}: {stderr}");
     }
-    let out = kifu().current_dir(dir.path()).args(["convert", "-r", "in", "--merge", "m.sgf", "--name", "{n}"]).assert();
+    let out =
+        kifu().current_dir(dir.path()).args(["convert", "-r", "in", "--merge", "m.sgf", "--name", "{n}"]).assert();
     assert_eq!(out.get_output().status.code(), Some(2));
     assert!(!dir.path().join("m.sgf").exists());
 }
