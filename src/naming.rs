@@ -37,11 +37,18 @@ pub const EMPTY: &str = "unknown";
 /// for the `-sgf-2` a name collision adds.
 pub const MAX_PART_BYTES: usize = 200;
 
-/// Names Windows reserves for devices, whatever the extension or case.
-const RESERVED: [&str; 22] = [
-    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9", "lpt1", "lpt2",
-    "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
-];
+/// Whether Windows reserves `head` (a name before its first dot, lower case) for a device:
+/// `con`, `prn`, `aux`, `nul`, `conin$`, `conout$`, and `com` or `lpt` with a digit 1–9 or one
+/// of ¹ ² ³ (which count as digits there too).
+fn reserved(head: &str) -> bool {
+    if matches!(head, "con" | "prn" | "aux" | "nul" | "conin$" | "conout$") {
+        return true;
+    }
+    let digit = |rest: &str| {
+        matches!(rest, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "\u{b9}" | "\u{b2}" | "\u{b3}")
+    };
+    head.strip_prefix("com").or_else(|| head.strip_prefix("lpt")).is_some_and(digit)
+}
 
 /// A template that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -223,8 +230,8 @@ fn safe_part(part: &str, max: usize) -> String {
     if p.is_empty() || p.chars().all(|c| c == '.') {
         p = EMPTY.to_string();
     }
-    let head = p.split('.').next().unwrap_or("").trim_end().to_ascii_lowercase();
-    if RESERVED.contains(&head.as_str()) {
+    let head = p.split('.').next().unwrap_or("").trim_end().to_lowercase();
+    if reserved(&head) {
         p.insert(0, '_');
     }
     if p.len() > max {
@@ -309,6 +316,9 @@ mod tests {
         assert_eq!(t.expand(&values(&[("black", "..")]), "sgf"), Path::new("unknown.sgf"));
         assert_eq!(t.expand(&values(&[]), "sgf"), Path::new("unknown.sgf"));
         assert_eq!(t.expand(&values(&[("black", "CON")]), "sgf"), Path::new("_CON.sgf"));
+        assert_eq!(t.expand(&values(&[("black", "Lpt\u{b9}")]), "sgf"), Path::new("_Lpt\u{b9}.sgf"));
+        assert_eq!(t.expand(&values(&[("black", "conout$")]), "sgf"), Path::new("_conout$.sgf"));
+        assert_eq!(t.expand(&values(&[("black", "console")]), "sgf"), Path::new("console.sgf"));
         let long = "가".repeat(300);
         let p = t.expand(&values(&[("black", &long)]), "sgf");
         assert!(p.as_os_str().len() <= MAX_PART_BYTES && p.to_str().unwrap().ends_with("가.sgf"));
