@@ -85,14 +85,16 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::Usage
 }
 
-/// The input itself, or the one game record of an archive (a `.gz` of one file); an archive of
-/// several members (or with members refused) needs a batch run: usage error.
+/// The input itself, or the one game record of an archive (a `.gz` of one file). An archive file
+/// of several members is a batch run (`Err(None)`: its games go to standard output, or where
+/// `-O`, `--merge` say); one read from standard input is a usage error.
 fn single_member(
     input: crate::input::Input,
     from: Option<Format>,
     limits: &kifu::Limits,
     v: crate::output::Verbosity,
-) -> Result<crate::input::Input, ExitCode> {
+) -> Result<crate::input::Input, Option<ExitCode>> {
+    let file = input.path.is_some();
     use crate::input::Part;
     let archive = input.name.clone();
     let (mut parts, _) = crate::input::parts(input, from, limits);
@@ -101,6 +103,10 @@ fn single_member(
             return Ok(i);
         }
     }
+    let records = parts.iter().filter(|p| matches!(p, Part::Input(_))).count();
+    if file && records > 1 {
+        return Err(None);
+    }
     let mut refused = false;
     for part in &parts {
         if let Part::Refused { name, diagnostic } = part {
@@ -108,15 +114,14 @@ fn single_member(
             refused |= diagnostic.severity == kifu::Severity::Error;
         }
     }
-    let records = parts.iter().filter(|p| matches!(p, Part::Input(_))).count();
     if records == 0 {
         eprintln!("kifu: {archive}: the archive holds no game record to convert");
-        return Err(if refused { ExitCode::DataErr } else { ExitCode::NoInput });
+        return Err(Some(if refused { ExitCode::DataErr } else { ExitCode::NoInput }));
     }
     eprintln!(
-        "kifu: {archive}: an archive of {records} game records; give -O DIR (or --merge FILE) to convert its members"
+        "kifu: {archive}: an archive of {records} game records on standard input; give it as a file to convert its members"
     );
-    Err(ExitCode::Usage)
+    Err(Some(ExitCode::Usage))
 }
 
 /// Runs the conversion.
@@ -140,21 +145,27 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
     let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
 
+    if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "convert") {
+        return code;
+    }
+    let single_output = args.output.is_some();
+    let (force, strict, batch_write) = (args.force, args.loud.strict, written.clone());
     let (filter, strip) = (args.select.filter(), args.strip());
+    let batch_filter = filter.clone();
+    let common = move |read: ReadOptions| crate::batch_cmd::Common {
+        filter: batch_filter.clone(),
+        strip: strip.clone(),
+        from,
+        to,
+        read,
+        write: batch_write.clone().with_encoding(to_enc),
+        force,
+        strict,
+        verbosity: v,
+        single_output,
+    };
     if args.batch.wanted(args.inputs.len()) {
-        let common = crate::batch_cmd::Common {
-            filter,
-            strip,
-            from,
-            to,
-            read: read_options,
-            write: written.with_encoding(to_enc),
-            force: args.force,
-            strict: args.loud.strict,
-            verbosity: v,
-            single_output: args.output.is_some(),
-        };
-        return crate::batch_cmd::run(&args.inputs, &args.batch, common);
+        return crate::batch_cmd::run(&args.inputs, &args.batch, common(read_options));
     }
     let jobs = args.batch.single_jobs(args.inputs.len());
     let input = args.inputs.into_iter().next();
@@ -195,7 +206,12 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     };
     let read_in = match single_member(read_in, from, &reader.options().limits, v) {
         Ok(i) => i,
-        Err(code) => return code,
+        // An archive of several records: its members are several inputs.
+        Err(None) => {
+            let inputs: Vec<PathBuf> = input.into_iter().collect();
+            return crate::batch_cmd::run(&inputs, &args.batch, common(reader.options().clone()));
+        }
+        Err(Some(code)) => return code,
     };
     let (name, bytes) = (read_in.name, read_in.bytes);
     let input = read_in.path;

@@ -240,6 +240,9 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         ));
     }
     let read_options = ReadOptions::default().with_encoding(from_enc);
+    if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "draw") {
+        return code;
+    }
 
     if batch {
         if args.figures.is_some() || args.list {

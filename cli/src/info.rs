@@ -2,6 +2,7 @@
 //! result and moves.
 
 use crate::ExitCode;
+use crate::batch::walk::Item;
 use crate::output::{Verbosity, print_diagnostics, print_stdout};
 use clap::Args;
 use kifu::charset::ca_label;
@@ -34,6 +35,8 @@ pub struct InfoArgs {
     verbose: bool,
     #[command(flatten)]
     select: crate::select_args::SelectArgs,
+    #[command(flatten)]
+    walk: crate::batch::WalkArgs,
 }
 
 /// The header of the tab-separated form.
@@ -101,75 +104,85 @@ pub fn run(args: InfoArgs) -> ExitCode {
     let inputs = if args.inputs.is_empty() { vec![PathBuf::from("-")] } else { args.inputs };
     let filter = args.select.filter();
     let mut left_out = 0;
+    if let Err(code) = crate::batch::walk::refuse_folders(&inputs, args.walk.recursive, "describe") {
+        return code;
+    }
+    let walk = match args.walk.options(from, &reader.options().limits) {
+        Ok(w) => w,
+        Err(msg) => {
+            eprintln!("kifu: {msg}");
+            return ExitCode::Usage;
+        }
+    };
     if !args.json {
         if let Err(code) = print_stdout(HEADER.as_bytes()) {
             return code;
         }
     }
-    // The code of the last failure: what a single input exits with.
+    // The exit codes of the failures: what a single input exits with.
     let mut failed = Vec::new();
-    // Inputs after archives are opened: a failure is the exit code only when it is the one.
-    let mut results = 0;
-    for path in &inputs {
-        let input = match crate::input::read(Some(path)) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("kifu: {}: {}", path.display(), e.message);
-                failed.push(e.code);
+    let mut totals = crate::batch::Totals::default();
+    // One walk: named files, the records under folders with -r, archives' members.
+    let mut walked = crate::batch::Inputs::new(&inputs, walk);
+    for item in &mut walked {
+        let input = match item {
+            Item::Input(input) => match (input.name.clone(), input.read()) {
+                (_, Ok(i)) => i,
+                (name, Err(e)) => {
+                    eprintln!("kifu: {name}: {}", e.message);
+                    failed.push(e.code);
+                    totals.failed();
+                    continue;
+                }
+            },
+            Item::Refused(r) => {
+                print_diagnostics(&r.name, std::slice::from_ref(&r.diagnostic), v);
+                failed.extend(r.code);
+                totals.refused(&r);
                 continue;
             }
         };
-        // An archive gives its members, each read as a file would be.
-        let (parts, _) = crate::input::parts(input, from, &reader.options().limits);
-        results += parts.len();
-        for part in parts {
-            let input = match part {
-                crate::input::Part::Input(i) => i,
-                crate::input::Part::Refused { name, diagnostic } => {
-                    print_diagnostics(&name, std::slice::from_ref(&diagnostic), v);
-                    if diagnostic.severity == kifu::Severity::Error {
-                        failed.push(ExitCode::DataErr);
-                    }
-                    continue;
+        let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
+            eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
+            failed.push(ExitCode::DataErr);
+            totals.failed();
+            continue;
+        };
+        let (name, format) = (input.name, decision.format);
+        print_diagnostics(&name, decision.mismatch.as_slice(), v);
+        match reader.read_as(format, input.bytes) {
+            Ok(read) => {
+                if let Some(decision) = read.charset {
+                    print_diagnostics(&name, &[decision.note()], v);
                 }
-            };
-            let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
-                eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
+                print_diagnostics(&name, &read.diagnostics, v);
+                totals.read(decision.mismatch.iter().chain(&read.diagnostics).map(|d| d.severity).max());
+                let shown = kept(&read, format, &filter).count();
+                left_out += read.collection.games.len() - shown;
+                let text =
+                    if args.json { records(&name, format, &read, &filter) } else { lines(&name, format, &read, &filter) };
+                if let Err(code) = print_stdout(text.as_bytes()) {
+                    return code;
+                }
+            }
+            Err(e) => {
+                print_diagnostics(&name, &e.diagnostics, v);
                 failed.push(ExitCode::DataErr);
-                continue;
-            };
-            let (name, format) = (input.name, decision.format);
-            print_diagnostics(&name, decision.mismatch.as_slice(), v);
-            match reader.read_as(format, input.bytes) {
-                Ok(read) => {
-                    if let Some(decision) = read.charset {
-                        print_diagnostics(&name, &[decision.note()], v);
-                    }
-                    print_diagnostics(&name, &read.diagnostics, v);
-                    let shown = kept(&read, format, &filter).count();
-                    left_out += read.collection.games.len() - shown;
-                    let text = if args.json {
-                        records(&name, format, &read, &filter)
-                    } else {
-                        lines(&name, format, &read, &filter)
-                    };
-                    if let Err(code) = print_stdout(text.as_bytes()) {
-                        return code;
-                    }
-                }
-                Err(e) => {
-                    print_diagnostics(&name, &e.diagnostics, v);
-                    failed.push(ExitCode::DataErr);
-                }
+                totals.failed();
             }
         }
     }
+    totals.ignored = walked.ignored();
+    let several = walked.several();
     if let (false, Some(line)) = (v.quiet, crate::select_args::left_out_line(left_out)) {
         eprintln!("{line}");
     }
+    if several && !v.quiet {
+        eprintln!("{}", totals.line("repaired with errors"));
+    }
     match failed.as_slice() {
         [] => ExitCode::Ok,
-        [only] if inputs.len() == 1 && results <= 1 => *only,
+        [only] if !several => *only,
         _ => ExitCode::SomeFailed,
     }
 }

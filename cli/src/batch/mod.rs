@@ -10,12 +10,13 @@ pub mod glob;
 mod plan;
 pub mod report;
 mod run;
-mod walk;
+pub mod walk;
 
 pub use glob::Glob;
 pub use plan::{Plan, plan};
 pub use report::{DiagRecord, Record, Report, Stage, Status};
 pub use run::execute;
+pub use walk::{Inputs, Totals, WalkArgs};
 
 use kifu::Reader;
 use kifu::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
@@ -77,6 +78,11 @@ pub mod codes {
     pub const FILTERED_OUT: &str = "batch.filtered-out";
 }
 
+/// Whether `path` names standard output (`--merge -`).
+pub fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// How inputs map to outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Collect {
@@ -86,7 +92,8 @@ pub enum Collect {
     /// One output per game: `name-001.sgf`, `name-002.sgf`, … (a single-game input keeps
     /// `name.sgf`).
     Split,
-    /// Every game of every input, in input-path order, into this one file.
+    /// Every game of every input, in the order the inputs are given (a folder's files in path
+    /// order), into this one file; `-` is standard output.
     Merge(PathBuf),
 }
 
@@ -185,7 +192,7 @@ impl BatchOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
     /// A folder was given without `recursive`.
-    #[error("{} is a folder; give -r to convert the files under it", .0.display())]
+    #[error("{} is a folder; give -r to convert the game records under it", .0.display())]
     IsDirectory(PathBuf),
     /// An input given by name does not exist or cannot be read.
     #[error("cannot read {}: {}", .0.display(), .1)]

@@ -45,11 +45,45 @@ pub struct Job {
     pub(crate) fail: Option<Diagnostic>,
     /// Planning notes (name collisions).
     pub(crate) notes: Vec<Diagnostic>,
-    /// The bytes of an archive's member, taken when it is converted (its `input` is
+    /// Where an archive's member is read from when it is converted (its `input` is
     /// `archive.zip!/inner/path`, a name, not a file).
-    pub(crate) member: std::sync::Mutex<Option<Vec<u8>>>,
+    pub(crate) member: Option<Member>,
     /// With `--name` and `--split`: the output of each game the filters keep, in order.
     pub(crate) part_names: Vec<PathBuf>,
+}
+
+/// Where an archive's member is read from when it is converted.
+#[derive(Debug)]
+pub(crate) struct Member {
+    /// The archive file.
+    archive: std::sync::Arc<walk::Archive>,
+    /// The member's path inside it.
+    inner: String,
+    /// Whether the member took its bytes or gave them up.
+    settled: std::sync::atomic::AtomicBool,
+}
+
+impl Member {
+    /// The member's bytes (read with its archive, once per run).
+    pub(crate) fn take(&self) -> std::io::Result<Vec<u8>> {
+        if self.settled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(std::io::Error::other("the member was already converted"));
+        }
+        self.archive.take(&self.inner)
+    }
+
+    /// A copy of the member's bytes, read from its archive now (for `--name`, before the run;
+    /// the run takes its own).
+    pub(crate) fn peek(&self) -> std::io::Result<Vec<u8>> {
+        self.archive.peek(&self.inner)
+    }
+
+    /// The member is done without its bytes (skipped, failed before reading, or read).
+    pub(crate) fn settle(&self) {
+        if !self.settled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            self.archive.done();
+        }
+    }
 }
 
 /// All inputs of a run, ordered by input path, with their outputs decided.
@@ -220,9 +254,8 @@ fn sort_by_path(found: &mut Vec<walk::Found>) {
 /// The games of the input of `job` that the filters keep, with their numbers in the input (from
 /// 1); `None` when it cannot be read (its conversion then says why).
 fn kept_games(job: &Job, options: &BatchOptions) -> Option<Vec<(usize, kifu::GameTree)>> {
-    let member = job.member.lock().ok().and_then(|m| m.clone());
-    let bytes = match member {
-        Some(b) => b,
+    let bytes = match &job.member {
+        Some(m) => m.peek().ok()?,
         None => std::fs::read(&job.input).ok()?,
     };
     let reader = options.reader();
@@ -312,6 +345,8 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     if options.name.is_some() && (merge.is_some() || options.out_dir.is_none()) {
         return Err(BatchError::NameNeedsOutputDir);
     }
+    // `--merge -` (and several inputs with no destination): standard output, no file.
+    let merge_file = merge.as_deref().filter(|m| !super::is_stdout(m));
     if merge.is_none() && options.out_dir.is_none() && !options.in_place {
         let what = match (&options.collect, inputs.len()) {
             (Collect::Split, _) => "--split's numbered files (one per game)",
@@ -333,9 +368,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let (mut found, mut ignored) = walk::find(inputs, options)?;
     // The merged file of an earlier run found in a walked folder is our output, not an input;
     // an input named on the command line is never replaced by the merge.
-    if let Some(key) = merge.as_deref().and_then(file_key) {
+    if let Some(key) = merge_file.and_then(file_key) {
         if let Some(f) = found.iter().find(|f| f.named && file_key(&f.input) == Some(key)) {
-            let m = merge.as_deref().unwrap_or(&f.input).display();
+            let m = merge_file.unwrap_or(&f.input).display();
             return Err(BatchError::OutputClash(format!(
                 "the merged file {m} is the input {}; refusing to overwrite it",
                 f.input.display()
@@ -347,6 +382,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     }
     sort_by_path(&mut found);
     found.dedup_by(|a, b| a.input == b.input);
+    // A merge takes the inputs in the order they are given, as `cat` does (each folder's files
+    // in path order); a stable sort keeps the path order within each.
+    if merge.is_some() {
+        found.sort_by_key(|f| f.root);
+    }
 
     let ext = match &options.produce {
         Some(p) => p.extension(),
@@ -355,17 +395,13 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
-            let is_member = f.member.is_some();
-            let mut job = Job {
-                input: f.input,
-                output: None,
-                format: None,
-                skip: None,
-                fail: None,
-                notes: Vec::new(),
-                member: std::sync::Mutex::new(f.member),
-                part_names: Vec::new(),
-            };
+            let is_member = f.archive.is_some() || f.member.is_some();
+            let member = f.archive.map(|(archive, inner)| {
+                archive.expect_one();
+                Member { archive, inner, settled: std::sync::atomic::AtomicBool::new(false) }
+            });
+            let mut job =
+                Job { input: f.input, output: None, format: None, skip: None, fail: None, notes: Vec::new(), member, part_names: Vec::new() };
             match f.verdict {
                 // kifu never writes into an archive: its members' outputs need a folder.
                 Verdict::Convert(_) if is_member && merge.is_none() && options.out_dir.is_none() => {
@@ -384,7 +420,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                     job.format = options.from.or_else(|| Format::from_path(&job.input));
                     job.skip = Some(d);
                 }
-                Verdict::Fail(d) => job.fail = Some(d),
+                Verdict::Fail(d) | Verdict::Named(d, _) => job.fail = Some(d),
             }
             job
         })
@@ -438,8 +474,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     // An output that does not exist yet cannot be an input; one that exists is compared by
     // identity, so links and `..` do not hide that it is an input. The inputs' identities are
     // taken only when some output exists (a fresh run needs none).
-    let existing: Vec<(usize, FileKey)> =
-        jobs.iter().enumerate().filter_map(|(i, j)| j.output.as_deref().and_then(file_key).map(|k| (i, k))).collect();
+    let existing: Vec<(usize, FileKey)> = jobs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| j.output.as_deref().filter(|o| !super::is_stdout(o)).and_then(file_key).map(|k| (i, k)))
+        .collect();
     let input_keys = std::sync::OnceLock::new();
     if !existing.is_empty() {
         let keys = input_keys.get_or_init(|| input_keys_of(&jobs));
@@ -468,6 +507,8 @@ mod tests {
                 verdict: Verdict::Convert(None),
                 named: true,
                 member: None,
+                root: 0,
+                archive: None,
             };
             names.iter().map(found).collect()
         };
@@ -488,6 +529,8 @@ mod tests {
                 verdict: Verdict::Convert(None),
                 named: false,
                 member: None,
+                root: 0,
+                archive: None,
             })
             .collect();
         let mut usual = usual;

@@ -127,9 +127,9 @@ fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
     Ok((file, meta.len()))
 }
 
-/// The bytes of an archive's member, taken from its job (each job is converted once).
-fn take_member(job: &Job) -> Option<Vec<u8>> {
-    job.member.lock().map_or(None, |mut m| m.take())
+/// The bytes of an archive's member, read with its archive (each job is converted once).
+fn take_member(job: &Job) -> Option<io::Result<Vec<u8>>> {
+    job.member.as_ref().map(super::plan::Member::take)
 }
 
 /// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
@@ -328,7 +328,7 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     // Opened once: its length tells whether it is converted piece by piece, and a small input
     // (nearly all) is read from this open. An archive's member was read with the archive.
     let bytes = match take_member(job) {
-        Some(bytes) => Ok(bytes),
+        Some(bytes) => bytes,
         None => match open_regular(&job.input) {
             Ok((file, len)) if is_big(len, options) => {
                 if !split && stream_input(job, file, output, options, &mut record) {
@@ -457,10 +457,15 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
         status: Status::Ok,
         diagnostics: Vec::new(),
         unchanged: false,
+        stdout: None,
     };
     let collection = Collection::new(games);
     let mut scratch = Record::new(String::new(), None, options.output_name());
     match options.write(&collection, &options.write) {
+        Ok(w) if super::is_stdout(path) => {
+            scratch.add(Stage::Write, &w.diagnostics);
+            m.stdout = (!options.dry_run).then_some(w.bytes);
+        }
         Ok(w) => {
             scratch.add(Stage::Write, &w.diagnostics);
             match put(path, &w.bytes, options, &mut scratch) {
@@ -500,7 +505,13 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
     let removed = if options.dry_run {
         0
     } else {
-        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(parent_folder).collect();
+        let dirs: BTreeSet<&Path> = plan
+            .jobs
+            .iter()
+            .filter_map(|j| j.output.as_deref())
+            .filter(|o| !super::is_stdout(o))
+            .map(parent_folder)
+            .collect();
         remove_stale_temp_files(&dirs)
     };
     let mut report = pool.install(|| match &merge_path {
@@ -510,6 +521,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .par_iter()
                 .map(|job| {
                     let r = convert_one(job, options, &plan);
+                    // A member that was not read gives up its place in its archive's bytes.
+                    job.member.iter().for_each(super::plan::Member::settle);
                     progress(&r);
                     r
                 })
@@ -533,10 +546,11 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         r = r.fail(d.clone());
                         None
                     } else {
-                        let bytes = take_member(job).map_or_else(|| read_regular(&job.input), Ok);
+                        let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
                         read_input(job, bytes, options, &mut r).and_then(|(c, _)| pick(c, options, &mut r))
                     };
                     r.settle();
+                    job.member.iter().for_each(super::plan::Member::settle);
                     progress(&r);
                     (r, part)
                 })
@@ -566,6 +580,7 @@ fn sync_outputs(report: &Report) {
         .iter()
         .flat_map(|r| r.outputs.iter())
         .chain(report.merge.iter().map(|m| &m.output))
+        .filter(|o| !super::is_stdout(Path::new(o.as_str())))
         .map(|o| parent_folder(Path::new(o.as_str())))
         .collect();
     #[cfg(unix)]
