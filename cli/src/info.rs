@@ -159,8 +159,11 @@ pub fn run(args: InfoArgs) -> ExitCode {
                 totals.read(decision.mismatch.iter().chain(&read.diagnostics).map(|d| d.severity).max());
                 let shown = kept(&read, format, &filter).count();
                 left_out += read.collection.games.len() - shown;
-                let text =
-                    if args.json { records(&name, format, &read, &filter) } else { lines(&name, format, &read, &filter) };
+                let text = if args.json {
+                    records(&name, format, &read, &filter)
+                } else {
+                    lines(&name, format, &read, &filter)
+                };
                 if let Err(code) = print_stdout(text.as_bytes()) {
                     return code;
                 }

@@ -251,3 +251,28 @@ fn main_line_and_other_kinds_in_a_batch_report() {
     assert!(!sgf.contains("XGIB[") && sgf.contains(";B["), "{sgf}");
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("kifu: stripped: private "));
 }
+
+#[test]
+fn an_archives_members_are_named_from_their_games() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let games = [
+        ("a.sgf", "(;GM[1]SZ[19]PB[Lee]PW[Cho]DT[2001-02-03];B[pd])"),
+        ("deep/b.sgf", "(;GM[1]SZ[19]PB[Kim]PW[Park]DT[1999-01-01];B[dd])"),
+    ];
+    for (name, text) in games {
+        zip.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    std::fs::write(dir.path().join("games.zip"), zip.finish().unwrap().into_inner()).unwrap();
+    let out = dir.path().join("out");
+    kifu()
+        .args(["convert", "games.zip", "-O", "out", "--name", "{year}/{black}-{white}"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert_eq!(files_under(&out), ["1999/Kim-Park.sgf", "2001/Lee-Cho.sgf"]);
+    let kim = std::fs::read_to_string(out.join("1999/Kim-Park.sgf")).unwrap();
+    assert!(kim.contains("PB[Kim]") && kim.contains("B[dd]"), "{kim}");
+}

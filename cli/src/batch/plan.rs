@@ -400,8 +400,16 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                 archive.expect_one();
                 Member { archive, inner, settled: std::sync::atomic::AtomicBool::new(false) }
             });
-            let mut job =
-                Job { input: f.input, output: None, format: None, skip: None, fail: None, notes: Vec::new(), member, part_names: Vec::new() };
+            let mut job = Job {
+                input: f.input,
+                output: None,
+                format: None,
+                skip: None,
+                fail: None,
+                notes: Vec::new(),
+                member,
+                part_names: Vec::new(),
+            };
             match f.verdict {
                 // kifu never writes into an archive: its members' outputs need a folder.
                 Verdict::Convert(_) if is_member && merge.is_none() && options.out_dir.is_none() => {
