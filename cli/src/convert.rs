@@ -154,7 +154,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let batch_filter = filter.clone();
     let common = move |read: ReadOptions| crate::batch_cmd::Common {
         filter: batch_filter.clone(),
-        strip: strip.clone(),
+        strip,
         from,
         to,
         read,
