@@ -50,6 +50,21 @@ pub struct BatchArgs {
     /// this one file; `-` writes standard output.
     #[arg(long, value_name = "FILE")]
     merge: Option<PathBuf>,
+    /// Name each output under -O from its game: {date} {year} {black} {white} {black_rank}
+    /// {white_rank} {event} {round} {result} {stem} {n}; `/` makes folders
+    /// (`--name '{year}/{date}-{black}-{white}'`).
+    #[arg(long, value_name = "TEMPLATE", value_parser = template)]
+    name: Option<kifu::naming::Template>,
+}
+
+/// A `--name` template, or a usage message with a close placeholder suggested.
+fn template(text: &str) -> Result<kifu::naming::Template, String> {
+    text.parse().map_err(|e: kifu::naming::TemplateError| match &e {
+        kifu::naming::TemplateError::Unknown(name) => {
+            format!("{e}{}", crate::args::did_you_mean(name, kifu::naming::PLACEHOLDERS))
+        }
+        _ => e.to_string(),
+    })
 }
 
 impl BatchArgs {
@@ -75,6 +90,7 @@ impl BatchArgs {
             || self.in_place
             || self.split
             || self.merge.is_some()
+            || self.name.is_some()
     }
 }
 
@@ -96,6 +112,10 @@ pub struct Common {
     pub verbosity: Verbosity,
     /// Whether `-o` was given (it names one file, so it is refused here).
     pub single_output: bool,
+    /// The filters (`--player` …).
+    pub filter: kifu::select::Filter,
+    /// `--strip` / `--main-line`.
+    pub strip: kifu::strip::Strip,
 }
 
 fn usage(msg: &str) -> ExitCode {
@@ -169,6 +189,13 @@ fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     );
     if let Some(line) = crate::output::repairs_line(s.repairs.iter().map(|r| (r.code, r.severity, r.count))) {
         eprintln!("{line}");
+    }
+    if let Some(line) = crate::select_args::left_out_line(s.filtered) {
+        eprintln!("{line}");
+    }
+    if !s.stripped.is_empty() {
+        let kinds: Vec<String> = s.stripped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        eprintln!("kifu: stripped: {}", kinds.join(", "));
     }
     eprintln!("{}", totals.line("repaired with errors"));
 }
@@ -340,6 +367,9 @@ pub fn run_with(
     };
     options.jobs = args.jobs.unwrap_or(0);
     options.produce = produce;
+    options.filter = common.filter;
+    options.strip = common.strip;
+    options.name = args.name.clone();
 
     let start = Instant::now();
     let plan = match batch::plan(inputs, &options) {

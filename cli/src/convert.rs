@@ -48,10 +48,27 @@ pub struct ConvertArgs {
     /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
     #[arg(long)]
     no_repair: bool,
+    /// Remove from the games: comments, variations, markup, analysis (AI engines' data),
+    /// private (kifu's own X… properties), timing (BL, WL, OB, OW); comma-separated, repeatable.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',')]
+    strip: Vec<kifu::strip::Kind>,
+    /// Keep the main line only (= --strip variations).
+    #[arg(long)]
+    main_line: bool,
+    #[command(flatten)]
+    select: crate::select_args::SelectArgs,
     #[command(flatten)]
     loud: Loudness,
     #[command(flatten)]
     batch: Box<crate::batch_cmd::BatchArgs>,
+}
+
+impl ConvertArgs {
+    /// What `--strip` and `--main-line` remove.
+    fn strip(&self) -> kifu::strip::Strip {
+        let set = self.strip.iter().fold(kifu::strip::Strip::new(), |s, &k| s.with(k));
+        if self.main_line { set.with(kifu::strip::Kind::Variations) } else { set }
+    }
 }
 
 /// Whether the input may be large enough to stream: standard input (its size is known only
@@ -133,7 +150,11 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     let single_output = args.output.is_some();
     let (force, strict, batch_write) = (args.force, args.loud.strict, written.clone());
+    let (filter, strip) = (args.select.filter(), args.strip());
+    let batch_filter = filter.clone();
     let common = move |read: ReadOptions| crate::batch_cmd::Common {
+        filter: batch_filter.clone(),
+        strip,
         from,
         to,
         read,
@@ -155,7 +176,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let whole_up_to = reader.options().limits.whole_up_to;
     // An archive is read whole and opened (formats/archives.md), never streamed as a record.
     let archive = input.as_deref().filter(|p| !crate::input::is_stdin(p)).and_then(crate::members::container);
-    let read_in = if archive.is_none() && big(input.as_deref(), whole_up_to) && to_guess.writes_in_parts() {
+    // Filters and stripping work on whole collections: such an input is read whole.
+    let streams = to_guess.writes_in_parts() && filter.is_empty() && strip.is_empty();
+    let read_in = if archive.is_none() && streams && big(input.as_deref(), whole_up_to) {
         match stream::open(input.as_deref(), &reader) {
             Ok(stream::Opened::Whole(i)) => Ok(i),
             Ok(stream::Opened::Parts(s)) => {
@@ -208,7 +231,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
 
-    let read = match reader.read_as(from, bytes) {
+    let mut read = match reader.read_as(from, bytes) {
         Ok(r) => r,
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);
@@ -219,6 +242,14 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         print_diagnostics(&name, &[decision.note()], v);
     }
     print_diagnostics(&name, &read.diagnostics, v);
+    let left_out = filter.retain(&mut read.collection, Some(from));
+    if left_out > 0 && read.collection.games.is_empty() {
+        if !v.quiet {
+            eprintln!("kifu: {name}: no game matches the filters ({left_out} left out); nothing written");
+        }
+        return finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics));
+    }
+    let removed = strip.apply_all(&mut read.collection);
     let options = written.with_encoding(to_enc).with_source_charset(read.charset);
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     let written = match to.write(&read.collection, &options) {
@@ -246,5 +277,14 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let mut tally = crate::output::Tally::default();
     tally.add(&read.diagnostics);
     tally.print(v);
+    if !v.quiet {
+        if let Some(line) = crate::select_args::left_out_line(left_out) {
+            eprintln!("{line}");
+        }
+        let kinds: Vec<String> = removed.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        if !kinds.is_empty() {
+            eprintln!("kifu: stripped: {}", kinds.join(", "));
+        }
+    }
     finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
 }

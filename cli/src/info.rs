@@ -6,6 +6,7 @@ use crate::batch::walk::Item;
 use crate::output::{Verbosity, print_diagnostics, print_stdout};
 use clap::Args;
 use kifu::charset::ca_label;
+use kifu::select::Filter;
 use kifu::{Format, GameTree, ReadOptions, ReadOutput, Reader};
 use serde_json::json;
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ pub struct InfoArgs {
     #[arg(short, long)]
     verbose: bool,
     #[command(flatten)]
+    select: crate::select_args::SelectArgs,
+    #[command(flatten)]
     walk: crate::batch::WalkArgs,
 }
 
@@ -45,10 +48,11 @@ fn variations(game: &GameTree) -> usize {
 }
 
 /// One line per game: `FILE<TAB>GAME<TAB>FORMAT<TAB>CHARSET (SOURCE)<TAB>B=…<TAB>W=…<TAB>RE=…<TAB>moves=N`.
-pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
+/// Only the games `filter` keeps are listed, each with its number in the input.
+pub fn lines(name: &str, format: Format, read: &ReadOutput, filter: &Filter) -> String {
     let charset = read.charset.map_or_else(|| "-".to_string(), |d| format!("{} ({})", ca_label(d.encoding), d.source));
     let mut out = String::new();
-    for (i, game) in read.collection.games.iter().enumerate() {
+    for (i, game) in kept(read, format, filter) {
         let info = game.info();
         let clean = |s: Option<String>| s.unwrap_or_default().replace(['\t', '\n', '\r'], " ");
         out.push_str(&format!(
@@ -63,11 +67,16 @@ pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
     out
 }
 
-/// One JSON record per game.
-pub fn records(name: &str, format: Format, read: &ReadOutput) -> String {
+/// The games `filter` keeps, with their index in the input.
+fn kept<'a>(read: &'a ReadOutput, format: Format, filter: &'a Filter) -> impl Iterator<Item = (usize, &'a GameTree)> {
+    read.collection.games.iter().enumerate().filter(move |(_, g)| filter.matches(g, Some(format)))
+}
+
+/// One JSON record per game `filter` keeps.
+pub fn records(name: &str, format: Format, read: &ReadOutput, filter: &Filter) -> String {
     let charset = read.charset.map(|d| json!({"name": ca_label(d.encoding), "source": d.source.as_str()}));
     let mut out = String::new();
-    for (i, game) in read.collection.games.iter().enumerate() {
+    for (i, game) in kept(read, format, filter) {
         let info = game.info();
         let size = game.board_size();
         let line = json!({
@@ -93,6 +102,8 @@ pub fn run(args: InfoArgs) -> ExitCode {
     #[allow(clippy::needless_update)]
     let reader = Reader::new().with_format_opt(from).with_options(ReadOptions::default().with_encoding(encoding));
     let inputs = if args.inputs.is_empty() { vec![PathBuf::from("-")] } else { args.inputs };
+    let filter = args.select.filter();
+    let mut left_out = 0;
     if let Err(code) = crate::batch::walk::refuse_folders(&inputs, args.walk.recursive, "describe") {
         return code;
     }
@@ -146,7 +157,13 @@ pub fn run(args: InfoArgs) -> ExitCode {
                 }
                 print_diagnostics(&name, &read.diagnostics, v);
                 totals.read(decision.mismatch.iter().chain(&read.diagnostics).map(|d| d.severity).max());
-                let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
+                let shown = kept(&read, format, &filter).count();
+                left_out += read.collection.games.len() - shown;
+                let text = if args.json {
+                    records(&name, format, &read, &filter)
+                } else {
+                    lines(&name, format, &read, &filter)
+                };
                 if let Err(code) = print_stdout(text.as_bytes()) {
                     return code;
                 }
@@ -160,6 +177,9 @@ pub fn run(args: InfoArgs) -> ExitCode {
     }
     totals.ignored = walked.ignored();
     let several = walked.several();
+    if let (false, Some(line)) = (v.quiet, crate::select_args::left_out_line(left_out)) {
+        eprintln!("{line}");
+    }
     if several && !v.quiet {
         eprintln!("{}", totals.line("repaired with errors"));
     }

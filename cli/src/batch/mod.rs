@@ -74,6 +74,8 @@ pub mod codes {
     /// A member of an archive with neither `-O` nor `--merge`: kifu never writes into an
     /// archive, nor beside it in place.
     pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";
+    /// The filters left out every game of the input: nothing written for it (skipped).
+    pub const FILTERED_OUT: &str = "batch.filtered-out";
 }
 
 /// Whether `path` names standard output (`--merge -`).
@@ -131,6 +133,14 @@ pub struct BatchOptions {
     pub sync: bool,
     /// Makes the outputs instead of `to`'s writer (name and extension included).
     pub produce: Option<Arc<dyn Produce>>,
+    /// Only the games that match are converted (formats/archives.md, "Filters").
+    pub filter: kifu::select::Filter,
+    /// What is removed from the games before they are written (formats/normalise.md,
+    /// "Stripping").
+    pub strip: kifu::strip::Strip,
+    /// Names the outputs under `out_dir` from each game's information (formats/archives.md,
+    /// "Naming") instead of mirroring the input paths.
+    pub name: Option<kifu::naming::Template>,
 }
 
 impl BatchOptions {
@@ -153,6 +163,9 @@ impl BatchOptions {
             jobs: 0,
             sync: true,
             produce: None,
+            filter: kifu::select::Filter::new(),
+            strip: kifu::strip::Strip::new(),
+            name: None,
         }
     }
 
@@ -196,6 +209,9 @@ pub enum BatchError {
     /// An output path (`--merge`, `--report`) names an input or another output of the run.
     #[error("{0}")]
     OutputClash(String),
+    /// `--name` without `-O`, or with `--merge`.
+    #[error("--name names the files written under -O DIR (not with --merge or --in-place alone)")]
+    NameNeedsOutputDir,
     /// The worker pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),

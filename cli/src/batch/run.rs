@@ -174,6 +174,23 @@ fn read_input(
     }
 }
 
+/// The games of `collection` that the filters keep, stripped as asked; counted in `record`.
+/// `None` (the record skipped, with [`codes::FILTERED_OUT`]) when the filters leave none.
+fn pick(mut collection: Collection, options: &BatchOptions, record: &mut Record) -> Option<Collection> {
+    let format = record.from.and_then(Format::from_name);
+    let left_out = options.filter.retain(&mut collection, format);
+    record.filtered += left_out;
+    if left_out > 0 && collection.games.is_empty() {
+        let msg = format!("no game matches the filters ({left_out} left out); nothing written for it");
+        record.add(Stage::Batch, &[Diagnostic::info(codes::FILTERED_OUT, msg)]);
+        record.status = Status::Skipped;
+        return None;
+    }
+    let removed = options.strip.apply_all(&mut collection);
+    record.add_stripped(&removed);
+    Some(collection)
+}
+
 /// The diagnostics of a failed write: the writer's own, or one saying why it could not write.
 fn write_error(e: kifu::formats::WriteError) -> Vec<Diagnostic> {
     match e {
@@ -224,7 +241,8 @@ fn stream_input(
     record: &mut Record,
 ) -> bool {
     use kifu::stream::{self, StreamError, StreamOptions};
-    if !options.to.writes_in_parts() {
+    // Filters and stripping work on whole collections: such an input is read whole.
+    if !options.to.writes_in_parts() || !options.filter.is_empty() || !options.strip.is_empty() {
         return false;
     }
     let mut head = Vec::new();
@@ -323,35 +341,40 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
         },
     };
     let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
+    let Some(collection) = pick(collection, options, &mut record) else { return record };
     let write_options = options.write.clone().with_source_charset(charset);
-    let parts: Vec<(PathBuf, Collection)> = if split && collection.games.len() > 1 {
-        let n = collection.games.len();
-        collection
-            .games
-            .into_iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let mut name = split_name(output, i, n);
-                // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
-                if planned.contains(&folded(&name)) {
-                    let taken = name.clone();
-                    name = (2..)
-                        .map(|k| numbered(&taken, k))
-                        .find(|p| !planned.contains(&folded(p)))
-                        .unwrap_or_else(|| taken.clone());
-                    let msg = format!(
-                        "{} is the output of another input; writing {} instead",
-                        taken.display(),
-                        name.display()
-                    );
-                    record.add(Stage::Batch, &[Diagnostic::warning(codes::NAME_COLLISION, msg)]);
-                }
-                (name, Collection::new(vec![g]))
-            })
-            .collect()
-    } else {
-        vec![(output.clone(), collection)]
-    };
+    let parts: Vec<(PathBuf, Collection)> =
+        if split && !job.part_names.is_empty() && job.part_names.len() == collection.games.len() {
+            // Named by --name when planned: one name per kept game, collisions already resolved.
+            job.part_names.iter().cloned().zip(collection.games.into_iter().map(|g| Collection::new(vec![g]))).collect()
+        } else if split && collection.games.len() > 1 {
+            let n = collection.games.len();
+            collection
+                .games
+                .into_iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let mut name = split_name(output, i, n);
+                    // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
+                    if planned.contains(&folded(&name)) {
+                        let taken = name.clone();
+                        name = (2..)
+                            .map(|k| numbered(&taken, k))
+                            .find(|p| !planned.contains(&folded(p)))
+                            .unwrap_or_else(|| taken.clone());
+                        let msg = format!(
+                            "{} is the output of another input; writing {} instead",
+                            taken.display(),
+                            name.display()
+                        );
+                        record.add(Stage::Batch, &[Diagnostic::warning(codes::NAME_COLLISION, msg)]);
+                    }
+                    (name, Collection::new(vec![g]))
+                })
+                .collect()
+        } else {
+            vec![(output.clone(), collection)]
+        };
     // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`); the
     // planned output was checked when planning.
     let numbered = |p: &PathBuf| p != output && file_key(p).is_some_and(|k| plan.input_keys().contains(&k));
@@ -524,7 +547,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         None
                     } else {
                         let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
-                        read_input(job, bytes, options, &mut r).map(|(c, _)| c)
+                        read_input(job, bytes, options, &mut r).and_then(|(c, _)| pick(c, options, &mut r))
                     };
                     r.settle();
                     job.member.iter().for_each(super::plan::Member::settle);

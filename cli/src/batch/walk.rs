@@ -201,6 +201,20 @@ impl Archive {
         bytes.ok_or_else(|| std::io::Error::other(format!("{} changed since the walk: the member is gone", self.shown)))
     }
 
+    /// A copy of the bytes of the member `inner`, from the archive read anew (the members'
+    /// shared reading is left as it is).
+    pub(crate) fn peek(&self, inner: &str) -> std::io::Result<Vec<u8>> {
+        let opened = crate::members::open(&self.path, &self.shown, self.kind, self.from, &self.limits)?;
+        opened
+            .items
+            .into_iter()
+            .find_map(|item| match item {
+                Member::Record { inner: i, bytes, .. } if i == inner => Some(bytes),
+                _ => None,
+            })
+            .ok_or_else(|| std::io::Error::other(format!("{} changed since the walk: the member is gone", self.shown)))
+    }
+
     /// A member expected will not take its bytes (skipped or failed before reading).
     pub(crate) fn done(&self) {
         if let Ok(mut st) = self.state.lock() {
