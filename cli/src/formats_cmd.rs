@@ -23,15 +23,20 @@ fn encodings(json: bool) -> String {
     let mut text = if json {
         String::new()
     } else {
-        String::from("CHARSET       ALIASES\n(case, '-', '_' and spaces are ignored; every WHATWG label works too)\n")
+        String::from(
+            "CHARSET       ALIASES\n(case, '-', '_' and spaces are ignored; every WHATWG label works too; \
+             (read only): not written)\n",
+        )
     };
     for enc in crate::args::KNOWN_CHARSETS {
         let name = kifu::charset::ca_label(enc);
         let aliases: Vec<&str> = kifu::charset::ALIASES.iter().filter(|(_, e)| *e == *enc).map(|(a, _)| *a).collect();
         if json {
-            text.push_str(&format!("{}\n", json!({"name": name, "aliases": aliases})));
+            let write = kifu::charset::writable(enc);
+            text.push_str(&format!("{}\n", json!({"name": name, "aliases": aliases, "write": write})));
         } else {
-            text.push_str(format!("{name:<13} {}", aliases.join(", ")).trim_end());
+            let only = if kifu::charset::writable(enc) { "" } else { " (read only)" };
+            text.push_str(format!("{name:<13} {}{only}", aliases.join(", ")).trim_end());
             text.push('\n');
         }
     }

@@ -57,6 +57,20 @@ fn without_header(c: &Collection) -> Collection {
     c
 }
 
+/// Whether `d` reports again a value the input carried as kept raw text (a GIB, NGF or UGF line
+/// in its `X…` property, such as an `XNGFRE` result no reader understands): written back as it
+/// was, it is told of again on every read.
+fn kept_again(collection: &Collection, d: &kifu::Diagnostic) -> bool {
+    let Some(rest) = d.message.split("kept in ").nth(1) else { return false };
+    let id: String = rest.chars().take_while(|c| c.is_ascii_uppercase()).collect();
+    id.starts_with('X')
+        && collection
+            .games
+            .first()
+            .and_then(|g| g.get_node(kifu::model::NodeId::ROOT))
+            .is_some_and(|n| n.get(&id).is_some())
+}
+
 fn lossy(d: &[kifu::Diagnostic]) -> bool {
     d.iter().any(|d| d.severity >= kifu::Severity::Warning)
 }
@@ -133,9 +147,9 @@ fn check(collection: &Collection, clean: bool, seen: &[&str]) -> Vec<Finding> {
             if !reported && before != after {
                 finding("same-info", format!("{before:?} written, {after:?} read back"));
             }
-            if let Some(d) =
-                back.diagnostics.iter().find(|d| d.severity >= kifu::Severity::Warning && !seen.contains(&d.code))
-            {
+            if let Some(d) = back.diagnostics.iter().find(|d| {
+                d.severity >= kifu::Severity::Warning && !seen.contains(&d.code) && !kept_again(collection, d)
+            }) {
                 if !reported {
                     finding("clean-legacy-read-back", d.to_string());
                 }

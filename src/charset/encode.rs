@@ -68,6 +68,17 @@ pub(crate) fn unwritable(enc: &'static Encoding) -> bool {
     enc == encoding_rs::ISO_2022_JP
 }
 
+/// Whether kifu writes output in `enc` (every charset it reads but ISO-2022-JP, whose byte
+/// pairs can hold `]` and `\`; see `formats/charsets.md`).
+///
+/// ```
+/// assert!(kifu::charset::writable(encoding_rs::SHIFT_JIS));
+/// assert!(!kifu::charset::writable(encoding_rs::ISO_2022_JP));
+/// ```
+pub fn writable(enc: &'static Encoding) -> bool {
+    !unwritable(enc)
+}
+
 /// Encodes a writer's output `text` in `enc`, reporting each character the charset cannot hold
 /// with its line:column in `text`: an error (`Err`, nothing written) unless `lossy`, in which
 /// case it is written as `?` and the report is a warning. A charset kifu does not write

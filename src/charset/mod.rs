@@ -19,8 +19,8 @@ mod labels;
 
 pub(crate) use detect::{Utf8Stats, coherence, coherent_cjk, detect_legacy, legacy_score, other_reading, utf8_score};
 pub use detect::{sniff_utf16, suspicious_utf8};
-pub use encode::encode;
 pub(crate) use encode::encode_output;
+pub use encode::{encode, writable};
 pub use labels::{ALIASES, ca_label, encoding_for_label};
 
 use crate::diag::{Diagnostic, Sink};
