@@ -56,6 +56,7 @@
 pub mod archive;
 pub mod charset;
 pub mod check;
+pub mod dedup;
 pub mod diag;
 pub mod diagram;
 pub mod formats;
@@ -66,6 +67,7 @@ pub mod output;
 pub mod reader;
 #[cfg(not(doctest))]
 pub mod spec;
+pub mod stats;
 pub mod stream;
 
 pub use diag::{Diagnostic, Position, Severity};
