@@ -56,6 +56,11 @@ pub struct BatchArgs {
     /// Follow symbolic links while walking (otherwise they are reported as skipped).
     #[arg(short = 'L', long)]
     follow_symlinks: bool,
+    /// Write one copy of each game found more than once (rotated, mirrored and unfinished copies
+    /// included): the others are reported `skipped`, the kept copy named. Reads every input once
+    /// more, first.
+    #[arg(long)]
+    dedup: bool,
 }
 
 impl BatchArgs {
@@ -84,6 +89,7 @@ impl BatchArgs {
             || !self.include.is_empty()
             || !self.exclude.is_empty()
             || self.follow_symlinks
+            || self.dedup
     }
 }
 
@@ -319,7 +325,7 @@ pub fn run_with(
     options.produce = produce;
 
     let start = Instant::now();
-    let plan = match batch::plan(inputs, &options) {
+    let mut plan = match batch::plan(inputs, &options) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("kifu: {e}");
@@ -331,6 +337,13 @@ pub fn run_with(
             };
         }
     };
+    if args.dedup {
+        match crate::census::mark_duplicates(&mut plan, &options) {
+            Ok(groups) if v.verbose && !v.quiet => eprintln!("kifu: {groups} groups of duplicate games"),
+            Ok(_) => {}
+            Err(code) => return code,
+        }
+    }
     let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
     let replacing = match report_path.map(|p| check_report_path(p, &plan, common.force)) {
         Some(Err(code)) => return code,

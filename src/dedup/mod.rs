@@ -179,7 +179,8 @@ impl Fingerprint {
         }
         let found = game.info_texts().found;
         let info = found.iter().filter(|v| v.is_some_and(|s| !s.trim().is_empty())).count();
-        let comments = game.nodes().filter(|n| n.get("C").is_some_and(|c| c.first().is_some_and(|t| !t.is_empty()))).count();
+        let comments =
+            game.nodes().filter(|n| n.get("C").is_some_and(|c| c.first().is_some_and(|t| !t.is_empty()))).count();
         let (sym, setup_len, tokens) = canonical(size, &setup, &moves);
         Fingerprint {
             size: (size.width.max(size.height), size.width.min(size.height)),
@@ -479,8 +480,7 @@ impl Dedup {
                             Some(q) => {
                                 let best = |x: usize| classes[x].iter().map(|&i| self.rank(i)).max();
                                 self.prints[classes[q][0]].tokens.len() < p.tokens.len()
-                                    || (self.prints[classes[q][0]].tokens.len() == p.tokens.len()
-                                        && best(c) > best(q))
+                                    || (self.prints[classes[q][0]].tokens.len() == p.tokens.len() && best(c) > best(q))
                             }
                         };
                         if better {
@@ -557,10 +557,18 @@ mod tests {
     }
 
     fn sgf(size: (u8, u8), pts: &[(u8, u8)], head: &str, f: impl Fn(u8, u8) -> (u8, u8)) -> String {
-        let mut s = format!("(;SZ[{}]{head}", if size.0 == size.1 { size.0.to_string() } else { format!("{}:{}", size.0, size.1) });
+        let mut s = format!(
+            "(;SZ[{}]{head}",
+            if size.0 == size.1 { size.0.to_string() } else { format!("{}:{}", size.0, size.1) }
+        );
         for (i, &(x, y)) in pts.iter().enumerate() {
             let (x, y) = f(x, y);
-            s.push_str(&format!(";{}[{}{}]", if i % 2 == 0 { 'B' } else { 'W' }, (b'a' + x) as char, (b'a' + y) as char));
+            s.push_str(&format!(
+                ";{}[{}{}]",
+                if i % 2 == 0 { 'B' } else { 'W' },
+                (b'a' + x) as char,
+                (b'a' + y) as char
+            ));
         }
         s.push(')');
         s
@@ -574,7 +582,8 @@ mod tests {
     fn every_symmetry_gives_the_same_fingerprint() {
         let pts = moves(40);
         let base = print(&sgf((19, 19), &pts, "", |x, y| (x, y)));
-        let turns: [fn(u8, u8) -> (u8, u8); 8] = [
+        type Turn = fn(u8, u8) -> (u8, u8);
+        let turns: [Turn; 8] = [
             |x, y| (x, y),
             |x, y| (18 - y, x),
             |x, y| (18 - x, 18 - y),

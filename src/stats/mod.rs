@@ -111,6 +111,11 @@ impl FileStats {
         }
     }
 
+    /// Counts a diagnostic met outside the reader (the command's format decision).
+    pub fn note(&mut self, d: &Diagnostic) {
+        self.codes.push((d.code, d.severity));
+    }
+
     /// The fingerprints of the file's games, in order.
     pub fn fingerprints(&self) -> impl Iterator<Item = &Fingerprint> + '_ {
         self.games.iter().map(|g| &g.print)
@@ -262,8 +267,7 @@ impl Stats {
     pub fn finish(mut self) -> Stats {
         self.groups = self.dedup.groups();
         let copies: usize = self.groups.iter().map(|g| g.copies.len()).sum();
-        let prefixes =
-            self.groups.iter().flat_map(|g| &g.copies).filter(|c| c.relation == Relation::Prefix).count();
+        let prefixes = self.groups.iter().flat_map(|g| &g.copies).filter(|c| c.relation == Relation::Prefix).count();
         self.duplicates =
             Duplicates { groups: self.groups.len(), copies, redundant: copies - self.groups.len(), prefixes };
         self

@@ -13,9 +13,11 @@ mod run;
 mod walk;
 
 pub use glob::Glob;
+pub(crate) use plan::inputs;
 pub use plan::{Plan, plan};
 pub use report::{DiagRecord, Record, Report, Stage, Status};
 pub use run::execute;
+pub(crate) use walk::{Found, Verdict};
 
 use kifu::Reader;
 use kifu::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
@@ -73,6 +75,9 @@ pub mod codes {
     /// A member of an archive with neither `-O` nor `--merge`: kifu never writes into an
     /// archive, nor beside it in place.
     pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";
+    /// With `--dedup`: a game left out because another copy of it is kept (named in the
+    /// message); an input all of whose games are so left out is `skipped`.
+    pub const DUPLICATE: &str = "batch.duplicate";
 }
 
 /// How inputs map to outputs.

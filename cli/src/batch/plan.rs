@@ -48,6 +48,22 @@ pub struct Job {
     /// The bytes of an archive's member, taken when it is converted (its `input` is
     /// `archive.zip!/inner/path`, a name, not a file).
     pub(crate) member: std::sync::Mutex<Option<Vec<u8>>>,
+    /// With `--dedup`: the games (0-based) not written, each with the note that names the kept
+    /// copy ([`super::codes::DUPLICATE`]).
+    pub(crate) duplicates: Vec<(usize, Diagnostic)>,
+}
+
+impl Job {
+    /// Whether the run will read and convert this input (it has an output, and no reason to
+    /// skip or fail it before reading).
+    pub(crate) fn converts(&self) -> bool {
+        self.output.is_some() && self.skip.is_none() && self.fail.is_none()
+    }
+
+    /// A copy of an archive member's bytes (`None` for a file).
+    pub(crate) fn member_bytes(&self) -> Option<Vec<u8>> {
+        self.member.lock().ok().and_then(|m| m.clone())
+    }
 }
 
 /// All inputs of a run, ordered by input path, with their outputs decided.
@@ -215,6 +231,15 @@ fn sort_by_path(found: &mut Vec<walk::Found>) {
     found.sort_by(|a, b| a.input.cmp(&b.input));
 }
 
+/// The inputs under `inputs`, walked as a run walks them, in input-path order, and how many
+/// files were ignored: what `kifu stats` and `kifu dedup` read (they plan no output).
+pub(crate) fn inputs(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<walk::Found>, usize), BatchError> {
+    let (mut found, ignored) = walk::find(inputs, options)?;
+    sort_by_path(&mut found);
+    found.dedup_by(|a, b| a.input == b.input);
+    Ok((found, ignored))
+}
+
 /// Finds the inputs under `inputs` and plans their outputs.
 pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchError> {
     let to = options.to;
@@ -277,6 +302,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                 fail: None,
                 notes: Vec::new(),
                 member: std::sync::Mutex::new(f.member),
+                duplicates: Vec::new(),
             };
             match f.verdict {
                 // kifu never writes into an archive: its members' outputs need a folder.
