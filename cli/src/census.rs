@@ -214,6 +214,30 @@ pub fn exit_code(census: &Census) -> ExitCode {
     if census.failed() > 0 { ExitCode::SomeFailed } else { ExitCode::Ok }
 }
 
+/// Where each fingerprint came from: the input (its index in the census) and the game's number
+/// in it (from 1).
+pub type Origins = Vec<(usize, usize)>;
+
+/// Every game of `census` added to a [`Dedup`] in path order, with where each came from.
+pub fn collect(census: &Census, min_prefix: usize) -> (kifu::dedup::Dedup, Origins) {
+    let mut dedup = kifu::dedup::Dedup::new().with_min_prefix(min_prefix);
+    let mut origins = Vec::new();
+    for (i, r) in census.reads.iter().enumerate() {
+        for (g, print) in r.stats.fingerprints().enumerate() {
+            dedup.add(print.clone());
+            origins.push((i, g + 1));
+        }
+    }
+    (dedup, origins)
+}
+
+/// `FILE` for a file of one game, `FILE#N` for game N of a collection.
+pub fn place(census: &Census, origins: &Origins, index: usize) -> String {
+    let (file, game) = origins[index];
+    let read = &census.reads[file];
+    if read.games > 1 { format!("{}#{game}", read.name) } else { read.name.clone() }
+}
+
 /// `kifu convert --dedup`'s first pass: reads every input the plan converts, finds the groups
 /// of copies, and marks in each job the games that are not kept (with the kept copy named).
 /// Returns the number of groups. Inputs that fail here are left to fail in the run itself.
@@ -237,11 +261,11 @@ pub fn mark_duplicates(plan: &mut batch::Plan, options: &BatchOptions) -> Result
             .collect()
     });
     let census = Census { reads, ignored: 0 };
-    let (dedup, origins) = crate::dedup_cmd::collect(&census, kifu::dedup::MIN_PREFIX);
+    let (dedup, origins) = collect(&census, kifu::dedup::MIN_PREFIX);
     let groups = dedup.groups();
     for g in &groups {
         let kept = &g.copies[0];
-        let kept_at = crate::dedup_cmd::place(&census, &origins, kept.index);
+        let kept_at = place(&census, &origins, kept.index);
         for c in &g.copies[1..] {
             let (read, game) = origins[c.index];
             let turned = match c.orientation {

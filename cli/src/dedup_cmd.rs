@@ -2,10 +2,10 @@
 //! "Duplicates").
 
 use crate::ExitCode;
-use crate::census::{self, Census, CensusArgs};
+use crate::census::{self, Census, CensusArgs, Origins, collect, place};
 use crate::output::{Verbosity, print_stdout};
 use clap::Args;
-use kifu::dedup::{Dedup, Group, Relation};
+use kifu::dedup::{Group, Relation};
 use serde_json::json;
 
 /// Arguments of `kifu dedup`.
@@ -20,30 +20,6 @@ pub struct DedupArgs {
     /// A shorter game is an unfinished copy of a longer one when it has at least N moves.
     #[arg(long, value_name = "N", default_value_t = kifu::dedup::MIN_PREFIX)]
     min_prefix: usize,
-}
-
-/// Where each fingerprint came from: the input (its index in the census) and the game's number
-/// in it (from 1).
-pub type Origins = Vec<(usize, usize)>;
-
-/// Every game of `census` added to a [`Dedup`] in path order, with where each came from.
-pub fn collect(census: &Census, min_prefix: usize) -> (Dedup, Origins) {
-    let mut dedup = Dedup::new().with_min_prefix(min_prefix);
-    let mut origins = Vec::new();
-    for (i, r) in census.reads.iter().enumerate() {
-        for (g, print) in r.stats.fingerprints().enumerate() {
-            dedup.add(print.clone());
-            origins.push((i, g + 1));
-        }
-    }
-    (dedup, origins)
-}
-
-/// `FILE` for a file of one game, `FILE#N` for game N of a collection.
-pub fn place(census: &Census, origins: &Origins, index: usize) -> String {
-    let (file, game) = origins[index];
-    let read = &census.reads[file];
-    if read.games > 1 { format!("{}#{game}", read.name) } else { read.name.clone() }
 }
 
 /// The one line of a group.
