@@ -15,7 +15,7 @@
 //! let read = |s: &str| kifu::read(s.as_bytes()).unwrap().collection.games.remove(0);
 //! let a = read("(;SZ[19]PB[Shusaku];B[pd];W[dp];B[pq];W[dd])");
 //! // The same game turned a quarter, without the players' names:
-//! let b = read("(;SZ[19];B[sp];W[dd];B[cp];W[pd])");
+//! let b = read("(;SZ[19];B[pp];W[dd];B[cp];W[pd])");
 //! let mut dedup = Dedup::new();
 //! dedup.add(Fingerprint::of(&a));
 //! dedup.add(Fingerprint::of(&b));
@@ -201,6 +201,12 @@ impl Fingerprint {
     /// Starting stones in the signature.
     pub fn setup_stones(&self) -> usize {
         self.setup
+    }
+
+    /// The starting stones: how many black, how many white.
+    pub fn setup_colors(&self) -> (usize, usize) {
+        let white = self.tokens[..self.setup].iter().filter(|&&t| t & WHITE != 0).count();
+        (self.setup - white, white)
     }
 
     /// Whether there is anything to compare: a game with neither moves nor starting stones is
@@ -688,7 +694,7 @@ mod tests {
         let c = print(&sgf((19, 19), &pts, "", |x, y| (x, y)));
         let d = print(&sgf((19, 19), &pts, "HA[2]AB[dp][pd]", |x, y| (x, y)));
         assert_eq!(a.tokens, b.tokens);
-        assert_eq!(a.setup_stones(), 2);
+        assert_eq!((a.setup_stones(), a.setup_colors()), (2, (2, 0)));
         assert_ne!(a.tokens, c.tokens);
         assert_ne!(a.tokens, d.tokens);
         // The same handicap game turned: stones and moves turn together.

@@ -147,7 +147,10 @@ fn game_stats(game: &GameTree) -> GameStats {
         size: size.to_string(),
         date: info.date.as_deref().and_then(date_of),
         players: [name(info.black), name(info.white)],
-        handicap: info.handicap.is_some_and(|h| h >= 2) || print.setup_stones() > 0,
+        handicap: info.handicap.is_some_and(|h| h >= 2) || {
+            let (black, white) = print.setup_colors();
+            black >= 2 && white == 0
+        },
         result: info.result,
         print,
     }
@@ -185,7 +188,8 @@ pub struct Stats {
     pub undated: usize,
     /// Results.
     pub results: Results,
-    /// Games with a handicap: `HA` of 2 or more, or stones placed before the first move.
+    /// Games with a handicap: `HA` of 2 or more, or two or more black stones and no white one
+    /// placed before the first move (a problem's position, with stones of both colours, is not).
     pub handicap: usize,
     /// Per diagnostic code met while reading.
     pub codes: BTreeMap<&'static str, CodeCount>,
@@ -310,7 +314,7 @@ mod tests {
     fn counts_add_up() {
         let mut stats = Stats::new();
         let games = b"(;SZ[19]PB[A]PW[B]DT[2019-03-01]RE[B+R]HA[2]AB[dd][pp];W[qd])\
-                      (;SZ[9]PB[A]PW[C]DT[2021]RE[Void];B[ee])(;PB[ C ]RE[x])";
+                      (;SZ[9]PB[A]PW[C]DT[2021]RE[Void]AB[aa][bb]AW[cc];B[ee])(;PB[ C ]RE[x])";
         let read = crate::read(&games[..]).unwrap();
         stats.add(FileStats::of(Format::SGF, games.len() as u64, &read));
         let fail = Diagnostic::error("sgf.no-game", "no game");
