@@ -21,7 +21,7 @@ pub struct StatsArgs {
     top: usize,
 }
 
-/// `1,234 KB`-style sizes: bytes, KiB, MiB or GiB with one decimal.
+/// Sizes as `512 B`, `3.7 KiB`, `10.9 MiB`: bytes, or KiB, MiB, GiB, TiB with one decimal.
 fn human(bytes: u64) -> String {
     let units = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
@@ -46,7 +46,7 @@ pub fn text(s: &Stats, top: usize) -> String {
     row("formats", join(&formats));
     let charsets: Vec<String> = s.charsets.iter().map(|((c, how), n)| format!("{c} ({how}) {n}")).collect();
     row("charsets", join(&charsets));
-    let sizes: Vec<String> = s.sizes.iter().map(|(b, n)| format!("{b} {n}")).collect();
+    let sizes: Vec<String> = s.sizes.iter().map(|((w, h), n)| format!("{w}x{h} {n}")).collect();
     row("boards", join(&sizes));
     let range = match (&s.first_date, &s.last_date) {
         (Some(a), Some(b)) => format!("{a} to {b}"),
@@ -84,7 +84,7 @@ pub fn document(s: &Stats, top: usize, ignored: usize) -> serde_json::Value {
     let charsets: Vec<_> =
         s.charsets.iter().map(|((c, how), n)| json!({"charset": c, "source": how, "files": n})).collect();
     let sizes: serde_json::Map<String, serde_json::Value> =
-        s.sizes.iter().map(|(b, n)| (b.clone(), json!(n))).collect();
+        s.sizes.iter().map(|((w, h), n)| (format!("{w}x{h}"), json!(n))).collect();
     let years: serde_json::Map<String, serde_json::Value> =
         s.years.iter().map(|(y, n)| (y.to_string(), json!(n))).collect();
     let players: Vec<_> = s.players(top).iter().map(|(p, n)| json!({"name": p, "games": n})).collect();

@@ -79,7 +79,7 @@ pub struct FileStats {
 
 #[derive(Clone, Debug)]
 struct GameStats {
-    size: String,
+    size: (u8, u8),
     date: Option<String>,
     players: [Option<String>; 2],
     result: Option<GameResult>,
@@ -144,7 +144,7 @@ fn game_stats(game: &GameTree) -> GameStats {
     let print = Fingerprint::of(game);
     let name = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     GameStats {
-        size: size.to_string(),
+        size: (size.width, size.height),
         date: info.date.as_deref().and_then(date_of),
         players: [name(info.black), name(info.white)],
         handicap: info.handicap.is_some_and(|h| h >= 2) || {
@@ -176,8 +176,8 @@ pub struct Stats {
     pub formats: BTreeMap<&'static str, (usize, usize)>,
     /// Per charset and how it was decided (`bom`, `override`, `declared`, `detected`): files.
     pub charsets: BTreeMap<(&'static str, &'static str), usize>,
-    /// Per board size (`19x19`): games.
-    pub sizes: BTreeMap<String, usize>,
+    /// Per board size (columns, rows): games.
+    pub sizes: BTreeMap<(u8, u8), usize>,
     /// The earliest date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD` from `DT`).
     pub first_date: Option<String>,
     /// The latest date.
@@ -328,7 +328,7 @@ mod tests {
         assert_eq!(s.years.iter().map(|(y, n)| (*y, *n)).collect::<Vec<_>>(), [(2019, 1), (2021, 1)]);
         assert_eq!(s.players(2), [("A", 2), ("C", 2)]);
         assert_eq!(s.handicap, 1);
-        assert_eq!(s.sizes.get("9x9"), Some(&1));
+        assert_eq!(s.sizes.get(&(9, 9)), Some(&1));
         assert_eq!(s.codes.get("sgf.no-game").map(|c| c.files), Some(1));
         assert_eq!(s.duplicates, Duplicates::default());
     }
