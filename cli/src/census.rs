@@ -128,7 +128,7 @@ fn read_found(f: Found, options: &BatchOptions) -> Read {
             read_one(name, &f.input, bytes, options)
         }
         Verdict::Skip(d) => Read { name, stats: FileStats::default(), games: 0, failure: Some(d), skipped: true },
-        Verdict::Fail(d) => Read {
+        Verdict::Fail(d) | Verdict::Named(d, _) => Read {
             name,
             stats: FileStats::failed(None, 0, std::slice::from_ref(&d)),
             games: 0,
@@ -252,11 +252,7 @@ pub fn mark_duplicates(plan: &mut batch::Plan, options: &BatchOptions) -> Result
             .map(|&i| {
                 let job = &plan.jobs[i];
                 let name = job.input.to_str().map_or_else(|| job.input.display().to_string(), str::to_owned);
-                let bytes = match job.member_bytes() {
-                    Some(b) => Ok(b),
-                    None => std::fs::read(&job.input),
-                };
-                read_one(name, &job.input, bytes, options)
+                read_one(name, &job.input, job.peek(), options)
             })
             .collect()
     });

@@ -14,6 +14,7 @@ mod info;
 mod input;
 mod members;
 mod output;
+mod select_args;
 mod shell;
 mod stats_cmd;
 mod stream;
