@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Files per second of `kifu convert -r` over ../shared/corpus, against the I/O floors measured in
-# the same run: `cat` of the same files (reading) and `cp -r` (creating the same files).
+# the same run: `cat` of the same files (reading) and `cp -r` (creating the same files); and in
+# the same rounds `kifu stats -r` and `kifu dedup -r` (which read every file and write nothing),
+# with the number of duplicate groups.
 # Usage: benches/batch.sh [ROUNDS]   (builds the release binary first)
 # Outputs go to a temporary folder under KIFU_BENCH_OUT (default: the system's, e.g. /tmp); every
 # round writes its own and all are deleted at the end, not between rounds: on ext4 without a
@@ -26,4 +28,9 @@ for round in $(seq "${1:-3}"); do
   printf 'round %s: %s files  cat %.2fs  cp -r %.2fs  kifu --dry-run %.2fs  kifu %.2fs (%.0f files/s, %.1fx cat, %.1fx cp -r)\n' \
     "$round" "$files" "$cat_s" "$cp_s" "$dry_s" "$run_s" "$(echo "$files / $run_s" | bc -l)" \
     "$(echo "$run_s / $cat_s" | bc -l)" "$(echo "$run_s / $cp_s" | bc -l)"
+  stats_s=$(t "$kifu" stats -r "$corpus" -q)
+  dedup_s=$(t "$kifu" dedup -r "$corpus" -q)
+  printf 'round %s: kifu stats -r %.2fs (%.2fx convert)  kifu dedup -r %.2fs (%.2fx convert)\n' \
+    "$round" "$stats_s" "$(echo "$stats_s / $run_s" | bc -l)" "$dedup_s" "$(echo "$dedup_s / $run_s" | bc -l)"
 done
+echo "duplicate groups: $("$kifu" dedup -r "$corpus" -q | wc -l)"

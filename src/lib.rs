@@ -56,6 +56,7 @@
 pub mod archive;
 pub mod charset;
 pub mod check;
+pub mod dedup;
 pub mod diag;
 pub mod diagram;
 pub mod formats;
@@ -68,6 +69,7 @@ pub mod reader;
 pub mod select;
 #[cfg(not(doctest))]
 pub mod spec;
+pub mod stats;
 pub mod stream;
 pub mod strip;
 

@@ -55,6 +55,11 @@ pub struct BatchArgs {
     /// (`--name '{year}/{date}-{black}-{white}'`).
     #[arg(long, value_name = "TEMPLATE", value_parser = template)]
     name: Option<kifu::naming::Template>,
+    /// Write one copy of each game found more than once (rotated, mirrored and unfinished copies
+    /// included): the others are reported `skipped`, the kept copy named. Reads every input once
+    /// more, first.
+    #[arg(long)]
+    dedup: bool,
 }
 
 /// A `--name` template, or a usage message with a close placeholder suggested.
@@ -91,6 +96,7 @@ impl BatchArgs {
             || self.split
             || self.merge.is_some()
             || self.name.is_some()
+            || self.dedup
     }
 }
 
@@ -372,7 +378,7 @@ pub fn run_with(
     options.name = args.name.clone();
 
     let start = Instant::now();
-    let plan = match batch::plan(inputs, &options) {
+    let mut plan = match batch::plan(inputs, &options) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("kifu: {e}");
@@ -384,6 +390,13 @@ pub fn run_with(
             };
         }
     };
+    if args.dedup {
+        match crate::census::mark_duplicates(&mut plan, &options) {
+            Ok(groups) if v.verbose && !v.quiet => eprintln!("kifu: {groups} groups of duplicate games"),
+            Ok(_) => {}
+            Err(code) => return code,
+        }
+    }
     let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
     let replacing = match report_path.map(|p| check_report_path(p, &plan, common.force)) {
         Some(Err(code)) => return code,

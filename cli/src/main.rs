@@ -3,8 +3,10 @@
 mod args;
 mod batch;
 mod batch_cmd;
+mod census;
 mod check;
 mod convert;
+mod dedup_cmd;
 mod diagram;
 mod exit;
 mod formats_cmd;
@@ -14,6 +16,7 @@ mod members;
 mod output;
 mod select_args;
 mod shell;
+mod stats_cmd;
 mod stream;
 
 use clap::{Parser, Subcommand};
@@ -68,6 +71,12 @@ enum Command {
     /// One line per game: format, charset and how it was decided, players, result, moves.
     #[command(after_help = EXIT_CODES)]
     Info(info::InfoArgs),
+    /// What the inputs hold: formats, charsets, dates, players, results, damage, duplicates.
+    #[command(after_help = EXIT_CODES)]
+    Stats(stats_cmd::StatsArgs),
+    /// One line per game found more than once (rotated, mirrored or unfinished copies included).
+    #[command(after_help = EXIT_CODES)]
+    Dedup(dedup_cmd::DedupArgs),
     /// Print a shell completion script: `source <(kifu completions bash)`.
     Completions(shell::CompletionsArgs),
     /// Print the man page of kifu or of one command, or write them all into a folder.
@@ -109,6 +118,8 @@ pub fn run() -> i32 {
         Command::Diagram(args) => diagram::run(*args),
         Command::Formats(args) => formats_cmd::run(&args),
         Command::Info(args) => info::run(args),
+        Command::Stats(args) => stats_cmd::run(args),
+        Command::Dedup(args) => dedup_cmd::run(args),
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
     };

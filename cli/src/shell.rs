@@ -152,6 +152,15 @@ fn examples(sub: &str) -> &'static [(&'static str, &'static str)] {
             ("One line per game: players, result, moves, charset", "kifu info *.sgf"),
             ("The games under a folder, GIB files only", "kifu info -r records/ --include '*.gib'"),
         ],
+        "stats" => &[
+            ("What a folder of records holds", "kifu stats -r records/"),
+            ("The same as one JSON document", "kifu stats -r records/ --json"),
+        ],
+        "dedup" => &[
+            ("The games found more than once, one line per game", "kifu dedup -r records/"),
+            ("As JSON Lines, one record per group", "kifu dedup -r records/ --json"),
+            ("Convert each game once", "kifu convert -r records/ -O converted/ --dedup"),
+        ],
         "formats" => &[
             ("The formats kifu reads and writes", "kifu formats"),
             ("The charset labels --encoding accepts", "kifu formats --encodings"),

@@ -693,7 +693,7 @@ fn completion_scripts_load() {
 
 #[test]
 fn every_man_page_has_the_usual_sections_in_order() {
-    for command in ["", "convert", "check", "diagram", "formats", "info", "completions", "man"] {
+    for command in ["", "convert", "check", "diagram", "formats", "info", "stats", "dedup", "completions", "man"] {
         let page = kifu().arg("man").args((!command.is_empty()).then_some(command)).output().unwrap();
         assert!(page.status.success(), "{command}");
         let roff = String::from_utf8(page.stdout).unwrap();

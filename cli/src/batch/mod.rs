@@ -13,9 +13,11 @@ mod run;
 pub mod walk;
 
 pub use glob::Glob;
+pub(crate) use plan::inputs;
 pub use plan::{Plan, plan};
 pub use report::{DiagRecord, Record, Report, Stage, Status};
 pub use run::execute;
+pub(crate) use walk::{Found, Verdict};
 pub use walk::{Inputs, Totals, WalkArgs};
 
 use kifu::Reader;
@@ -76,6 +78,9 @@ pub mod codes {
     pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";
     /// The filters left out every game of the input: nothing written for it (skipped).
     pub const FILTERED_OUT: &str = "batch.filtered-out";
+    /// With `--dedup`: a game left out because another copy of it is kept (named in the
+    /// message); an input all of whose games are so left out is `skipped`.
+    pub const DUPLICATE: &str = "batch.duplicate";
 }
 
 /// Whether `path` names standard output (`--merge -`).

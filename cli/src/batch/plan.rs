@@ -50,6 +50,25 @@ pub struct Job {
     pub(crate) member: Option<Member>,
     /// With `--name` and `--split`: the output of each game the filters keep, in order.
     pub(crate) part_names: Vec<PathBuf>,
+    /// With `--dedup`: the games (0-based) not written, each with the note that names the kept
+    /// copy ([`super::codes::DUPLICATE`]).
+    pub(crate) duplicates: Vec<(usize, Diagnostic)>,
+}
+
+impl Job {
+    /// Whether the run will read and convert this input (it has an output, and no reason to
+    /// skip or fail it before reading).
+    pub(crate) fn converts(&self) -> bool {
+        self.output.is_some() && self.skip.is_none() && self.fail.is_none()
+    }
+
+    /// A copy of the input's bytes, read now (an archive's member from its archive read anew).
+    pub(crate) fn peek(&self) -> std::io::Result<Vec<u8>> {
+        match &self.member {
+            Some(m) => m.peek(),
+            None => std::fs::read(&self.input),
+        }
+    }
 }
 
 /// Where an archive's member is read from when it is converted.
@@ -251,6 +270,16 @@ fn sort_by_path(found: &mut Vec<walk::Found>) {
     found.sort_by(|a, b| a.input.cmp(&b.input));
 }
 
+/// The inputs under `inputs`, walked as a run walks them, in input-path order, archives'
+/// members with their bytes, and how many files were ignored: what `kifu stats` and `kifu dedup`
+/// read (they plan no output).
+pub(crate) fn inputs(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<walk::Found>, usize), BatchError> {
+    let (mut found, ignored) = walk::find_with_members(inputs, options)?;
+    sort_by_path(&mut found);
+    found.dedup_by(|a, b| a.input == b.input);
+    Ok((found, ignored))
+}
+
 /// The games of the input of `job` that the filters keep, with their numbers in the input (from
 /// 1); `None` when it cannot be read (its conversion then says why).
 fn kept_games(job: &Job, options: &BatchOptions) -> Option<Vec<(usize, kifu::GameTree)>> {
@@ -409,6 +438,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                 notes: Vec::new(),
                 member,
                 part_names: Vec::new(),
+                duplicates: Vec::new(),
             };
             match f.verdict {
                 // kifu never writes into an archive: its members' outputs need a folder.

@@ -174,6 +174,27 @@ fn read_input(
     }
 }
 
+/// Takes out of `collection` the games `--dedup` leaves out, noting each in `record`; returns
+/// whether none is left (the input is then `skipped`).
+fn drop_duplicates(job: &Job, collection: &mut Collection, record: &mut Record) -> bool {
+    if job.duplicates.is_empty() {
+        return false;
+    }
+    let mut i = 0;
+    collection.games.retain(|_| {
+        let keep = !job.duplicates.iter().any(|(g, _)| *g == i);
+        i += 1;
+        keep
+    });
+    let notes: Vec<Diagnostic> = job.duplicates.iter().map(|(_, d)| d.clone()).collect();
+    record.add(Stage::Batch, &notes);
+    if collection.games.is_empty() {
+        record.status = Status::Skipped;
+        return true;
+    }
+    false
+}
+
 /// The games of `collection` that the filters keep, stripped as asked; counted in `record`.
 /// `None` (the record skipped, with [`codes::FILTERED_OUT`]) when the filters leave none.
 fn pick(mut collection: Collection, options: &BatchOptions, record: &mut Record) -> Option<Collection> {
@@ -331,7 +352,7 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
         Some(bytes) => bytes,
         None => match open_regular(&job.input) {
             Ok((file, len)) if is_big(len, options) => {
-                if !split && stream_input(job, file, output, options, &mut record) {
+                if !split && job.duplicates.is_empty() && stream_input(job, file, output, options, &mut record) {
                     return record;
                 }
                 // Not streamed (its head may have been read): read whole from the start.
@@ -340,7 +361,10 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
             opened => opened.and_then(read_opened),
         },
     };
-    let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
+    let Some((mut collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
+    if drop_duplicates(job, &mut collection, &mut record) {
+        return record;
+    }
     let Some(collection) = pick(collection, options, &mut record) else { return record };
     let write_options = options.write.clone().with_source_charset(charset);
     let parts: Vec<(PathBuf, Collection)> =
@@ -547,7 +571,9 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         None
                     } else {
                         let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
-                        read_input(job, bytes, options, &mut r).and_then(|(c, _)| pick(c, options, &mut r))
+                        read_input(job, bytes, options, &mut r)
+                            .and_then(|(mut c, _)| (!drop_duplicates(job, &mut c, &mut r)).then_some(c))
+                            .and_then(|c| pick(c, options, &mut r))
                     };
                     r.settle();
                     job.member.iter().for_each(super::plan::Member::settle);

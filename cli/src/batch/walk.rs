@@ -570,6 +570,20 @@ pub(crate) fn find(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Fo
     Ok((found, walker.ignored))
 }
 
+/// [`find`] keeping the bytes of archives' members (read once by the walk): for commands that
+/// read every input once and convert none (`kifu stats`, `kifu dedup`).
+pub(crate) fn find_with_members(inputs: &[PathBuf], options: &BatchOptions) -> Result<(Vec<Found>, usize), BatchError> {
+    for root in inputs {
+        let meta = std::fs::metadata(root).map_err(|e| BatchError::NoInput(root.clone(), e))?;
+        if meta.is_dir() && !options.recursive {
+            return Err(BatchError::IsDirectory(root.clone()));
+        }
+    }
+    let mut walker = Walker::new(inputs, WalkOptions::of_batch(options));
+    let found: Vec<Found> = walker.by_ref().collect();
+    Ok((found, walker.ignored))
+}
+
 /// Refuses a folder among `paths` when `recursive` is off, before anything is read: one line
 /// naming the folder and `-r` (`kifu: games/ is a folder; give -r to check the game records under
 /// it`), exit code 2.
