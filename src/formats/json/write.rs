@@ -271,7 +271,7 @@ fn size_guess(collection: &Collection, pretty: bool) -> usize {
     collection.games.iter().map(|g| 512 + g.len() * per_node + g.prop_total() * 8).sum()
 }
 
-/// A game object at `depth`: the digest, then the root sequence and its variations.
+/// A game object at `depth`: the digest, then the main line and the other lines.
 fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, depth: usize, marker: bool) {
     o.s.push(b'{');
     if marker {
@@ -304,7 +304,7 @@ fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, d
         return;
     }
     if flat {
-        // One sequence: the nodes written above, and no variations.
+        // One line: the nodes written above, and no variations.
         o.nl(depth + 1);
         o.key("nodes");
         o.s.push(b'[');
@@ -392,7 +392,14 @@ type Pending = (NodeId, usize);
 /// Writes a `nodes` array at `depth`: the node `start` (numbered `*number`) and its first
 /// children to the end of that line. The later children of each node go on `pending`, the
 /// last first, so that popping them lists the variations in pre-order (SGF's order).
-fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize, number: &mut usize, pending: &mut Vec<Pending>) {
+fn line_nodes(
+    o: &mut Out,
+    game: &GameTree,
+    start: NodeId,
+    depth: usize,
+    number: &mut usize,
+    pending: &mut Vec<Pending>,
+) {
     o.s.push(b'[');
     let mut cur = start;
     loop {
@@ -425,7 +432,7 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
     let mut number = 0;
     o.nl(depth + 1);
     o.key("nodes");
-    sequence(o, game, NodeId::ROOT, depth + 1, &mut number, &mut pending);
+    line_nodes(o, game, NodeId::ROOT, depth + 1, &mut number, &mut pending);
     o.s.push(b',');
     o.nl(depth + 1);
     o.key("variations");
@@ -444,7 +451,7 @@ fn tree(o: &mut Out, game: &GameTree, depth: usize) {
         o.s.push(b',');
         o.nl(depth + 3);
         o.key("nodes");
-        sequence(o, game, start, depth + 3, &mut number, &mut pending);
+        line_nodes(o, game, start, depth + 3, &mut number, &mut pending);
         o.nl(depth + 2);
         o.s.push(b'}');
     }
