@@ -1,12 +1,13 @@
 //! serde support (feature `serde`): [`Collection`] and [`GameTree`] serialize in kifu's JSON
 //! shape ([`formats/json.md`](crate::spec::json)) by running the JSON writer, and deserialize by running the JSON
 //! reader, so there is one definition of the shape, not two. A collection is a document
-//! (`{"format": "kifu", "version": 1, "games": [...]}`); a game is one NDJSON line's object.
+//! (`{"format": "kifu", "version": 2, "games": [...]}`); a game is one NDJSON line's object.
 //!
 //! The data goes through a small ordered JSON value (property order matters), so any
-//! self-describing serde format works (JSON, YAML, CBOR, MessagePack, …); variations nested
-//! more than about 60 deep exceed serde_json's recursion limit and are an error (use
-//! [`Format::JSON`] directly for those).
+//! self-describing serde format works (JSON, YAML, CBOR, MessagePack, …). The shape nests at
+//! most nine levels whatever the tree (a game's lines are listed flat), so serde_json's
+//! recursion limit (128) is never reached; a version-1 document, which nested variations,
+//! may exceed it when deep (read those with [`Format::JSON`]).
 //! Deserializing is strict: where the JSON reader would repair or skip something (and report
 //! it), deserializing fails with that diagnostic.
 
@@ -191,7 +192,8 @@ mod tests {
         let one = serde_json::to_value(&g).unwrap();
         assert_eq!(one["format"], "kifu");
         assert_eq!(one["info"]["black"], "Shūsaku");
-        assert_eq!(one["variations"][1]["nodes"][0]["LB"][0], serde_json::json!(["cc", "x"]));
+        assert_eq!(one["variations"][0]["parent"], 1);
+        assert_eq!(one["variations"][0]["nodes"][0]["LB"][0], serde_json::json!(["cc", "x"]));
         // (serde_json::Value sorts keys, so the round trip goes through text.)
         assert_eq!(serde_json::from_str::<GameTree>(&serde_json::to_string(&g).unwrap()).unwrap(), g);
     }
@@ -206,11 +208,32 @@ mod tests {
         let saved = Saved { label: "x".into(), game: game("(;B[pd];W[dp])") };
         let text = serde_json::to_string(&saved).unwrap();
         assert_eq!(serde_json::from_str::<Saved>(&text).unwrap(), saved);
-        let bad = r#"{"label":"x","game":{"format":"kifu","version":1,"nodes":[{"B":"pd"}],"variations":[]}}"#;
+        let bad = r#"{"label":"x","game":{"format":"kifu","version":2,"nodes":[{"B":"pd"}],"variations":[]}}"#;
         let err = serde_json::from_str::<Saved>(bad).unwrap_err().to_string();
         assert!(err.contains("json.shape"), "{err}");
-        let two = r#"{"format":"kifu","version":1,"games":[{"nodes":[{}]},{"nodes":[{}]}]}"#;
+        let two = r#"{"format":"kifu","version":2,"games":[{"nodes":[{}]},{"nodes":[{}]}]}"#;
         assert!(serde_json::from_str::<GameTree>(two).unwrap_err().to_string().contains("found 2"));
+    }
+
+    #[test]
+    fn deep_trees_go_through_serde_json_with_its_default_limits() {
+        // 20,000 moves, each with a variation beside it (version 1 nested these 40,000 deep):
+        // serialized and deserialized by serde_json as it comes, recursion limit included.
+        let mut sgf = String::from("(;SZ[19]");
+        for i in 0..20_000 {
+            sgf.push_str(if i % 2 == 0 { "(;B[aa]" } else { "(;W[bb]" });
+        }
+        for _ in 0..20_000 {
+            sgf.push_str(")(;B[cc]C[side])");
+        }
+        sgf.push(')');
+        let g = game(&sgf);
+        assert_eq!(g.len(), 40_001);
+        let text = serde_json::to_string(&g).unwrap();
+        assert_eq!(serde_json::from_str::<GameTree>(&text).unwrap(), g);
+        let c = Collection::new(vec![g]);
+        let text = serde_json::to_string(&c).unwrap();
+        assert_eq!(serde_json::from_str::<Collection>(&text).unwrap(), c);
     }
 
     #[test]

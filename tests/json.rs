@@ -161,7 +161,12 @@ fn validate(schema: &Value, root: &Value, v: &Value, path: &str, errors: &mut Ve
 /// Validates every JSON value of `text` (one document, or one per line) against the schema,
 /// on a thread with a large stack (serde_json and the validator recurse).
 fn assert_valid(text: String, lines: bool) {
-    let schema_text = std::fs::read_to_string(manifest().join("formats/json.schema.json")).expect("schema");
+    assert_valid_against("formats/json.schema.json", text, lines);
+}
+
+/// [`assert_valid`] against the schema file `schema` (a path in the repository).
+fn assert_valid_against(schema: &str, text: String, lines: bool) {
+    let schema_text = std::fs::read_to_string(manifest().join(schema)).expect("schema");
     let handle = std::thread::Builder::new()
         .stack_size(1 << 30)
         .spawn(move || {
@@ -189,8 +194,9 @@ fn validator_rejects_what_the_schema_forbids() {
         serde_json::from_str(&std::fs::read_to_string(manifest().join("formats/json.schema.json")).unwrap()).unwrap();
     for bad in [
         r#"{"format":"kifu","version":1,"games":[{"info":{},"nodes":[{}],"variations":[]}]}"#,
-        r#"{"format":"kifu","version":1,"games":[]}x"#,
-        r#"{"format":"kifu","version":2,"games":[]}"#,
+        r#"{"format":"kifu","version":2,"games":[]}x"#,
+        r#"{"format":"kifu","version":1,"games":[]}"#,
+        r#"{"format":"kifu","version":3,"games":[]}"#,
     ] {
         let Ok(v) = serde_json::from_str::<Value>(bad) else { continue };
         let mut errors = Vec::new();
@@ -205,6 +211,16 @@ fn validator_rejects_what_the_schema_forbids() {
     let mut errors = Vec::new();
     validate(&schema, &schema, &v, "", &mut errors);
     assert!(!errors.is_empty());
+    // A variation without its parent, or with a nested (version 1) one.
+    let text = write(json(), &read(Format::SGF, "(;SZ[9](;B[ee])(;B[cc]))").collection);
+    for to in ["", r#""parent": 0, "variations": [],"#] {
+        let changed = text.replacen(r#""parent": 0,"#, to, 1);
+        assert_ne!(changed, text);
+        let v: Value = serde_json::from_str(&changed).unwrap();
+        let mut errors = Vec::new();
+        validate(&schema, &schema, &v, "", &mut errors);
+        assert!(!errors.is_empty(), "{changed}");
+    }
 }
 
 // ---------------------------------------------------------------- round trips
@@ -285,6 +301,52 @@ fn golden_fixture_is_written_and_read_exactly() {
         node1.props().filter(|p| p.ident() == "LB").flat_map(|p| p.values().collect::<Vec<_>>()).collect();
     assert_eq!(lbs[1].parts(), Some(("pp", "two:three")));
     assert_eq!(first.root().get("AP").unwrap().values().next().unwrap().parts(), Some(("Kifu:Test", "1.0")));
+    // The same games as version 1 wrote them (variations nested) read to the same model,
+    // without a word, and that file is what the version-1 schema describes.
+    let v1 = std::fs::read_to_string(dir.join("tour.v1.json")).unwrap();
+    assert!(v1.contains("\"version\": 1,") && !v1.contains("\"parent\""));
+    let old = read(json(), &v1);
+    assert_eq!(old.diagnostics, vec![]);
+    assert_eq!(old.collection, sgf.collection);
+    assert_valid_against("formats/json.v1.schema.json", v1, false);
+}
+
+#[test]
+fn version_1_nesting_is_read_with_its_odd_forms() {
+    // Authored: a lone variation continues its line, one with no nodes hangs its variations
+    // from the same parent, a variation without `variations`; the tree is the SGF fixture's.
+    let dir = manifest().join("fixtures/json");
+    let v1 = read(json(), &std::fs::read_to_string(dir.join("nested.v1.json")).unwrap());
+    assert_eq!(v1.diagnostics, vec![]);
+    let faithful = ReadOptions::default().with_no_repair(true);
+    let sgf = Format::SGF.read(std::fs::read(dir.join("nested.v1.expected.sgf")).unwrap(), &faithful).unwrap();
+    assert_eq!(v1.collection, sgf.collection);
+    // Written again, it is version 2, and reads back the same.
+    let text = write(json(), &v1.collection);
+    assert!(text.contains("\"version\": 2,") && text.contains("\"parent\": 1,"), "{text}");
+    assert_eq!(read(json(), &text).collection, sgf.collection);
+    // Without a version, the shape tells: nested variations are version 1, `parent` version 2.
+    let body = std::fs::read_to_string(dir.join("nested.v1.json")).unwrap().replace("\"version\": 1,", "");
+    let r = read(json(), &body);
+    assert_eq!(r.collection, sgf.collection);
+    let d: Vec<&str> = r.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(d, ["json.version"]);
+    let r = read(json(), &text.replace("\"version\": 2,", ""));
+    assert_eq!(r.collection, sgf.collection);
+    // Version 1 nested 5,000 deep (far past every common parser's limit) reads too.
+    let depth = 5_000;
+    let mut deep = String::from(r#"{"format":"kifu","version":1,"nodes":[{"SZ":["19"]}],"variations":["#);
+    for i in 0..depth {
+        let colour = if i % 2 == 0 { "B" } else { "W" };
+        deep.push_str(r#"{"nodes":[{"W":["aa"]}],"variations":[]},{"nodes":[{""#);
+        deep.push_str(colour);
+        deep.push_str(r#"":["bb"]}],"variations":["#);
+    }
+    deep.push_str(&"]}".repeat(depth));
+    deep.push_str("]}");
+    let r = read(ndjson(), &deep);
+    assert_eq!(r.diagnostics, vec![]);
+    assert!(r.collection.games[0] == deep_tree(depth));
 }
 
 // ---------------------------------------------------------------- deep and long
@@ -305,12 +367,49 @@ fn deep_tree(depth: usize) -> GameTree {
     b.build()
 }
 
+/// How deep the arrays and objects of a JSON text nest.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for b in text.bytes() {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, ..) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            (false, _, b']' | b'}') => depth -= 1,
+            _ => {}
+        }
+    }
+    max
+}
+
+/// The deepest a document nests: document, games, game, variations, variation, nodes, node,
+/// values, composed value. A line has two levels less.
+const MAX_NESTING: usize = 9;
+
+/// Asserts that `text` (a document, or lines) nests no deeper than any game does and that
+/// serde_json reads it with its default recursion limit (128).
+fn assert_shallow(text: &str, lines: bool) {
+    let parts: Vec<&str> = if lines { text.lines().collect() } else { vec![text] };
+    for part in parts {
+        assert!(nesting(part) <= MAX_NESTING - 2 * usize::from(lines), "nests {} deep", nesting(part));
+        let v: Result<Value, _> = serde_json::from_str(part);
+        assert!(v.is_ok(), "serde_json with its defaults: {:?}", v.err());
+    }
+}
+
 #[test]
 fn ten_thousand_deep_variations_both_ways() {
     let c = Collection::new(vec![deep_tree(10_000)]);
     for f in [json(), ndjson()] {
         let text = write(f, &c);
-        assert!(text.matches("\"variations\"").count() > 20_000);
+        assert_eq!(text.matches("\"parent\"").count(), 10_000);
+        assert_shallow(&text, f == ndjson());
         let back = read(f, &text);
         assert_eq!(back.diagnostics, vec![]);
         assert!(back.collection == c, "{f}: deep tree differs");
@@ -324,6 +423,98 @@ fn ten_thousand_deep_variations_both_ways() {
     sgf.push_str(&")".repeat(10_001));
     let from_sgf = read(Format::SGF, &sgf).collection;
     assert!(read(json(), &write(json(), &from_sgf)).collection == from_sgf);
+}
+
+/// SGF text of a game `moves` deep whose every move has a one-move variation beside it.
+fn branching_sgf(moves: usize) -> String {
+    let point = |i: usize| format!("{}{}", (b'a' + (i % 19) as u8) as char, (b'a' + (i / 19 % 19) as u8) as char);
+    let colour = |i: usize| if i % 2 == 0 { "B" } else { "W" };
+    let mut sgf = String::from("(;GM[1]SZ[19]");
+    for i in 0..moves {
+        sgf.push_str(&format!("(;{}[{}]", colour(i), point(i)));
+    }
+    for i in (0..moves).rev() {
+        sgf.push_str(&format!(")(;{}[{}]C[side {i}])", colour(i), point(i + 7)));
+    }
+    sgf.push(')');
+    sgf
+}
+
+#[test]
+fn a_hundred_thousand_moves_branching_at_every_move_round_trip_byte_for_byte() {
+    let sgf = read(Format::SGF, &branching_sgf(100_000));
+    let first = Format::SGF.write(&sgf.collection, &WriteOptions::default()).unwrap().bytes;
+    for f in [json(), ndjson()] {
+        let start = std::time::Instant::now();
+        let text = write(f, &sgf.collection);
+        assert_shallow(&text, f == ndjson());
+        let back = read(f, &text);
+        assert_eq!(back.diagnostics, vec![]);
+        let again = Format::SGF.write(&back.collection, &WriteOptions::default()).unwrap().bytes;
+        assert!(again == first, "{f}: SGF → {f} → SGF changed the SGF");
+        eprintln!("{f}: 200,001 nodes, {} bytes, written and read in {:?}", text.len(), start.elapsed());
+        if f == ndjson() {
+            let game: Value = serde_json::from_str(text.trim_end()).unwrap();
+            assert_eq!(game["nodes"].as_array().map(Vec::len), Some(100_001), "the main line is `nodes`");
+            assert_eq!(game["variations"].as_array().map(Vec::len), Some(100_000));
+            // The first variation listed is the deepest: beside the last move, after node 99,999.
+            assert_eq!(game["variations"][0]["parent"], 99_999);
+            assert_eq!(game["variations"][99_999]["parent"], 0);
+        }
+    }
+}
+
+#[test]
+fn a_million_deep_tree_needs_no_stack_and_linear_time() {
+    // Every level one more variation (the spine is each node's second child): a writer or
+    // reader that recursed per level would overflow this test thread's stack.
+    let start = std::time::Instant::now();
+    let c = Collection::new(vec![deep_tree(1_000_000)]);
+    let built = start.elapsed();
+    let text = write(ndjson(), &c);
+    let written = start.elapsed() - built;
+    let back = read(ndjson(), &text);
+    let took = start.elapsed() - built;
+    eprintln!(
+        "a tree 1,000,000 deep: {} bytes, built in {built:?}, written in {written:?}, read in {:?}",
+        text.len(),
+        took - written
+    );
+    assert!(back.collection == c);
+    assert!(nesting(&text) <= MAX_NESTING - 2);
+    assert!(took < std::time::Duration::from_secs(120), "{took:?}");
+}
+
+#[test]
+fn every_fox_record_nests_shallow_and_round_trips() {
+    let dir = manifest().join("../shared/samples/sgf-fox");
+    if !dir.exists() {
+        eprintln!("note: ../shared is absent; skipping the Fox records");
+        return;
+    }
+    let files = sgf_files(&dir);
+    assert_eq!(files.len(), 26);
+    let mut deepest_v1 = 0;
+    for p in &files {
+        let sgf = Format::SGF.read(std::fs::read(p).unwrap(), &ReadOptions::default()).unwrap();
+        for f in [json(), ndjson()] {
+            let text = write(f, &sgf.collection);
+            assert_shallow(&text, f == ndjson());
+            let back = read(f, &text);
+            assert!(back.collection == sgf.collection, "{}", p.display());
+        }
+        // How deep version 1 nested this record: one level more per branching node on a line.
+        let g = &sgf.collection.games[0];
+        let mut depth = vec![0usize; g.len()];
+        for n in g.nodes().skip(1) {
+            let parent = g.parent(n.id()).unwrap();
+            let branching = g.children(parent).nth(1).is_some();
+            depth[n.id().index()] = depth[parent.index()] + 2 * usize::from(branching);
+        }
+        deepest_v1 = deepest_v1.max(depth.into_iter().max().unwrap_or(0));
+    }
+    eprintln!("Fox records: version 1 nested up to {deepest_v1} levels; version 2 at most {MAX_NESTING}");
+    assert!(deepest_v1 > 128);
 }
 
 #[test]
@@ -445,12 +636,106 @@ fn faults_in_ignored_values_are_reported_as_anywhere_else() {
 }
 
 #[test]
+fn version_2_parents_must_be_nodes_listed_before() {
+    // Nodes are numbered as listed: main line 0–2, then variations[0] 3–4, variations[2] 5.
+    let text = r#"{"format":"kifu","version":2,"nodes":[{"SZ":["9"]},{"B":["ee"]},{"W":["cc"]}],"variations":[
+      {"parent":1,"nodes":[{"W":["gg"]},{"B":["cc"]}]},
+      {"parent":3,"nodes":[]},
+      {"parent":7,"nodes":[{"W":["aa"]}]},
+      {"parent":4,"nodes":[{"W":["ab"]}]},
+      {"parent":5,"nodes":[{"W":["ac"]}]},
+      {"parent":1.5,"nodes":[{"W":["ad"]}]},
+      {"nodes":[{"W":["ae"]}]},
+      {"parent":0,"nodes":[{"B":["af"]}],"variations":[]},
+      7]}"#;
+    assert_eq!(
+        diags(ndjson(), &text.replace('\n', "")),
+        [
+            "1:154: warning[json.empty-variation]: line 1: variations[1]: variation without nodes skipped",
+            "1:194: error[json.parent]: line 1: variations[2].parent: expected the number of a node listed before this variation (0 to 4), found 7; variation dropped",
+            "1:278: error[json.parent]: line 1: variations[4].parent: node 5 is in a variation that was dropped; this one is dropped too",
+            "1:320: error[json.parent]: line 1: variations[5].parent: expected the number of a node listed before this variation (0 to 7), found 1.5; variation dropped",
+            "1:354: error[json.parent]: line 1: variations[6]: a variation needs \"parent\", the number of the node it follows; variation dropped",
+            "1:433: warning[json.unknown-key]: line 1: variations[7].variations: unknown key ignored",
+            "1:443: error[json.shape]: line 1: variations[8]: expected a variation object, found a number",
+        ]
+    );
+    // What was sound is kept, each line where its parent says.
+    let sgf = |c: &Collection| Format::SGF.write(c, &WriteOptions::default()).unwrap().bytes;
+    let r = read(json(), text);
+    assert_eq!(r.collection.games[0].len(), 7);
+    let kept = read(Format::SGF, "(;SZ[9](;B[ee](;W[cc])(;W[gg];B[cc];W[ab]))(;B[af]))").collection;
+    assert_eq!(String::from_utf8(sgf(&r.collection)).unwrap(), String::from_utf8(sgf(&kept)).unwrap());
+    // Variations listed out of SGF's order (a shallower one first) make the same tree, which
+    // is written back in SGF's order.
+    let shuffled = r#"{"format":"kifu","version":2,"nodes":[{"SZ":["9"]},{"B":["ee"]},{"W":["cc"]},{"B":["gg"]}],
+      "variations":[{"parent":1,"nodes":[{"W":["gg"]}]},{"parent":2,"nodes":[{"B":["cc"]}]}]}"#;
+    let r = read(json(), shuffled);
+    assert_eq!(r.diagnostics, vec![]);
+    let want = read(Format::SGF, "(;SZ[9];B[ee](;W[cc](;B[gg])(;B[cc]))(;W[gg]))").collection;
+    assert_eq!(r.collection, want);
+    let again = write(ndjson(), &r.collection);
+    assert!(
+        again.contains(r#""variations":[{"parent":2,"nodes":[{"B":["cc"]}]},{"parent":1,"nodes":[{"W":["gg"]}]}]"#)
+    );
+}
+
+#[test]
+fn several_values_for_one_value_properties_are_made_one_and_said() {
+    // `"C": ["a", "b"]` would be written `C[a][b]`, which the SGF reader joins: the JSON reader
+    // joins it the same way, with a warning, so that every round trip after it is exact.
+    let text = r#"{"format":"kifu","version":2,"nodes":[{"GN":["a","b","a"],"C":["one","","two"],"KM":["6.5","7"],"AB":["aa","bb"]}],"variations":[]}"#;
+    let r = read(json(), text);
+    let d: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        d,
+        [
+            "1:45: warning[json.values-joined]: nodes[0].GN: 'GN' takes one text but has 3 values; joined with a space",
+            "1:63: warning[json.values-joined]: nodes[0].C: 'C' takes one text but has 3 values; joined with a blank line",
+            "1:85: warning[json.extra-values]: nodes[0].KM: 'KM' takes one value but has 2; the first kept, the others moved to XSGFKM",
+        ]
+    );
+    let root = r.collection.games[0].root();
+    assert_eq!(root.value("GN"), Some("a b"));
+    assert_eq!(root.value("C"), Some("one\n\ntwo"));
+    assert_eq!(root.value("KM"), Some("6.5"));
+    assert_eq!(root.value("XSGFKM"), Some("7"));
+    assert_eq!(root.get("AB").unwrap().values().count(), 2, "a list keeps its values");
+    // From here on, SGF → JSON → SGF and JSON → SGF → JSON are exact, without a word.
+    let sgf = Format::SGF.write(&r.collection, &WriteOptions::default()).unwrap().bytes;
+    let via_sgf = Format::SGF.read(sgf.clone(), &ReadOptions::default()).unwrap();
+    assert_eq!(via_sgf.diagnostics, vec![]);
+    let json_again = write(json(), &via_sgf.collection);
+    let back = read(json(), &json_again);
+    assert_eq!(back.diagnostics, vec![]);
+    assert_eq!(back.collection, via_sgf.collection);
+    assert_eq!(Format::SGF.write(&back.collection, &WriteOptions::default()).unwrap().bytes, sgf);
+    let once_more = Format::SGF.read(sgf.clone(), &ReadOptions::default()).unwrap();
+    assert_eq!(write(json(), &once_more.collection), json_again);
+    // Read without repairs, the values stay as they are (as SGF's `C[a][b]` does then), and
+    // the round trip without repairs is exact too.
+    let exact = ReadOptions::default().with_no_repair(true);
+    let r = json().read(text.as_bytes().to_vec(), &exact).unwrap();
+    assert_eq!(r.diagnostics, vec![]);
+    assert_eq!(r.collection.games[0].root().get("C").unwrap().values().count(), 3);
+    let sgf = Format::SGF.write(&r.collection, &WriteOptions::default()).unwrap().bytes;
+    assert!(String::from_utf8_lossy(&sgf).contains("C[one][][two]"));
+    let via_sgf = Format::SGF.read(sgf.clone(), &exact).unwrap();
+    assert_eq!(via_sgf.collection.games[0].root().get("C").unwrap().values().count(), 3);
+    let back = json().read(write(json(), &via_sgf.collection).into_bytes(), &exact).unwrap();
+    assert_eq!(back.diagnostics, vec![]);
+    assert_eq!(back.collection, via_sgf.collection);
+    assert_eq!(Format::SGF.write(&back.collection, &WriteOptions::default()).unwrap().bytes, sgf);
+}
+
+#[test]
 fn markers_versions_and_single_games() {
     let d = diags(json(), r#"{"nodes": [{"B": ["aa"]}]}"#);
     assert_eq!(d.len(), 2, "{d:?}");
     assert!(d[0].contains("json.not-kifu") && d[1].contains("json.version"));
-    let d = diags(json(), r#"{"format": "kifu", "version": 2, "nodes": [{}], "variations": []}"#);
-    assert_eq!(d, ["1:31: warning[json.version]: version 2 is newer than this reader (version 1); reading it as such"]);
+    let d = diags(json(), r#"{"format": "kifu", "version": 3, "nodes": [{}], "variations": []}"#);
+    assert_eq!(d, ["1:31: warning[json.version]: version 3 is newer than this reader (version 2); reading it as such"]);
+    assert_eq!(diags(json(), r#"{"format": "kifu", "version": 1, "nodes": [{}], "variations": []}"#), [""; 0]);
     let d = diags(json(), r#"{"format":"kifu","version":1,"games":[{"nodes":[{"C":["a\ud800"]}]}],"games":[]}"#);
     assert!(d.iter().any(|s| s.contains("json.lone-surrogate")) && d.iter().any(|s| s.contains("json.duplicate-key")));
 }

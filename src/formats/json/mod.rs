@@ -1,8 +1,10 @@
 //! kifu's JSON form of the game tree, as one document (`json`) or one game per line (`ndjson`).
 //! Specification: [`formats/json.md`](crate::spec::json); JSON Schema: `formats/json.schema.json`.
 //!
-//! Both directions work without recursion, so variations nested 10,000 deep are read and
-//! written like a flat main line.
+//! Both directions work without recursion and in linear time. The document's nesting depth is
+//! the same whatever the tree's depth (a game's lines are listed flat), so jq, Python's `json`
+//! and serde_json with its default limits read it; version-1 documents, which nest variations,
+//! are read too, at any depth.
 
 mod parse;
 mod read;
@@ -16,8 +18,10 @@ use super::{FormatSpec, ReadError, ReadOptions, ReadOutput, WriteError, WriteOpt
 use crate::diag::Diagnostic;
 use crate::model::Collection;
 
-/// The version written in the `version` field (and the highest the reader knows).
-pub const VERSION: u32 = 1;
+/// The version written in the `version` field (and the highest the reader knows). Version 2
+/// lists a game's variations flat, each naming its parent node, so the nesting depth is the
+/// same for every tree; version 1 (variations nested in variations) is still read.
+pub const VERSION: u32 = 2;
 
 /// The value of the `format` field that marks kifu's JSON.
 pub const MARKER: &str = "kifu";
@@ -48,6 +52,15 @@ pub mod codes {
     pub const DUPLICATE_KEY: &str = "json.duplicate-key";
     /// A variation without nodes or variations was skipped.
     pub const EMPTY_VARIATION: &str = "json.empty-variation";
+    /// A version-2 variation whose `parent` is not the number of a node listed before it (or is
+    /// a node of a variation that was dropped); the variation was dropped.
+    pub const PARENT: &str = "json.parent";
+    /// Several values for a property that takes one text (`"C": ["a", "b"]`); read as one
+    /// text, joined as the SGF reader joins `C[a][b]` (a blank line; a space for simple text).
+    pub const VALUES_JOINED: &str = "json.values-joined";
+    /// Several values for another property that takes one value (`"KM": ["6.5", "7"]`); the
+    /// first kept, the others moved to the private property `XSGF<ID>`, as the SGF reader does.
+    pub const EXTRA_VALUES: &str = "json.extra-values";
     /// A `\u` escape named half a surrogate pair; it became U+FFFD.
     pub const LONE_SURROGATE: &str = "json.lone-surrogate";
     /// No game was found in the input.
@@ -200,7 +213,7 @@ mod tests {
     #[test]
     fn sniffing_tells_documents_from_lines() {
         let doc = b"\xEF\xBB\xBF{\n  \"format\": \"kifu\",\n  \"version\": 1,\n  \"games\": [{\"nodes\": [{}]}]}";
-        let line = b"{\"format\":\"kifu\",\"version\":1,\"info\":{},\"nodes\":[{}],\"variations\":[]}\n";
+        let line = b"{\"format\":\"kifu\",\"version\":2,\"info\":{},\"nodes\":[{}],\"variations\":[]}\n";
         assert!(sniff_json(doc) && !sniff_ndjson(doc));
         assert!(sniff_ndjson(line) && !sniff_json(line));
         assert!(!sniff_json(b"{\"format\": \"other\", \"games\": []}"));

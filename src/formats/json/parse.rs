@@ -112,6 +112,11 @@ impl Doc<'_> {
         self.chain(first, len).map(|v| (self.text(self.get(v).key), v))
     }
 
+    /// The item after `i` in its array (`None` after the last), in constant time.
+    pub(crate) fn next_item(&self, i: u32) -> Option<u32> {
+        Some(self.get(i).next).filter(|&n| n != NONE)
+    }
+
     /// Number of items or members of a container (0 for other values).
     pub(crate) fn len(&self, i: u32) -> usize {
         match self.get(i).kind {

@@ -19,6 +19,7 @@ pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Resul
         return Err(ReadError { diagnostics: sink.finish("") });
     }
     let mut games = Vec::new();
+    let repair = !options.no_repair;
     if ndjson {
         let mut start = 0;
         let mut line_no = 0;
@@ -27,13 +28,13 @@ pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Resul
             let line = &text[start..end];
             if !line.trim().is_empty() {
                 let prefix = format!("line {}: ", line_no + 1);
-                parse_value(line, start, &prefix, &mut games, &mut sink);
+                parse_value(line, start, &prefix, repair, &mut games, &mut sink);
             }
             line_no += 1;
             start = end + 1;
         }
     } else {
-        parse_value(&text, 0, "", &mut games, &mut sink);
+        parse_value(&text, 0, "", repair, &mut games, &mut sink);
     }
     let no_game = games.is_empty();
     if no_game {
@@ -46,8 +47,9 @@ pub(super) fn read(bytes: Vec<u8>, options: &ReadOptions, ndjson: bool) -> Resul
     Ok(ReadOutput { collection: Collection::new(games), charset: Some(decoded.decision), diagnostics })
 }
 
-/// Parses one JSON value of `text` (placed at `base` in the input) and reads its games.
-fn parse_value(text: &str, base: usize, prefix: &str, games: &mut Vec<GameTree>, sink: &mut Sink) {
+/// Parses one JSON value of `text` (placed at `base` in the input) and reads its games
+/// (`repair`: several values of a single-value property are made one, as the SGF reader does).
+fn parse_value(text: &str, base: usize, prefix: &str, repair: bool, games: &mut Vec<GameTree>, sink: &mut Sink) {
     match parse::parse_keeping(text, base, READ_KEYS) {
         Err(e) => {
             sink.push_at(e.offset, Diagnostic::error(codes::SYNTAX, format!("{prefix}malformed JSON: {}", e.message)))
@@ -59,7 +61,7 @@ fn parse_value(text: &str, base: usize, prefix: &str, games: &mut Vec<GameTree>,
                     Diagnostic::warning(codes::LONE_SURROGATE, "a \\u escape is half a surrogate pair; read as U+FFFD"),
                 );
             }
-            Reader { doc: &doc, sink, prefix, values: Vec::new() }.top(games);
+            Reader { doc: &doc, sink, prefix, repair, values: Vec::new() }.top(games);
         }
     }
 }
@@ -116,6 +118,8 @@ struct Reader<'a> {
     doc: &'a Doc<'a>,
     sink: &'a mut Sink,
     prefix: &'a str,
+    /// Whether several values of a single-value property are made one (not with `no_repair`).
+    repair: bool,
     /// The values of the property being read (kept for the next one).
     values: Vec<NewValue<'a>>,
 }
@@ -179,27 +183,29 @@ impl<'a> Reader<'a> {
         }
         let raw = |name: &str| doc.members(root).filter(|(k, _)| *k == name).last().map(|(_, v)| v);
         if raw("games").is_none() {
-            self.marker(root, raw("format"), raw("version"));
-            if let Some(g) = self.game(root, None) {
+            let version = self.marker(root, raw("format"), raw("version"));
+            if let Some(g) = self.game(root, None, version) {
                 games.push(g);
             }
             return;
         }
         let members = self.members(root, &paths, None, DOC_KEYS);
-        self.marker(root, members.get("format"), members.get("version"));
+        let version = self.marker(root, members.get("format"), members.get("version"));
         let Some(list) = members.get("games") else { return };
         if !matches!(doc.get(list).kind, Kind::Array { .. }) {
             self.shape(list, "games".into(), "an array of games");
             return;
         }
         for (i, g) in doc.items(list).enumerate() {
-            if let Some(t) = self.game(g, Some(i)) {
+            if let Some(t) = self.game(g, Some(i), version) {
                 games.push(t);
             }
         }
     }
 
-    fn marker(&mut self, root: u32, format: Option<u32>, version: Option<u32>) {
+    /// Checks the marker and the version; returns the version the games are read as (`None`:
+    /// missing or unknown, each game is read by its shape).
+    fn marker(&mut self, root: u32, format: Option<u32>, version: Option<u32>) -> Option<u32> {
         let doc = self.doc;
         match format.and_then(|f| doc.str(f)) {
             Some(s) if s == super::MARKER => {}
@@ -210,25 +216,43 @@ impl<'a> Reader<'a> {
             ),
         }
         match version.map(|v| &doc.get(v).kind) {
-            Some(Kind::Number(n)) if *n >= 1.0 && *n <= f64::from(super::VERSION) => {}
-            Some(Kind::Number(n)) if *n > f64::from(super::VERSION) => self.warn(
-                version.unwrap_or(root),
-                codes::VERSION,
-                format!("version {n} is newer than this reader (version {}); reading it as such", super::VERSION),
-            ),
-            _ => self.warn(
-                version.unwrap_or(root),
-                codes::VERSION,
-                format!(
-                    "the \"version\" field is missing or not a known version; reading it as version {}",
-                    super::VERSION
-                ),
-            ),
+            Some(Kind::Number(n)) if *n == 1.0 || *n == 2.0 => Some(*n as u32),
+            Some(Kind::Number(n)) if *n > f64::from(super::VERSION) => {
+                self.warn(
+                    version.unwrap_or(root),
+                    codes::VERSION,
+                    format!("version {n} is newer than this reader (version {}); reading it as such", super::VERSION),
+                );
+                Some(super::VERSION)
+            }
+            _ => {
+                self.warn(
+                    version.unwrap_or(root),
+                    codes::VERSION,
+                    "the \"version\" field is missing or not a known version; each game is read by its shape \
+                     (version 1 when a variation has no \"parent\")"
+                        .into(),
+                );
+                None
+            }
         }
     }
 
-    /// One game object → a tree; `None` (with a diagnostic) when it has no root node.
-    fn game(&mut self, value: u32, index: Option<usize>) -> Option<GameTree> {
+    /// The version a game's shape tells: 1 when one of its variations has no `parent` (version
+    /// 1 nests variations instead), else 2.
+    fn shape_version(&self, game: u32) -> u32 {
+        let doc = self.doc;
+        let vars = doc.members(game).filter(|(k, _)| *k == "variations").last().map(|(_, v)| v);
+        let v1 = vars
+            .into_iter()
+            .flat_map(|v| doc.items(v))
+            .any(|v| matches!(doc.get(v).kind, Kind::Object { .. }) && !doc.members(v).any(|(k, _)| k == "parent"));
+        if v1 { 1 } else { 2 }
+    }
+
+    /// One game object → a tree, read as `version` (by its shape when `None`); `None` (with a
+    /// diagnostic) when it has no root node.
+    fn game(&mut self, value: u32, index: Option<usize>, version: Option<u32>) -> Option<GameTree> {
         let doc = self.doc;
         let mut paths = Paths::default();
         let game_path = index.map(|i| {
@@ -239,6 +263,16 @@ impl<'a> Reader<'a> {
             self.shape(value, paths.render(game_path, &[]), "a game object");
             return None;
         }
+        match version.unwrap_or_else(|| self.shape_version(value)) {
+            1 => self.game_v1(value, paths, game_path),
+            _ => self.game_v2(value, paths, game_path),
+        }
+    }
+
+    /// A version-1 game: variations nested in variations, each continuing from the last node of
+    /// the sequence that holds it.
+    fn game_v1(&mut self, value: u32, mut paths: Paths, game_path: Option<usize>) -> Option<GameTree> {
+        let doc = self.doc;
         // Nodes are pushed in pre-order straight into the tree: the work list is depth-first
         // and each variation's first node follows the previous child of its parent.
         let mut b = GameTree::with_source(Arc::new(String::new()));
@@ -247,7 +281,7 @@ impl<'a> Reader<'a> {
         // first, with no parent.
         let mut work: Vec<(u32, Option<u32>, Option<usize>)> = vec![(value, None, game_path)];
         while let Some((var, parent, at)) = work.pop() {
-            let members = self.members(var, &paths, at, if parent.is_none() { GAME_KEYS } else { VAR_KEYS });
+            let members = self.members(var, &paths, at, if parent.is_none() { GAME_KEYS } else { V1_VAR_KEYS });
             let nodes = match members.get("nodes").map(|n| (n, doc.get(n).kind)) {
                 Some((n, Kind::Array { .. })) => Some(n),
                 Some((n, _)) => {
@@ -305,6 +339,167 @@ impl<'a> Reader<'a> {
         b.finish();
         b.shrink();
         Some(b)
+    }
+
+    /// A version-2 game: the main line in `nodes`, every other line flat in `variations`, each
+    /// naming its parent by number (nodes are numbered in the order they are listed). The tree
+    /// is laid out in pre-order whatever order the variations come in, with a stack on the heap.
+    fn game_v2(&mut self, value: u32, mut paths: Paths, at: Option<usize>) -> Option<GameTree> {
+        let doc = self.doc;
+        let members = self.members(value, &paths, at, GAME_KEYS);
+        let nodes_path = |paths: &Paths| paths.render(at, &[Seg::Key("nodes".into())]);
+        let main = match members.get("nodes").map(|n| (n, doc.get(n).kind)) {
+            Some((n, Kind::Array { first, len })) if len > 0 => (n, first, len),
+            Some((n, Kind::Array { .. })) => {
+                self.shape(n, nodes_path(&paths), "a game's root node");
+                return None;
+            }
+            Some((n, _)) => {
+                self.shape(n, nodes_path(&paths), "an array of nodes");
+                return None;
+            }
+            None => {
+                self.shape(value, paths.render(at, &[]), "an object with a \"nodes\" array");
+                return None;
+            }
+        };
+        let vars: Vec<u32> = match members.get("variations").map(|n| (n, doc.get(n).kind)) {
+            Some((n, Kind::Array { .. })) => doc.items(n).collect(),
+            None => Vec::new(),
+            Some((n, _)) => {
+                self.shape(n, paths.render(at, &[Seg::Key("variations".into())]), "an array of variations");
+                Vec::new()
+            }
+        };
+        // Every line with its first node, its first number, its parent's number (NONE for the
+        // main line, and for a dropped line: it keeps its numbers, so later parents keep
+        // their meaning).
+        let mut lines = vec![Line { first: main.1, start: 0, len: main.2, parent: NONE, path: at }];
+        let mut total = main.2 as usize;
+        let vpath = (!vars.is_empty()).then(|| paths.add(at, Seg::Key("variations".into())));
+        for (i, &v) in vars.iter().enumerate() {
+            let vp = Some(paths.add(vpath, Seg::Index(i)));
+            if !matches!(doc.get(v).kind, Kind::Object { .. }) {
+                self.shape(v, paths.render(vp, &[]), "a variation object");
+                continue;
+            }
+            let m = self.members(v, &paths, vp, VAR_KEYS);
+            let (first, len) = match m.get("nodes").map(|n| (n, doc.get(n).kind)) {
+                Some((_, Kind::Array { first, len })) => (first, len),
+                Some((n, _)) => {
+                    self.shape(n, paths.render(vp, &[Seg::Key("nodes".into())]), "an array of nodes");
+                    continue;
+                }
+                None => {
+                    self.shape(v, paths.render(vp, &[]), "an object with \"parent\" and \"nodes\"");
+                    continue;
+                }
+            };
+            if len == 0 {
+                self.warn(
+                    v,
+                    codes::EMPTY_VARIATION,
+                    format!("{}: variation without nodes skipped", paths.render(vp, &[])),
+                );
+                continue;
+            }
+            let start = total;
+            total += len as usize;
+            let parent = self.parent(v, m.get("parent"), start, &lines, &paths, vp);
+            lines.push(Line { first, start, len, parent: parent.map_or(NONE, |p| p as u32), path: vp });
+        }
+        // The lines hanging from each node, in the order listed: those from node `n` are
+        // `hang[from[n]..from[n + 1]]`.
+        let mut from = vec![0u32; total + 1];
+        for l in lines.iter().skip(1).filter(|l| l.parent != NONE) {
+            from[l.parent as usize + 1] += 1;
+        }
+        for n in 1..from.len() {
+            from[n] += from[n - 1];
+        }
+        let mut hang = vec![0u32; from[total] as usize];
+        let mut fill = from.clone();
+        for (k, l) in lines.iter().enumerate().skip(1).filter(|(_, l)| l.parent != NONE) {
+            let slot = &mut fill[l.parent as usize];
+            hang[*slot as usize] = k as u32;
+            *slot += 1;
+        }
+        drop(fill);
+        // Depth-first, children pushed last first: a node's next in its line is its first
+        // child, then the lines hanging from it.
+        let mut b = GameTree::with_source(Arc::new(String::new()));
+        let mut last_child = vec![NONE; total];
+        // (line, index in it, its JSON node, the parent's id in the tree)
+        let mut stack: Vec<(u32, u32, u32, u32)> = vec![(0, 0, main.1, NONE)];
+        while let Some((k, i, n, parent)) = stack.pop() {
+            let id = if parent == NONE {
+                b.push_node(None, None)
+            } else {
+                let prev = last_child[parent as usize];
+                let id = b.push_node(Some(parent), (prev != NONE).then_some(prev));
+                last_child[parent as usize] = id;
+                id
+            };
+            let line = &lines[k as usize];
+            let (path, number, len) = (line.path, line.start + i as usize, line.len);
+            self.node(&mut b, n, &paths, path, i as usize);
+            for &h in hang[from[number] as usize..from[number + 1] as usize].iter().rev() {
+                stack.push((h, 0, lines[h as usize].first, id));
+            }
+            if i + 1 < len {
+                if let Some(next) = doc.next_item(n) {
+                    stack.push((k, i + 1, next, id));
+                }
+            }
+        }
+        b.finish();
+        b.shrink();
+        Some(b)
+    }
+
+    /// The parent number of the variation `v` whose first node is numbered `start`, when it is
+    /// a node listed before and kept; otherwise `None`, with a `json.parent` error.
+    fn parent(
+        &mut self,
+        v: u32,
+        parent: Option<u32>,
+        start: usize,
+        lines: &[Line],
+        paths: &Paths,
+        at: Option<usize>,
+    ) -> Option<usize> {
+        let doc = self.doc;
+        let path = || paths.render(at, &[Seg::Key("parent".into())]);
+        let msg = match parent.map(|p| doc.get(p).kind) {
+            None => format!(
+                "{}: a variation needs \"parent\", the number of the node it follows; variation dropped",
+                paths.render(at, &[])
+            ),
+            Some(Kind::Number(n)) if n >= 0.0 && n.fract() == 0.0 && n < start as f64 => {
+                let p = n as usize;
+                // The line holding node `p`: the last one starting at or before it.
+                let holder = &lines[lines.partition_point(|l| l.start <= p) - 1];
+                if holder.start == 0 || holder.parent != NONE {
+                    return Some(p);
+                }
+                format!("{}: node {p} is in a variation that was dropped; this one is dropped too", path())
+            }
+            Some(kind) => {
+                let found = match kind {
+                    Kind::Number(n) => n.to_string(),
+                    k => describe(&k).to_string(),
+                };
+                format!(
+                    "{}: expected the number of a node listed before this variation (0 to {}), found {found}; \
+                     variation dropped",
+                    path(),
+                    start - 1
+                )
+            }
+        };
+        let at = doc.get(parent.unwrap_or(v)).offset;
+        self.sink.push_at(at, Diagnostic::error(codes::PARENT, format!("{}{msg}", self.prefix)));
+        None
     }
 
     /// Reads node `n` (index `i` of the `nodes` array at `at`) into the tree's last node.
@@ -400,8 +595,66 @@ impl<'a> Reader<'a> {
             self.sink.push_at(doc.get(v).offset, Diagnostic::warning(codes::NO_VALUES, msg));
             values.push(NewValue::Plain(""));
         }
-        b.push_prop_parts(ident, &values);
+        match crate::model::props::lookup(ident) {
+            Some(d) if self.repair && values.len() > 1 && !d.value.is_list() => {
+                self.one_value(b, d, &values, v, path);
+            }
+            _ => b.push_prop_parts(ident, &values),
+        }
         self.values = values;
+    }
+
+    /// Several values (at `at`) of a property that takes one, made one as the SGF reader makes
+    /// `C[a][b]` one, so that what SGF then gives back reads as the same: a text's values
+    /// joined (each distinct non-empty one once, in order, with a blank line; a space for simple
+    /// text), any other value's first kept and the others moved to `XSGF<ID>`.
+    fn one_value(
+        &mut self,
+        b: &mut GameTree,
+        d: &crate::model::PropDef,
+        values: &[NewValue<'_>],
+        at: u32,
+        path: impl Fn() -> String,
+    ) {
+        use crate::model::ValueType;
+        let (ident, n) = (d.ident, values.len());
+        let (code, msg) = if matches!(d.value, ValueType::Text | ValueType::SimpleText) {
+            let (sep, how) = if d.value == ValueType::Text { ("\n\n", "a blank line") } else { (" ", "a space") };
+            let mut seen = std::collections::HashSet::new();
+            let mut joined = String::new();
+            for v in values {
+                let text = match *v {
+                    NewValue::Plain(t) => std::borrow::Cow::Borrowed(t),
+                    NewValue::Pair(x, y, _) => std::borrow::Cow::Owned(format!("{x}:{y}")),
+                };
+                if !text.is_empty() && seen.insert(text.clone()) {
+                    if !joined.is_empty() {
+                        joined.push_str(sep);
+                    }
+                    joined.push_str(&text);
+                }
+            }
+            b.push_prop_parts(ident, &[NewValue::Plain(&joined)]);
+            (codes::VALUES_JOINED, format!("'{ident}' takes one text but has {n} values; joined with {how}"))
+        } else {
+            b.push_prop_parts(ident, &values[..1]);
+            // A private property's values are plain text (`a:b`), as SGF gives them back.
+            let rest: Vec<NewValue<'_>> = values[1..]
+                .iter()
+                .map(|v| match *v {
+                    NewValue::Pair(x, y, _) => NewValue::Pair(x, y, false),
+                    plain => plain,
+                })
+                .collect();
+            // The prefix of the repairs' private properties (`normalise::PRIVATE_PREFIX`, which
+            // imports from here, not the other way).
+            let private = format!("XSGF{ident}");
+            b.push_prop_parts(&private, &rest);
+            let msg = format!("'{ident}' takes one value but has {n}; the first kept, the others moved to {private}");
+            (codes::EXTRA_VALUES, msg)
+        };
+        let msg = format!("{}{}: {msg}", self.prefix, path());
+        self.sink.push_at(self.doc.get(at).offset, Diagnostic::warning(code, msg));
     }
 }
 
@@ -419,9 +672,24 @@ fn ff4_identifier(ident: &str) -> Option<String> {
 const DOC_KEYS: &[&str] = &["format", "version", "games"];
 /// The keys whose values are read outside nodes (the others, `info` above all, are only
 /// checked by the parser: see [`parse::parse_keeping`]).
-const READ_KEYS: &[&str] = &["format", "version", "games", "nodes", "variations"];
+const READ_KEYS: &[&str] = &["format", "version", "games", "nodes", "variations", "parent"];
 const GAME_KEYS: &[&str] = &["format", "version", "info", "nodes", "variations"];
-const VAR_KEYS: &[&str] = &["nodes", "variations"];
+const V1_VAR_KEYS: &[&str] = &["nodes", "variations"];
+const VAR_KEYS: &[&str] = &["parent", "nodes"];
+
+/// No node, no parent (in [`Reader::game_v2`]'s tables).
+const NONE: u32 = u32::MAX;
+
+/// One line of a version-2 game: its first JSON node, the number of its first node, its
+/// length, the number of its parent node (`NONE` for the main line and a dropped line), and
+/// its JSON path.
+struct Line {
+    first: u32,
+    start: usize,
+    len: u32,
+    parent: u32,
+    path: Option<usize>,
+}
 
 /// The known members of an object.
 struct Members(Vec<(&'static str, u32)>);

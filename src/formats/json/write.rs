@@ -1,5 +1,6 @@
-//! Writing: the game tree as `{"nodes": [...], "variations": [...]}` objects, walked with an
-//! explicit stack, plus the read-only `info` digest of each game.
+//! Writing: each game as its main line (`nodes`) and its other lines listed flat
+//! (`variations`, each naming its parent node by number), walked with an explicit stack, plus
+//! the read-only `info` digest of each game. The nesting depth is the same for every tree.
 //!
 //! A game without variations (most games) is written in one pass over its nodes in storage
 //! order: each node goes to a scratch buffer and each move to the digest's `main_line` in
@@ -14,7 +15,8 @@ use crate::charset::CharsetDecision;
 use crate::model::info::{InfoTexts, field, is_written_rank, normalize_rank, parse_handicap, parse_komi};
 use crate::model::{BoardSize, Collection, GameResult, GameTree, Move, NodeId};
 
-/// Indentation stops growing past this depth, so deep variation trees stay linear in size.
+/// The deepest indentation the writer gives (more than it needs: a document's deepest lines,
+/// the nodes of a variation, are six levels in).
 const MAX_INDENT: usize = 16;
 
 /// A property without values met by the writer: index of its game in the collection, its node,
@@ -171,7 +173,7 @@ fn number(out: &mut Vec<u8>, x: f64) {
     let _ = write!(out, "{x}");
 }
 
-/// Writes one kifu JSON document: `{"format": "kifu", "version": 1, "games": [...]}`, with
+/// Writes one kifu JSON document: `{"format": "kifu", "version": 2, "games": [...]}`, with
 /// nodes one per line.
 #[cfg(feature = "serde")]
 pub(crate) fn write_document(collection: &Collection, charset: Option<CharsetDecision>) -> String {
@@ -232,7 +234,7 @@ pub(crate) fn document_tail(any: bool) -> &'static str {
     if any { "\n  ]\n}\n" } else { "]\n}\n" }
 }
 
-/// Writes kifu NDJSON: per game one line `{"format":"kifu","version":1,"info":…,"nodes":…,
+/// Writes kifu NDJSON: per game one line `{"format":"kifu","version":2,"info":…,"nodes":…,
 /// "variations":…}`.
 #[cfg(feature = "serde")]
 pub(crate) fn write_lines(collection: &Collection, charset: Option<CharsetDecision>) -> String {
@@ -269,7 +271,7 @@ fn size_guess(collection: &Collection, pretty: bool) -> usize {
     collection.games.iter().map(|g| 512 + g.len() * per_node + g.prop_total() * 8).sum()
 }
 
-/// A game object at `depth`: the digest, then the root sequence and its variations.
+/// A game object at `depth`: the digest, then the main line and the other lines.
 fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, depth: usize, marker: bool) {
     o.s.push(b'{');
     if marker {
@@ -302,7 +304,7 @@ fn game_object(o: &mut Out, game: &GameTree, charset: Option<CharsetDecision>, d
         return;
     }
     if flat {
-        // One sequence: the nodes written above, and no variations.
+        // One line: the nodes written above, and no variations.
         o.nl(depth + 1);
         o.key("nodes");
         o.s.push(b'[');
@@ -384,66 +386,81 @@ fn main_line_entries(o: &mut Out, game: &GameTree, size: BoardSize) -> usize {
     moves
 }
 
-/// Writes `"nodes": [...], "variations": [...]}` for the sequence starting at `start` (the
-/// caller wrote the opening `{`). Returns the first child of a branching end, if any.
-fn sequence(o: &mut Out, game: &GameTree, start: NodeId, depth: usize) -> Option<NodeId> {
-    o.nl(depth + 1);
-    o.key("nodes");
+/// A variation still to write: its first node and the number of its parent.
+type Pending = (NodeId, usize);
+
+/// Writes a `nodes` array at `depth`: the node `start` (numbered `*number`) and its first
+/// children to the end of that line. The later children of each node go on `pending`, the
+/// last first, so that popping them lists the variations in pre-order (SGF's order).
+fn line_nodes(
+    o: &mut Out,
+    game: &GameTree,
+    start: NodeId,
+    depth: usize,
+    number: &mut usize,
+    pending: &mut Vec<Pending>,
+) {
     o.s.push(b'[');
     let mut cur = start;
     loop {
-        o.nl(depth + 2);
+        o.nl(depth + 1);
         node(&mut o.s, game, cur, &mut o.notes);
         let mut kids = game.children(cur);
-        match (kids.next(), kids.next()) {
-            (Some(only), None) => {
+        let first = kids.next();
+        let at = pending.len();
+        pending.extend(kids.map(|k| (k, *number)));
+        pending[at..].reverse();
+        *number += 1;
+        match first {
+            Some(next) => {
                 o.s.push(b',');
-                cur = only;
+                cur = next;
             }
-            (first, _) => {
-                o.nl(depth + 1);
-                o.s.extend_from_slice(b"],");
-                o.nl(depth + 1);
-                o.key("variations");
-                o.s.push(b'[');
-                return first;
-            }
+            None => break,
         }
     }
+    o.nl(depth);
+    o.s.push(b']');
 }
 
-/// The root sequence and every variation below it, depth-first with an explicit stack (for a
-/// game with variations; nodes come in storage order, as in [`flat_nodes`]).
+/// The main line as `nodes`, then every other line as an element of `variations` that names
+/// its parent by number (nodes are numbered in the order written), for a game with
+/// variations; the caller wrote the opening `{`. No nesting grows with the tree: each node is
+/// written once, with a stack on the heap.
 fn tree(o: &mut Out, game: &GameTree, depth: usize) {
-    // Per open `variations` array: the next child to write, whether one was written, depth.
-    let mut stack: Vec<(Option<NodeId>, bool, usize)> = Vec::new();
-    let first = sequence(o, game, NodeId::ROOT, depth);
-    stack.push((first, false, depth));
-    while let Some(top) = stack.last_mut() {
-        let d = top.2;
-        match top.0 {
-            Some(child) => {
-                top.0 = game.next_sibling(child);
-                if top.1 {
-                    o.s.push(b',');
-                }
-                top.1 = true;
-                o.nl(d + 2);
-                o.s.push(b'{');
-                let first = sequence(o, game, child, d + 2);
-                stack.push((first, false, d + 2));
-            }
-            None => {
-                if top.1 {
-                    o.nl(d + 1);
-                }
-                o.s.push(b']');
-                o.nl(d);
-                o.s.push(b'}');
-                stack.pop();
-            }
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut number = 0;
+    o.nl(depth + 1);
+    o.key("nodes");
+    line_nodes(o, game, NodeId::ROOT, depth + 1, &mut number, &mut pending);
+    o.s.push(b',');
+    o.nl(depth + 1);
+    o.key("variations");
+    o.s.push(b'[');
+    let mut any = false;
+    while let Some((start, parent)) = pending.pop() {
+        if any {
+            o.s.push(b',');
         }
+        any = true;
+        o.nl(depth + 2);
+        o.s.push(b'{');
+        o.nl(depth + 3);
+        o.key("parent");
+        int(&mut o.s, parent);
+        o.s.push(b',');
+        o.nl(depth + 3);
+        o.key("nodes");
+        line_nodes(o, game, start, depth + 3, &mut number, &mut pending);
+        o.nl(depth + 2);
+        o.s.push(b'}');
     }
+    if any {
+        o.nl(depth + 1);
+    }
+    o.s.push(b']');
+    o.nl(depth);
+    o.s.push(b'}');
 }
 
 /// One node: `{"B":["pd"]}`, or, when an identifier repeats in the node, the pair form
