@@ -359,7 +359,14 @@ pub fn figures(tree: &GameTree, per: u32, options: &Options) -> Result<Vec<Scene
 /// Draws `scene` as `kind`. The diagnostics are the scene's, plus the PNG's missing glyphs.
 pub fn render(scene: &Scene, kind: Kind, options: &Options) -> Result<WriteOutput, DiagramError> {
     let text = || text::render(scene, options);
-    output(kind, options, scene.diagnostics.clone(), || svg::render(scene, options), text, || svg::layers(scene, options))
+    output(
+        kind,
+        options,
+        scene.diagnostics.clone(),
+        || svg::render(scene, options),
+        text,
+        || svg::layers(scene, options),
+    )
 }
 
 /// Draws several scenes (figures) as one page: SVG and PNG stack them; text separates them by a
