@@ -34,7 +34,7 @@ fn a_record_past_max_record_is_refused_by_every_read() {
     // Within the limit, every game is read.
     assert_eq!(Format::NDJSON.read(input.clone(), &limited(6_000)).unwrap().collection.games.len(), 50);
 
-    // Streamed (larger than whole_up_to): the games before it, then the error.
+    // Streamed (larger than whole_up_to): every game before it, then the error.
     let options = ReadOptions::default().with_limits(Limits::default().with_whole_up_to(1_000).with_max_record(4_000));
     let mut games = Format::NDJSON.games(&input[..], &options);
     let mut read = 0;
@@ -44,7 +44,7 @@ fn a_record_past_max_record_is_refused_by_every_read() {
             Err(e) => break e,
         }
     };
-    assert!(read < 20, "{read} games before the large one");
+    assert_eq!(read, 20, "the games before the large one are read");
     let over = kifu::stream::RecordTooLarge::of(&err).expect("refused by the limit");
     assert_eq!((over.offset, over.limit), (line_start, 4_000));
     assert_eq!(over.diagnostic().code, kifu::stream::codes::RECORD_TOO_LARGE);

@@ -209,13 +209,17 @@ impl<R: Read> Chunks<R> {
         self.record = here;
     }
 
-    /// The error when a record that ended is larger than `max_record`, or (with `open`, after a
-    /// scan of the whole buffer) the record still open is.
-    fn over(&mut self, open: bool) -> Option<io::Error> {
+    /// When a record that ended is larger than `max_record`, or (with `open`, after a scan of the
+    /// whole buffer) the record still open is: the records before it as a chunk, then the error.
+    fn over(&mut self, open: bool) -> Option<io::Result<Chunk>> {
         let end = self.offset_of(self.buf.len());
         let offset = self.over_at.or((open && end - self.record > self.max_record as u64).then_some(self.record))?;
+        let at = self.start + offset.saturating_sub(self.offset) as usize;
+        if at > self.start {
+            return Some(Ok(self.take(at)));
+        }
         self.refused = true;
-        Some(io::Error::new(io::ErrorKind::InvalidData, RecordTooLarge { offset, limit: self.max_record }))
+        Some(Err(io::Error::new(io::ErrorKind::InvalidData, RecordTooLarge { offset, limit: self.max_record })))
     }
 
     /// Cuts chunks of about `target` bytes instead of [`CHUNK_TARGET`] (tests cut small inputs).
@@ -598,15 +602,15 @@ impl<R: Read> Iterator for Chunks<R> {
         }
         loop {
             self.scan();
-            if let Some(e) = self.over(false) {
-                return Some(Err(e));
+            if let Some(over) = self.over(false) {
+                return Some(over);
             }
             if let Some(at) = self.last_cut.filter(|&at| at - self.start >= self.target) {
                 return Some(Ok(self.take(at)));
             }
             // The scan went through the buffer: what follows the last cut is one record.
-            if let Some(e) = self.over(true) {
-                return Some(Err(e));
+            if let Some(over) = self.over(true) {
+                return Some(over);
             }
             if self.eof {
                 if self.scanned < self.buf.len() {
@@ -853,8 +857,9 @@ mod tests {
         let input: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
         for block in [1, 7, 64, 1 << 20] {
             for target in [1, 100, 1 << 20] {
-                let (_, over) = limited(&input, Cut::Lines, target, 500, block);
+                let (before, over) = limited(&input, Cut::Lines, target, 500, block);
                 assert_eq!(over, Some(RecordTooLarge { offset: 10, limit: 500 }), "block {block} target {target}");
+                assert_eq!(before.concat(), input[..10], "the records before it are given first");
                 let (chunks, over) = limited(&input, Cut::Lines, target, 501, block);
                 assert_eq!((chunks.concat(), over), (input.clone(), None), "block {block} target {target}");
             }
@@ -863,8 +868,9 @@ mod tests {
         let games = [&b"(;B[aa])\n"[..], b"(;C[0123456789])\n", b"(;W[bb])"];
         let input = games.concat();
         for block in [1, 5, 1 << 20] {
-            let (_, over) = limited(&input, Cut::Sgf, 1, 16, block);
+            let (before, over) = limited(&input, Cut::Sgf, 1, 16, block);
             assert_eq!(over, Some(RecordTooLarge { offset: 9, limit: 16 }), "block {block}");
+            assert_eq!(before, [games[0].to_vec()], "block {block}");
             let (chunks, over) = limited(&input, Cut::Sgf, 1, 17, block);
             assert_eq!((chunks, over), (games.iter().map(|g| g.to_vec()).collect(), None), "block {block}");
             // The last record, ended by the input's end.
@@ -873,6 +879,44 @@ mod tests {
         }
         assert_eq!(record_over(&input, Cut::Sgf, 16), Some(RecordTooLarge { offset: 9, limit: 16 }));
         assert_eq!(record_over(&input, Cut::Sgf, 17), None);
+    }
+
+    /// Chunks larger than a few targets move out of the buffer instead of being copied: the
+    /// chunks still give every byte once, in order, at their offsets, cut where records end.
+    #[test]
+    fn large_records_are_given_whole_at_their_offsets() {
+        let sizes = [100usize, 3 << 20, 10, 2 << 20, 700 << 10, 5];
+        for cut in [Cut::Lines, Cut::Sgf] {
+            let records: Vec<Vec<u8>> = sizes
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| match cut {
+                    Cut::Lines => [vec![b'a' + k as u8; n - 1], vec![b'\n']].concat(),
+                    Cut::Sgf => [b"(;C[".to_vec(), vec![b'a' + k as u8; n], b"])".to_vec()].concat(),
+                })
+                .collect();
+            let input = records.concat();
+            for block in [1000, READ_BLOCK, 3 << 20] {
+                let chunks: Vec<Chunk> =
+                    Chunks::new(Vec::new(), &input[..], cut).with_read_block(block).map(Result::unwrap).collect();
+                let mut at = 0u64;
+                for c in &chunks {
+                    assert_eq!(c.offset, at, "{cut:?} block {block}");
+                    at += c.bytes.len() as u64;
+                }
+                assert!(chunks.iter().flat_map(|c| c.bytes.iter()).eq(input.iter()), "{cut:?} block {block}");
+                // Each chunk ends where a record does; the large ones took the path that moves them.
+                let ends: Vec<usize> = records
+                    .iter()
+                    .scan(0, |at, r| {
+                        *at += r.len();
+                        Some(*at)
+                    })
+                    .collect();
+                assert!(chunks.iter().all(|c| ends.contains(&(c.offset as usize + c.bytes.len()))));
+                assert!(chunks.iter().any(|c| c.bytes.len() > 2 * (CHUNK_TARGET + READ_BLOCK)));
+            }
+        }
     }
 
     /// An endless line is refused once `max_record` bytes are held, not read to its end.
