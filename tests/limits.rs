@@ -2,7 +2,7 @@
 //! allocated, and an input or a request past a limit is refused with an error naming it
 //! (formats/robustness.md, "Limits, and what happens past each").
 
-use kifu::diagram::{self, Kind, Options};
+use kifu::diagram::{self, Options};
 use kifu::{Format, Limits, ReadOptions, Reader};
 
 /// `n` NDJSON lines of one game each; line `big` holds a comment of `comment` bytes.
@@ -104,17 +104,18 @@ fn a_png_past_max_pixels_is_refused_before_it_is_drawn() {
     let scene = diagram::scene(&game, &Options::default()).unwrap();
     for width in [40_000, 100_000, u32::MAX] {
         let options = Options { width: Some(width), ..Options::default() };
-        let err = diagram::render(&scene, Kind::Png, &options).unwrap_err();
+        let err = diagram::render(&scene, diagram::Kind::Png, &options).unwrap_err();
         let d = err.diagnostic(diagram::codes::CANNOT_DRAW);
         assert_eq!(d.code, diagram::codes::TOO_LARGE, "{width}: {d}");
         assert!(d.message.contains("Limits::max_pixels"), "{}", d.message);
     }
     // The limit is the image's pixels: 19 lines at 32 px are 662 × 662 (438,244) pixels.
     let at = |max: u64| Options { limits: Limits::default().with_max_pixels(max), ..Options::default() };
-    assert!(diagram::render(&scene, Kind::Png, &at(662 * 662)).is_ok());
-    assert!(diagram::render(&scene, Kind::Png, &at(662 * 662 - 1)).is_err());
+    assert!(diagram::render(&scene, diagram::Kind::Png, &at(662 * 662)).is_ok());
+    assert!(diagram::render(&scene, diagram::Kind::Png, &at(662 * 662 - 1)).is_err());
     // SVG has no pixels to allocate: any width is written.
-    let svg = diagram::render(&scene, Kind::Svg, &Options { width: Some(u32::MAX), ..Options::default() }).unwrap();
+    let svg =
+        diagram::render(&scene, diagram::Kind::Svg, &Options { width: Some(u32::MAX), ..Options::default() }).unwrap();
     assert!(String::from_utf8(svg.bytes).unwrap().contains(r#"width="4294967295""#));
 }
 
@@ -126,8 +127,8 @@ fn a_png_page_is_the_page_svg_drawn() {
     let game = long_game(60);
     let options = Options { width: Some(150), ..Options::default() };
     let scenes = diagram::figures(&game, 20, &options).unwrap();
-    let png = diagram::render_page(&scenes, Kind::Png, &options).unwrap().bytes;
-    let svg = String::from_utf8(diagram::render_page(&scenes, Kind::Svg, &options).unwrap().bytes).unwrap();
+    let png = diagram::render_page(&scenes, diagram::Kind::Png, &options).unwrap().bytes;
+    let svg = String::from_utf8(diagram::render_page(&scenes, diagram::Kind::Svg, &options).unwrap().bytes).unwrap();
     let mut fonts = resvg::usvg::fontdb::Database::new();
     fonts.load_font_data(dejavu::sans::regular().to_vec());
     fonts.load_font_data(dejavu::sans::bold().to_vec());

@@ -3,6 +3,8 @@
 //! allocation. The commands run under `ulimit -v 4000000` (4 GB of address space), where an
 //! allocation of the size asked for fails and aborts (rc 134).
 
+// Only the binary's helper is used here, not the library's.
+#[allow(unused_imports)]
 mod common;
 
 use common::kifu_binary;

@@ -87,10 +87,8 @@ pub(super) fn build_from(
                 nodes.pop();
             }
         }
-        if mv.is_some() {
-            if span.is_some_and(|(_, b)| moves >= b) {
-                break;
-            }
+        if mv.is_some() && span.is_some_and(|(_, b)| moves >= b) {
+            break;
         }
     }
 

@@ -451,6 +451,7 @@ fn document(inner: &str, width: f64, height: f64, options: &Options, background:
 
 /// A drawing as SVG documents to be drawn one over the other, all of one size (in SVG units
 /// and, before rounding, in pixels).
+#[cfg_attr(not(feature = "png"), allow(dead_code))]
 pub(super) struct Layers {
     /// The size in pixels ([`pixels`]).
     pub(super) pixels: (f64, f64),

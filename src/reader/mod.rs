@@ -47,7 +47,7 @@ pub mod codes {
     /// read one by one ([`crate::archive`], feature `archives`), not the archive as one record.
     pub const ARCHIVE: &str = "input.archive";
     /// A record (a game tree of SGF, a line of NDJSON, the whole input of a format that is not
-    /// cut) is larger than [`Limits::max_record`]; the input is refused before it is read.
+    /// cut) is larger than [`Limits::max_record`](crate::Limits::max_record); the input is refused before it is read.
     pub const RECORD_TOO_LARGE: &str = crate::formats::cut::codes::RECORD_TOO_LARGE;
 }
 

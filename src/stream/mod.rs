@@ -28,6 +28,8 @@ use place::{Placer, TextSpan};
 use std::io::{self, Read};
 
 /// The input, as [`open`] found it.
+// One per input, moved once: not worth a box in the public type.
+#[allow(clippy::large_enum_variant)]
 pub enum Input<R> {
     /// Small enough (or not cuttable): all its bytes, for [`Format::read`].
     Whole(Vec<u8>),

@@ -5,8 +5,10 @@ mod read;
 mod write;
 
 pub use read::find_declared_charset;
+#[cfg(test)]
+pub(crate) use read::parse_text;
 use read::parse_text_within;
-pub(crate) use read::{parse_text, read_game_again, read_game_head_again};
+pub(crate) use read::{read_game_again, read_game_head_again};
 pub use write::{normalize_header, write_text};
 
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the

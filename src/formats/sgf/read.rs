@@ -155,6 +155,7 @@ struct Frame {
 /// positions resolved.
 /// With `positions`, every tree records where its nodes and properties start
 /// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
+#[cfg(test)]
 pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
     parse_text_within(text, sink, positions, crate::Limits::default().pieces_from)
 }
@@ -1128,6 +1129,7 @@ mod tests {
     use super::*;
 
     /// The default size from which a text is read in pieces.
+    #[cfg(feature = "parallel")]
     const PIECES: usize = 8 << 20;
 
     #[test]
