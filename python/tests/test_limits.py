@@ -35,7 +35,7 @@ def test_a_record_past_the_limit_raises_read_error(tmp_path):
     assert "Limits::max_record" in message and "from byte 38 " in message, message
     # Read in pieces: the first game, then the same error.
     games = kifu.iter_games(path)
-    assert len(next(games).moves()) == 1
+    assert len(next(games).moves) == 1
     with pytest.raises(kifu.ReadError) as e:
         next(games)
     assert [d.code for d in e.value.diagnostics] == ["input.record-too-large"]
