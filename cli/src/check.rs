@@ -57,6 +57,10 @@ pub struct CheckArgs {
     /// Print everything, notes included (the default for check, whose findings are its output).
     #[arg(short, long)]
     verbose: bool,
+    /// Refuse a game (an SGF game tree, an NDJSON line) larger than this many bytes (default
+    /// 134217728, 128 MiB; reading takes several times a game's size).
+    #[arg(long, value_name = "BYTES")]
+    max_record: Option<usize>,
     #[command(flatten)]
     walk: crate::batch::WalkArgs,
 }
@@ -91,7 +95,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Err(code) => return code,
     };
     // The file is checked as it is: no normalisation (that is what `kifu convert` does).
-    let options = ReadOptions::default().with_encoding(encoding).with_positions(true).with_no_repair(true);
+    let mut options = ReadOptions::default().with_encoding(encoding).with_positions(true).with_no_repair(true);
+    if let Some(max) = args.max_record {
+        options = options.clone().with_limits(options.limits.with_max_record(max));
+    }
     if let Err(code) = crate::batch::walk::refuse_folders(&args.files, args.walk.recursive, "check") {
         return code;
     }

@@ -48,6 +48,10 @@ pub struct ConvertArgs {
     /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
     #[arg(long)]
     no_repair: bool,
+    /// Refuse a game (an SGF game tree, an NDJSON line) larger than this many bytes (default
+    /// 134217728, 128 MiB; reading takes several times a game's size).
+    #[arg(long, value_name = "BYTES")]
+    max_record: Option<usize>,
     /// Remove from the games: comments, variations, markup, analysis (AI engines' data),
     /// private (kifu's own X… properties), timing (BL, WL, OB, OW); comma-separated, repeatable.
     #[arg(long, value_name = "KINDS", value_delimiter = ',')]
@@ -142,7 +146,10 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     };
     // What every path reads and writes with (the charset and the source's charset are set where
     // known).
-    let read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
+    let mut read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
+    if let Some(max) = args.max_record {
+        read_options = read_options.clone().with_limits(read_options.limits.with_max_record(max));
+    }
     let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
 
     if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "convert") {

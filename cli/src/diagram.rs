@@ -95,6 +95,12 @@ pub struct DiagramArgs {
     /// A caption under the board.
     #[arg(long, value_name = "TEXT")]
     caption: Option<String>,
+    /// Refuse a PNG of more pixels than this (width × height; default 67108864, 8192 × 8192).
+    #[arg(long, value_name = "PIXELS")]
+    max_pixels: Option<u64>,
+    /// Refuse to cut a game into more figures than this (default 1000).
+    #[arg(long, value_name = "N")]
+    max_figures: Option<usize>,
     #[command(flatten)]
     loud: Loudness,
     #[command(flatten)]
@@ -159,6 +165,12 @@ fn options(args: &DiagramArgs) -> Result<Options, String> {
         markup: !args.no_markup,
         comments: args.comments,
         caption: args.caption.clone(),
+        limits: {
+            let mut limits = kifu::Limits::default();
+            limits.max_pixels = args.max_pixels.unwrap_or(limits.max_pixels);
+            limits.max_figures = args.max_figures.unwrap_or(limits.max_figures);
+            limits
+        },
     })
 }
 
@@ -178,9 +190,7 @@ impl crate::batch::Produce for Producer {
     }
 
     fn produce(&self, games: &Collection, _: &WriteOptions) -> Result<WriteOutput, WriteError> {
-        let invalid = |e: diagram::DiagramError| {
-            WriteError::Invalid(vec![Diagnostic::error(diagram::codes::CANNOT_DRAW, e.to_string())])
-        };
+        let invalid = |e: diagram::DiagramError| WriteError::Invalid(vec![e.diagnostic(diagram::codes::CANNOT_DRAW)]);
         let game = diagram::game(&games.games, &self.options).map_err(invalid)?;
         let scene = diagram::scene(game, &self.options).map_err(invalid)?;
         diagram::render(&scene, self.kind, &self.options).map_err(invalid)
@@ -338,6 +348,10 @@ pub fn run(args: DiagramArgs) -> ExitCode {
     };
     if let Err(e) = drawn {
         return match e {
+            diagram::DiagramError::Limit { .. } => {
+                print_diagnostics(&name, &[e.diagnostic(diagram::codes::CANNOT_DRAW)], v);
+                ExitCode::DataErr
+            }
             diagram::DiagramError::Png(_) => {
                 eprintln!("kifu: {out_name}: {e}");
                 ExitCode::IoErr

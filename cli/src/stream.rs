@@ -54,7 +54,7 @@ pub fn open(input: Option<&Path>, reader_of: &Reader) -> Result<Opened, Unreadab
         reader.read_to_end(&mut head).map_err(unreadable)?;
         return Ok(Opened::Whole(Input { path, name, bytes: head }));
     };
-    match kifu::stream::open(format, head, reader, reader_of.options().limits.whole_up_to).map_err(unreadable)? {
+    match kifu::stream::open_within(format, head, reader, &reader_of.options().limits).map_err(unreadable)? {
         kifu::stream::Input::Whole(bytes) => Ok(Opened::Whole(Input { path, name, bytes })),
         kifu::stream::Input::Parts(parts) => Ok(Opened::Parts(Box::new(Streamed { name, path, parts, mismatch }))),
     }
@@ -119,6 +119,11 @@ pub fn run(
     print_diagnostics(&out_name, &summary.write, v);
     match result {
         Err(StreamError::NoGame) => return ExitCode::DataErr,
+        Err(StreamError::Input(e)) if kifu::stream::RecordTooLarge::of(&e).is_some() => {
+            let over = kifu::stream::RecordTooLarge::of(&e).map(|r| r.diagnostic());
+            print_diagnostics(&name, over.as_slice(), v);
+            return ExitCode::DataErr;
+        }
         Err(StreamError::Input(e)) => {
             eprintln!("kifu: {name}: cannot read the input: {e}");
             return ExitCode::NoInput;

@@ -107,6 +107,12 @@ pub fn stream_games(
     Ok(self::reader(format, encoding).games(reader, path))
 }
 
+/// The read error of a streamed input refused by a limit ([`kifu::Limits::max_record`]), when
+/// that is what `e` (an error of [`GameStream`]) is.
+pub fn over_a_limit(e: &io::Error) -> Option<ReadError> {
+    kifu::stream::RecordTooLarge::of(e).map(|r| r.clone().into())
+}
+
 /// The output format as the command decides it: the one named, else the output path's
 /// extension, else SGF.
 pub fn output_format(format: Option<Format>, path: Option<&Path>) -> Format {

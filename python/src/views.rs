@@ -1090,7 +1090,11 @@ impl PyGameIterator {
             }
             Err(e) => {
                 slot.take();
-                Err(errors::os_error(py, e, path.unwrap_or(std::path::Path::new(""))))
+                // A record past `Limits::max_record` is the input's fault: `ReadError`, as `read` raises.
+                match adapter::over_a_limit(&e) {
+                    Some(over) => Err(errors::read_error(py, over, path)),
+                    None => Err(errors::os_error(py, e, path.unwrap_or(std::path::Path::new("")))),
+                }
             }
         }
     }

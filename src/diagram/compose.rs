@@ -13,6 +13,18 @@ use crate::model::{Color, GameTree, Move, NodeId, Point};
 /// Builds the scene of `line` (root first). With `span`, the position before move `span.0` is
 /// drawn with moves `span.0..=span.1` numbered, and the line stops after move `span.1`.
 pub(super) fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, options: &Options) -> Scene {
+    build_from(tree, line, span, options, 0)
+}
+
+/// [`build`], keeping the diagnostics of the nodes before move `report_from` out (a figure's
+/// findings about the moves before it were reported by the figure before).
+pub(super) fn build_from(
+    tree: &GameTree,
+    line: &[NodeId],
+    span: Option<Span>,
+    options: &Options,
+    report_from: u32,
+) -> Scene {
     let size = tree.board_size();
     let mut diags = Vec::new();
     let mut board = Board::new(size);
@@ -68,9 +80,15 @@ pub(super) fn build(tree: &GameTree, line: &[NodeId], span: Option<Span>, option
                 n.play(moves, color, m);
                 numbered_nodes.push((moves, id));
             }
-            if span.is_some_and(|(_, b)| moves >= b) {
-                break;
+        }
+        if here < report_from {
+            diags.truncate(before);
+            while nodes.last().is_some_and(|&(i, _)| i >= before) {
+                nodes.pop();
             }
+        }
+        if mv.is_some() && span.is_some_and(|(_, b)| moves >= b) {
+            break;
         }
     }
 

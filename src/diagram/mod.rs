@@ -47,6 +47,10 @@ pub mod codes {
     pub const CANNOT_DRAW: &str = "diagram.cannot-draw";
     /// PNG: text has characters no available font can draw (they show as boxes or not at all).
     pub const MISSING_GLYPH: &str = "diagram.missing-glyph";
+    /// PNG: the image would have more pixels than [`Limits::max_pixels`](crate::Limits::max_pixels); nothing drawn.
+    pub const TOO_LARGE: &str = "diagram.too-large";
+    /// The game would be cut into more figures than [`Limits::max_figures`](crate::Limits::max_figures); nothing drawn.
+    pub const TOO_MANY_FIGURES: &str = "diagram.too-many-figures";
 }
 
 /// Output kinds.
@@ -211,6 +215,9 @@ pub struct Options {
     pub comments: bool,
     /// A caption over the notes.
     pub caption: Option<String>,
+    /// The limits of what may be drawn: [`Limits::max_pixels`](crate::Limits::max_pixels) and
+    /// [`Limits::max_figures`](crate::Limits::max_figures).
+    pub limits: crate::Limits,
 }
 
 impl Default for Options {
@@ -229,6 +236,7 @@ impl Default for Options {
             markup: true,
             comments: false,
             caption: None,
+            limits: crate::Limits::default(),
         }
     }
 }
@@ -258,6 +266,25 @@ pub enum DiagramError {
     /// The PNG could not be made.
     #[error("cannot make the PNG: {0}")]
     Png(String),
+    /// A limit of [`Limits`](crate::Limits) refuses the drawing before anything of its size is
+    /// allocated ([`codes::TOO_LARGE`], [`codes::TOO_MANY_FIGURES`]); the message names the limit.
+    #[error("{message}")]
+    Limit {
+        /// The diagnostic code.
+        code: &'static str,
+        /// What was refused, and the limit.
+        message: String,
+    },
+}
+
+impl DiagramError {
+    /// The error as one diagnostic: a limit's with its own code, any other with `code`.
+    pub fn diagnostic(&self, code: &'static str) -> Diagnostic {
+        match self {
+            DiagramError::Limit { code, message } => Diagnostic::error(code, message.clone()),
+            other => Diagnostic::error(code, other.to_string()),
+        }
+    }
 }
 
 /// The scene of `options.target` in `tree` (with `options.numbers`, the numbered moves).
@@ -292,12 +319,27 @@ pub fn game<'a>(games: &'a [GameTree], options: &Options) -> Result<&'a GameTree
 
 /// The moves of the line `options.target` names cut into figures of `per` moves, each with its
 /// caption (`Figure 2 (51–100)`) and notes. A line without moves gives one unnumbered figure.
+///
+/// More figures than [`Limits::max_figures`](crate::Limits::max_figures) are refused before
+/// any is made ([`DiagramError::Limit`]). Each figure replays the line from its start; a
+/// finding about a move before the figure's first (an illegal move, bad markup) was reported
+/// by the figure before and is not repeated.
 pub fn figures(tree: &GameTree, per: u32, options: &Options) -> Result<Vec<Scene>, DiagramError> {
     let line = select::resolve(tree, &options.target).map_err(DiagramError::Select)?;
     let total = select::moves_on(tree, &line) as u32;
     let per = per.max(1);
-    let mut out = Vec::new();
     let count = total.div_ceil(per).max(1);
+    let max = options.limits.max_figures;
+    if count as usize > max {
+        return Err(DiagramError::Limit {
+            code: codes::TOO_MANY_FIGURES,
+            message: format!(
+                "{total} moves in figures of {per} make {count} figures, over the limit of {max} \
+                 (Limits::max_figures; --max-figures raises it, a larger --figures makes fewer); nothing drawn"
+            ),
+        });
+    }
+    let mut out = Vec::with_capacity(count as usize);
     for k in 0..count {
         let (a, b) = (k * per + 1, ((k + 1) * per).min(total));
         let mut o = options.clone();
@@ -307,7 +349,7 @@ pub fn figures(tree: &GameTree, per: u32, options: &Options) -> Result<Vec<Scene
             Some((a, b)) => format!("Figure {} ({a}\u{2013}{b})", k + 1),
             None => format!("Figure {}", k + 1),
         });
-        let mut s = compose::build(tree, &line, span, &o);
+        let mut s = compose::build_from(tree, &line, span, &o, if k == 0 { 0 } else { a });
         layout::frame(&mut s, &o).map_err(DiagramError::Select)?;
         out.push(s);
     }
@@ -317,37 +359,49 @@ pub fn figures(tree: &GameTree, per: u32, options: &Options) -> Result<Vec<Scene
 /// Draws `scene` as `kind`. The diagnostics are the scene's, plus the PNG's missing glyphs.
 pub fn render(scene: &Scene, kind: Kind, options: &Options) -> Result<WriteOutput, DiagramError> {
     let text = || text::render(scene, options);
-    output(kind, options, scene.diagnostics.clone(), || svg::render(scene, options), text)
+    output(
+        kind,
+        options,
+        scene.diagnostics.clone(),
+        || svg::render(scene, options),
+        text,
+        || svg::layers(scene, options),
+    )
 }
 
 /// Draws several scenes (figures) as one page: SVG and PNG stack them; text separates them by a
-/// blank line.
+/// blank line. A PNG page is drawn one figure at a time (memory: the image and one figure).
 pub fn render_page(scenes: &[Scene], kind: Kind, options: &Options) -> Result<WriteOutput, DiagramError> {
     let diagnostics = scenes.iter().flat_map(|s| s.diagnostics.iter().cloned()).collect();
     let text = || scenes.iter().map(|s| text::render(s, options)).collect::<Vec<_>>().join("\n");
-    output(kind, options, diagnostics, || svg::render_page(scenes, options), text)
+    let layers = || svg::page_layers(scenes, options);
+    output(kind, options, diagnostics, || svg::render_page(scenes, options), text, layers)
 }
 
-/// The bytes of `kind`: the SVG, its PNG, or the text.
+/// The bytes of `kind`: the SVG, its PNG (drawn from `layers`), or the text.
 fn output(
     kind: Kind,
     options: &Options,
     mut diagnostics: Vec<Diagnostic>,
     svg: impl FnOnce() -> String,
     text: impl FnOnce() -> String,
+    layers: impl FnOnce() -> svg::Layers,
 ) -> Result<WriteOutput, DiagramError> {
     let bytes = match kind {
         Kind::Svg => svg().into_bytes(),
         Kind::Text => text().into_bytes(),
         #[cfg(feature = "png")]
         Kind::Png => {
-            let (bytes, missing) = png::render(&svg(), options).map_err(DiagramError::Png)?;
+            let (bytes, missing) = png::render(&layers(), options).map_err(|f| match f {
+                png::Failure::Limit(code, message) => DiagramError::Limit { code, message },
+                png::Failure::Other(message) => DiagramError::Png(message),
+            })?;
             diagnostics.extend(missing);
             bytes
         }
         #[cfg(not(feature = "png"))]
         Kind::Png => {
-            let _ = (svg, options);
+            let _ = (svg, options, layers);
             return Err(DiagramError::Png("kifu was built without its `png` feature".to_string()));
         }
     };

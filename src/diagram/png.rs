@@ -3,6 +3,7 @@
 //! fonts are loaded only when some text has characters DejaVu lacks (CJK names and comments),
 //! and characters no font has are reported.
 
+use super::svg::Layers;
 use super::{Options, codes};
 use crate::diag::Diagnostic;
 use resvg::usvg::{self, fontdb};
@@ -63,10 +64,47 @@ fn texts(svg: &str) -> String {
     out.replace("&quot;", "\"")
 }
 
-/// Rasterises `svg` at `options.width` pixels wide (the SVG's own width otherwise). Returns the
-/// PNG and a diagnostic when some characters have no glyph in any font.
-pub(super) fn render(svg: &str, options: &Options) -> Result<(Vec<u8>, Vec<Diagnostic>), String> {
-    let text = texts(svg);
+/// Why no PNG was made: a limit of [`crate::Limits`] (its diagnostic code and message), or
+/// anything else.
+pub(super) enum Failure {
+    Limit(&'static str, String),
+    Other(String),
+}
+
+/// Refuses an image of `w` × `h` pixels past [`crate::Limits::max_pixels`] (or one tiny-skia
+/// cannot hold), before anything of its size is allocated.
+fn check_size(w: f64, h: f64, options: &Options) -> Result<(u32, u32), Failure> {
+    let (w, h) = (w.round().max(1.0), h.round().max(1.0));
+    let max = options.limits.max_pixels;
+    if w * h > max as f64 || w > f64::from(u32::MAX) || h > f64::from(u32::MAX) {
+        return Err(Failure::Limit(
+            codes::TOO_LARGE,
+            format!(
+                "a {w}x{h} image is {} pixels, over the limit of {max} (Limits::max_pixels; --max-pixels raises it, \
+                 a smaller --width makes it smaller); nothing drawn",
+                w * h
+            ),
+        ));
+    }
+    Ok((w as u32, h as u32))
+}
+
+/// Rasterises the layers at `options.width` pixels wide (the SVG's own width otherwise), one
+/// layer parsed and drawn at a time over the one before. Returns the PNG and a diagnostic when
+/// some characters have no glyph in any font. The image's size is checked against
+/// [`crate::Limits::max_pixels`] before the SVG is parsed.
+///
+/// Memory: the image (4 bytes a pixel), once more while it is encoded (tiny-skia copies it to
+/// undo premultiplied alpha) and the PNG itself, plus the one layer parsed; resvg draws into
+/// layers of their own only groups with opacity, filters, clips or masks, which kifu's SVG
+/// gives only to single stones and marks.
+pub(super) fn render(layers: &Layers, options: &Options) -> Result<(Vec<u8>, Vec<Diagnostic>), Failure> {
+    let (px, py) = layers.pixels;
+    check_size(px, py, options)?;
+    let mut text = String::new();
+    for doc in &layers.documents {
+        text.push_str(&texts(doc));
+    }
     let mut db = embedded();
     let mut diags = Vec::new();
     if !missing(db, &text).is_empty() {
@@ -83,15 +121,28 @@ pub(super) fn render(svg: &str, options: &Options) -> Result<(Vec<u8>, Vec<Diagn
             ));
         }
     }
+    drop(text);
     let opts = usvg::Options { fontdb: Arc::clone(db), ..usvg::Options::default() };
-    let tree = usvg::Tree::from_str(svg, &opts).map_err(|e| e.to_string())?;
-    let size = tree.size();
-    let width = options.width.map_or(size.width(), |w| w as f32).max(1.0);
-    let scale = width / size.width();
-    let (w, h) = ((size.width() * scale).round().max(1.0) as u32, (size.height() * scale).round().max(1.0) as u32);
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or_else(|| format!("a {w}x{h} image is too large"))?;
-    resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
-    let bytes = pixmap.encode_png().map_err(|e| e.to_string())?;
+    let mut drawn: Option<(resvg::tiny_skia::Pixmap, resvg::tiny_skia::Transform)> = None;
+    for doc in &layers.documents {
+        let tree = usvg::Tree::from_str(doc, &opts).map_err(|e| Failure::Other(e.to_string()))?;
+        let (pixmap, transform) = match &mut drawn {
+            Some((p, t)) => (p, *t),
+            None => {
+                let size = tree.size();
+                let width = options.width.map_or(size.width(), |w| w as f32).max(1.0);
+                let scale = width / size.width();
+                let (w, h) = check_size(f64::from(size.width() * scale), f64::from(size.height() * scale), options)?;
+                let pixmap = resvg::tiny_skia::Pixmap::new(w, h)
+                    .ok_or_else(|| Failure::Other(format!("a {w}x{h} image is too large")))?;
+                let (p, t) = drawn.insert((pixmap, resvg::tiny_skia::Transform::from_scale(scale, scale)));
+                (p, *t)
+            }
+        };
+        resvg::render(&tree, transform, &mut pixmap.as_mut());
+    }
+    let Some((pixmap, _)) = drawn else { return Err(Failure::Other("nothing to draw".to_string())) };
+    let bytes = pixmap.encode_png().map_err(|e| Failure::Other(e.to_string()))?;
     Ok((bytes, diags))
 }
 

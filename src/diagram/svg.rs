@@ -421,9 +421,15 @@ fn body(scene: &Scene, options: &Options) -> (String, f64, f64) {
     (out, g.width, height)
 }
 
-fn document(inner: &str, width: f64, height: f64, options: &Options) -> String {
+/// The size in pixels of a drawing `width` × `height` SVG units wide (before rounding):
+/// `options.width`, else 32 pixels per line.
+pub(super) fn pixels(width: f64, height: f64, options: &Options) -> (f64, f64) {
     let px = options.width.map_or(width / S * PX_PER_LINE, f64::from);
-    let py = px * height / width;
+    (px, px * height / width)
+}
+
+fn document(inner: &str, width: f64, height: f64, options: &Options, background: bool) -> String {
+    let (px, py) = pixels(width, height, options);
     let mut out = String::with_capacity(inner.len() + 2048);
     let _ = writeln!(
         out,
@@ -435,31 +441,67 @@ fn document(inner: &str, width: f64, height: f64, options: &Options) -> String {
         n(height)
     );
     let _ = writeln!(out, "<style>{}</style>", css(options.style));
-    let _ = writeln!(out, r#"<rect class="background" width="{}" height="{}"/>"#, n(width), n(height));
+    if background {
+        let _ = writeln!(out, r#"<rect class="background" width="{}" height="{}"/>"#, n(width), n(height));
+    }
     out.push_str(inner);
     out.push_str("</svg>\n");
     out
 }
 
+/// A drawing as SVG documents to be drawn one over the other, all of one size (in SVG units
+/// and, before rounding, in pixels).
+#[cfg_attr(not(feature = "png"), allow(dead_code))]
+pub(super) struct Layers {
+    /// The size in pixels ([`pixels`]).
+    pub(super) pixels: (f64, f64),
+    /// The documents, drawn in order.
+    pub(super) documents: Vec<String>,
+}
+
 /// The SVG of one scene.
 pub(super) fn render(scene: &Scene, options: &Options) -> String {
     let (inner, w, h) = body(scene, options);
-    document(&inner, w, h, options)
+    document(&inner, w, h, options, true)
+}
+
+/// The SVG of one scene as one layer (see [`Layers`]).
+pub(super) fn layers(scene: &Scene, options: &Options) -> Layers {
+    let (inner, w, h) = body(scene, options);
+    Layers { pixels: pixels(w, h, options), documents: vec![document(&inner, w, h, options, true)] }
+}
+
+/// Each scene's group, placed on the page, and the page's width and height.
+fn figure_groups(scenes: &[Scene], options: &Options) -> (Vec<String>, f64, f64) {
+    let mut groups = Vec::with_capacity(scenes.len());
+    let (mut width, mut height) = (0.0f64, 0.0);
+    for s in scenes {
+        let (body, w, h) = body(s, options);
+        let mut group = String::with_capacity(body.len() + 64);
+        let _ = writeln!(group, r#"<g class="figure" transform="translate(0 {})">"#, n(height));
+        group.push_str(&body);
+        group.push_str("</g>\n");
+        groups.push(group);
+        width = width.max(w);
+        height += h;
+    }
+    (groups, width.max(S), height.max(S))
 }
 
 /// Several scenes stacked on one page, each in its own `<g class="figure">`.
 pub(super) fn render_page(scenes: &[Scene], options: &Options) -> String {
-    let mut inner = String::new();
-    let (mut width, mut height) = (0.0f64, 0.0);
-    for s in scenes {
-        let (body, w, h) = body(s, options);
-        let _ = writeln!(inner, r#"<g class="figure" transform="translate(0 {})">"#, n(height));
-        inner.push_str(&body);
-        inner.push_str("</g>\n");
-        width = width.max(w);
-        height += h;
-    }
-    document(&inner, width.max(S), height.max(S), options)
+    let (groups, width, height) = figure_groups(scenes, options);
+    document(&groups.concat(), width, height, options, true)
+}
+
+/// The page of [`render_page`] as layers: the page's background, then each figure in a document
+/// of the page's size, so that a PNG parses and draws one figure at a time (the pixels are the
+/// page's: every layer has the page's size and view box, and the figures are drawn in order).
+pub(super) fn page_layers(scenes: &[Scene], options: &Options) -> Layers {
+    let (groups, width, height) = figure_groups(scenes, options);
+    let mut documents = vec![document("", width, height, options, true)];
+    documents.extend(groups.iter().map(|g| document(g, width, height, options, false)));
+    Layers { pixels: pixels(width, height, options), documents }
 }
 
 #[cfg(test)]

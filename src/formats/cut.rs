@@ -5,9 +5,79 @@
 //! before a `(` that opens a game tree after one closed (the text between two games stays with
 //! the game before, so the reader reports it as text after a game tree, as it does for the whole
 //! file). NDJSON is cut at line ends. A chunk holds whole games up to about [`CHUNK_TARGET`]
-//! bytes; a single game larger than that is one chunk of its own size.
+//! bytes; a single game larger than that is one chunk of its own size, up to
+//! [`Limits::max_record`](crate::Limits::max_record) bytes: past it the input is refused
+//! ([`RecordTooLarge`]) before more of it is held.
 
+use crate::diag::Diagnostic;
 use std::io::{self, Read};
+
+/// Diagnostic codes of cutting an input into records (documented in `formats/streaming.md`).
+pub(crate) mod codes {
+    /// One record (a game tree of SGF, a line of NDJSON, a whole input that cannot be cut) is
+    /// larger than [`Limits::max_record`](crate::Limits::max_record); the input is refused.
+    pub const RECORD_TOO_LARGE: &str = "input.record-too-large";
+}
+
+/// A record larger than [`Limits::max_record`](crate::Limits::max_record): the error of
+/// [`Chunks`] (inside an [`io::Error`] of kind `InvalidData`, see [`RecordTooLarge::of`]) and
+/// of reading such an input whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordTooLarge {
+    /// The byte offset where the record starts in the input.
+    pub offset: u64,
+    /// The limit it passes.
+    pub limit: usize,
+}
+
+impl std::fmt::Display for RecordTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the record (game or line) from byte {} is larger than {} bytes (Limits::max_record; --max-record raises it); the input is refused",
+            self.offset, self.limit
+        )
+    }
+}
+
+impl std::error::Error for RecordTooLarge {}
+
+impl RecordTooLarge {
+    /// The error as a diagnostic ([`codes::RECORD_TOO_LARGE`]).
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(codes::RECORD_TOO_LARGE, self.to_string())
+    }
+
+    /// The record that `e` (an error of [`Chunks`]) is about, when that is why it failed.
+    pub fn of(e: &io::Error) -> Option<&RecordTooLarge> {
+        e.get_ref()?.downcast_ref()
+    }
+}
+
+impl From<RecordTooLarge> for crate::ReadError {
+    fn from(r: RecordTooLarge) -> crate::ReadError {
+        crate::ReadError { diagnostics: vec![r.diagnostic()] }
+    }
+}
+
+/// How an input of `format` whose first bytes are `head` can be cut (the format's registry entry,
+/// [`Format::can_be_cut`](crate::Format::can_be_cut)); `None` for formats that hold one game or
+/// one document, and for UTF-16 input (whose `(` and line ends are not single bytes).
+pub fn cut_for(format: crate::Format, head: &[u8]) -> Option<Cut> {
+    let utf16 = encoding_rs::Encoding::for_bom(head).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
+        || crate::charset::sniff_utf16(&head[..head.len().min(64 << 10)]).is_some();
+    if utf16 { None } else { format.spec().cut }
+}
+
+/// The first record of `bytes` larger than `max` bytes, when `bytes` cut as `cut` has one
+/// (without holding more than one record at a time).
+pub(crate) fn record_over(bytes: &[u8], cut: Cut, max: usize) -> Option<RecordTooLarge> {
+    if bytes.len() <= max {
+        return None;
+    }
+    let mut chunks = Chunks::new(Vec::new(), bytes, cut).with_target(1).with_max_record(max);
+    chunks.find_map(|c| c.err()).and_then(|e| RecordTooLarge::of(&e).cloned())
+}
 
 /// The size a chunk grows to before it is cut at the next game boundary.
 pub const CHUNK_TARGET: usize = 512 << 10;
@@ -78,6 +148,14 @@ pub struct Chunks<R> {
     start: usize,
     /// How much is read at a time ([`READ_BLOCK`]; tests read less).
     read_block: usize,
+    /// A record (the bytes since the last cut) may not grow past this.
+    max_record: usize,
+    /// A record passed `max_record`: nothing more is given.
+    refused: bool,
+    /// The input offset where the current record starts.
+    record: u64,
+    /// The start of a record found larger than `max_record`.
+    over_at: Option<u64>,
     /// Scans game trees byte by byte (the oracle of the tests).
     #[cfg(test)]
     bytewise: bool,
@@ -99,9 +177,49 @@ impl<R: Read> Chunks<R> {
             target: CHUNK_TARGET,
             start: 0,
             read_block: READ_BLOCK,
+            max_record: crate::Limits::default().max_record,
+            refused: false,
+            record: 0,
+            over_at: None,
             #[cfg(test)]
             bytewise: false,
         }
+    }
+
+    /// Refuses a record of more than `bytes` bytes instead of
+    /// [`Limits::max_record`](crate::Limits::max_record)'s default.
+    pub fn with_max_record(mut self, bytes: usize) -> Self {
+        self.max_record = bytes;
+        self
+    }
+
+    /// The input offset of the byte at `at` in the buffer.
+    fn offset_of(&self, at: usize) -> u64 {
+        self.offset + (at - self.start) as u64
+    }
+
+    /// Records a cut at `at` (a record starts there), noting the record it ends when that one
+    /// is larger than `max_record`.
+    fn cut_at(&mut self, at: usize) {
+        self.last_cut = Some(at);
+        let here = self.offset_of(at);
+        if here - self.record > self.max_record as u64 && self.over_at.is_none() {
+            self.over_at = Some(self.record);
+        }
+        self.record = here;
+    }
+
+    /// When a record that ended is larger than `max_record`, or (with `open`, after a scan of the
+    /// whole buffer) the record still open is: the records before it as a chunk, then the error.
+    fn over(&mut self, open: bool) -> Option<io::Result<Chunk>> {
+        let end = self.offset_of(self.buf.len());
+        let offset = self.over_at.or((open && end - self.record > self.max_record as u64).then_some(self.record))?;
+        let at = self.start + offset.saturating_sub(self.offset) as usize;
+        if at > self.start {
+            return Some(Ok(self.take(at)));
+        }
+        self.refused = true;
+        Some(Err(io::Error::new(io::ErrorKind::InvalidData, RecordTooLarge { offset, limit: self.max_record })))
     }
 
     /// Cuts chunks of about `target` bytes instead of [`CHUNK_TARGET`] (tests cut small inputs).
@@ -124,7 +242,7 @@ impl<R: Read> Chunks<R> {
             Cut::Lines => {
                 while let Some(k) = memchr::memchr(b'\n', &self.buf[self.scanned..]) {
                     self.scanned += k + 1;
-                    self.last_cut = Some(self.scanned);
+                    self.cut_at(self.scanned);
                     if self.scanned - self.start >= self.target {
                         return;
                     }
@@ -176,6 +294,11 @@ impl<R: Read> Chunks<R> {
                 };
                 if s.closed && at > self.start {
                     self.last_cut = Some(at);
+                    let here = self.offset + (at - self.start) as u64;
+                    if here - self.record > self.max_record as u64 && self.over_at.is_none() {
+                        self.over_at = Some(self.record);
+                    }
+                    self.record = here;
                     if at - self.start >= self.target {
                         self.scanned = at;
                         return;
@@ -193,7 +316,26 @@ impl<R: Read> Chunks<R> {
     /// Gives out the chunk `buf[start..at]`; drops what was given out once it is most of the
     /// buffer (so the first, large read is not kept whole).
     fn take(&mut self, at: usize) -> Chunk {
-        let bytes = self.buf[self.start..at].to_vec();
+        let bytes = if at - self.start > 2 * (self.target + READ_BLOCK) {
+            // A large record: its bytes move out of the buffer instead of being copied.
+            self.buf.drain(..self.start);
+            self.scanned -= self.start;
+            let at = at - self.start;
+            self.start = 0;
+            let rest = self.buf[at..].to_vec();
+            self.scanned -= at;
+            let mut bytes = std::mem::replace(&mut self.buf, rest);
+            bytes.truncate(at);
+            bytes.shrink_to_fit();
+            self.last_cut = None;
+            self.scan.closed = false;
+            let chunk = Chunk { index: self.index, bytes, offset: self.offset };
+            self.offset += at as u64;
+            self.index += 1;
+            return chunk;
+        } else {
+            self.buf[self.start..at].to_vec()
+        };
         self.last_cut = None;
         self.scan.closed = false;
         let chunk = Chunk { index: self.index, bytes, offset: self.offset };
@@ -455,10 +597,20 @@ impl<R: Read> Iterator for Chunks<R> {
     type Item = io::Result<Chunk>;
 
     fn next(&mut self) -> Option<io::Result<Chunk>> {
+        if self.refused {
+            return None;
+        }
         loop {
             self.scan();
+            if let Some(over) = self.over(false) {
+                return Some(over);
+            }
             if let Some(at) = self.last_cut.filter(|&at| at - self.start >= self.target) {
                 return Some(Ok(self.take(at)));
+            }
+            // The scan went through the buffer: what follows the last cut is one record.
+            if let Some(over) = self.over(true) {
+                return Some(over);
             }
             if self.eof {
                 if self.scanned < self.buf.len() {
@@ -672,6 +824,129 @@ mod tests {
             prop_assert_eq!(&got, &want);
             prop_assert_eq!(chunks(false, text.len(), READ_BLOCK), want);
         }
+    }
+
+    /// The chunks of `input` cut at `target` with records of at most `max` bytes, and the error
+    /// that ends them, if any.
+    fn limited(
+        input: &[u8],
+        cut: Cut,
+        target: usize,
+        max: usize,
+        block: usize,
+    ) -> (Vec<Vec<u8>>, Option<RecordTooLarge>) {
+        let mut chunks =
+            Chunks::new(Vec::new(), input, cut).with_target(target).with_max_record(max).with_read_block(block);
+        let mut out = Vec::new();
+        for c in chunks.by_ref() {
+            match c {
+                Ok(c) => out.push(c.bytes),
+                Err(e) => {
+                    assert!(chunks.next().is_none(), "nothing after the error");
+                    return (out, Some(RecordTooLarge::of(&e).expect("a record too large").clone()));
+                }
+            }
+        }
+        (out, None)
+    }
+
+    #[test]
+    fn a_record_past_max_record_is_refused_exactly_and_where_it_starts() {
+        // NDJSON: a record is a line with its line end (10, 501, 21 bytes).
+        let lines = [vec![b'a'; 9], vec![b'b'; 500], vec![b'c'; 20]];
+        let input: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+        for block in [1, 7, 64, 1 << 20] {
+            for target in [1, 100, 1 << 20] {
+                let (before, over) = limited(&input, Cut::Lines, target, 500, block);
+                assert_eq!(over, Some(RecordTooLarge { offset: 10, limit: 500 }), "block {block} target {target}");
+                assert_eq!(before.concat(), input[..10], "the records before it are given first");
+                let (chunks, over) = limited(&input, Cut::Lines, target, 501, block);
+                assert_eq!((chunks.concat(), over), (input.clone(), None), "block {block} target {target}");
+            }
+        }
+        // SGF: a record runs from its `(` to the next game's (the text between included).
+        let games = [&b"(;B[aa])\n"[..], b"(;C[0123456789])\n", b"(;W[bb])"];
+        let input = games.concat();
+        for block in [1, 5, 1 << 20] {
+            let (before, over) = limited(&input, Cut::Sgf, 1, 16, block);
+            assert_eq!(over, Some(RecordTooLarge { offset: 9, limit: 16 }), "block {block}");
+            assert_eq!(before, [games[0].to_vec()], "block {block}");
+            let (chunks, over) = limited(&input, Cut::Sgf, 1, 17, block);
+            assert_eq!((chunks, over), (games.iter().map(|g| g.to_vec()).collect(), None), "block {block}");
+            // The last record, ended by the input's end.
+            let (_, over) = limited(&input, Cut::Sgf, 1, 7, block);
+            assert_eq!(over.map(|o| o.offset), Some(0));
+        }
+        assert_eq!(record_over(&input, Cut::Sgf, 16), Some(RecordTooLarge { offset: 9, limit: 16 }));
+        assert_eq!(record_over(&input, Cut::Sgf, 17), None);
+    }
+
+    /// Chunks larger than a few targets move out of the buffer instead of being copied: the
+    /// chunks still give every byte once, in order, at their offsets, cut where records end.
+    #[test]
+    fn large_records_are_given_whole_at_their_offsets() {
+        let sizes = [100usize, 3 << 20, 10, 2 << 20, 700 << 10, 5];
+        for cut in [Cut::Lines, Cut::Sgf] {
+            let records: Vec<Vec<u8>> = sizes
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| match cut {
+                    Cut::Lines => [vec![b'a' + k as u8; n - 1], vec![b'\n']].concat(),
+                    Cut::Sgf => [b"(;C[".to_vec(), vec![b'a' + k as u8; n], b"])".to_vec()].concat(),
+                })
+                .collect();
+            let input = records.concat();
+            for block in [1000, READ_BLOCK, 3 << 20] {
+                let chunks: Vec<Chunk> =
+                    Chunks::new(Vec::new(), &input[..], cut).with_read_block(block).map(Result::unwrap).collect();
+                let mut at = 0u64;
+                for c in &chunks {
+                    assert_eq!(c.offset, at, "{cut:?} block {block}");
+                    at += c.bytes.len() as u64;
+                }
+                assert!(chunks.iter().flat_map(|c| c.bytes.iter()).eq(input.iter()), "{cut:?} block {block}");
+                // Each chunk ends where a record does; the large ones took the path that moves them.
+                let ends: Vec<usize> = records
+                    .iter()
+                    .scan(0, |at, r| {
+                        *at += r.len();
+                        Some(*at)
+                    })
+                    .collect();
+                assert!(chunks.iter().all(|c| ends.contains(&(c.offset as usize + c.bytes.len()))));
+                assert!(chunks.iter().any(|c| c.bytes.len() > 2 * (CHUNK_TARGET + READ_BLOCK)));
+            }
+        }
+    }
+
+    /// An endless line is refused once `max_record` bytes are held, not read to its end.
+    #[test]
+    fn an_endless_record_is_refused_with_bounded_reading() {
+        struct Counting<R>(R, std::rc::Rc<std::cell::Cell<u64>>);
+        impl<R: Read> Read for Counting<R> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.read(buf)?;
+                self.1.set(self.1.get() + n as u64);
+                Ok(n)
+            }
+        }
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let endless = Counting(io::repeat(b'x').take(1 << 40), std::rc::Rc::clone(&read));
+        let max = 4 << 20;
+        for cut in [Cut::Lines, Cut::Sgf] {
+            read.set(0);
+            let endless = Counting(
+                io::repeat(if cut == Cut::Sgf { b'(' } else { b'x' }).take(1 << 40),
+                std::rc::Rc::clone(&read),
+            );
+            let mut chunks = Chunks::new(b"(;C[".to_vec(), endless, cut).with_max_record(max);
+            let e = chunks.next().unwrap().unwrap_err();
+            assert_eq!(RecordTooLarge::of(&e), Some(&RecordTooLarge { offset: 0, limit: max }));
+            assert!(e.to_string().contains("Limits::max_record"), "{e}");
+            assert!(read.get() <= (max + READ_BLOCK) as u64, "{cut:?}: {} bytes read", read.get());
+            assert!(chunks.next().is_none());
+        }
+        drop(endless);
     }
 
     #[test]

@@ -5,7 +5,9 @@
 /// trade memory for speed or to test the paths of large inputs with small ones. `whole_up_to`
 /// and `offsets_up_to` do not change the games or the diagnostics read, only how (whole or in
 /// pieces, in parallel or not) and whether diagnostics can name the move they are about; the
-/// `max_*` limits bound what an archive may make kifu read (formats/archives.md).
+/// `max_*` limits bound what an input or an option may make kifu allocate: past one, the input
+/// or the request is refused with an error that names the limit, never cut silently
+/// (formats/robustness.md lists them all).
 ///
 /// ```
 /// let limits = kifu::Limits::default();
@@ -40,6 +42,21 @@ pub struct Limits {
     /// many times its compressed size is refused (`archive.ratio`): the mark of a zip bomb. Game
     /// records compress about 5 to 1; 200.
     pub max_ratio: u64,
+    /// One record (a game tree of an SGF collection, a line of NDJSON) larger than this many
+    /// bytes is refused (`input.record-too-large`) before it is held whole: the streaming
+    /// reader stops buffering at it, and an input read whole is scanned for its games when it
+    /// is larger. Reading takes several times a record's size (up to about 12 times for a
+    /// line of JSON holding only moves). 128 MiB.
+    pub max_record: usize,
+    /// A PNG diagram of more than this many pixels (width × height, 4 bytes each) is refused
+    /// (`diagram.too-large`) before anything is drawn. 2<sup>26</sup> (8192 × 8192).
+    pub max_pixels: u64,
+    /// A game cut into more figures than this is refused (`diagram.too-many-figures`) before
+    /// any is drawn. 1,000.
+    pub max_figures: usize,
+    /// The SGF reader reads a decoded text of this many bytes or more in pieces on the thread
+    /// pool, cut at `(;` (formats/sgf.md); the result is the same. 8 MiB.
+    pub pieces_from: usize,
 }
 
 impl Default for Limits {
@@ -51,6 +68,10 @@ impl Default for Limits {
             max_members: 100_000,
             max_archive: 1 << 30,
             max_ratio: 200,
+            max_record: 128 << 20,
+            max_pixels: 1 << 26,
+            max_figures: 1_000,
+            pieces_from: 8 << 20,
         }
     }
 }
@@ -89,6 +110,30 @@ impl Limits {
     /// These limits with [`Limits::max_ratio`] set.
     pub fn with_max_ratio(mut self, ratio: u64) -> Limits {
         self.max_ratio = ratio;
+        self
+    }
+
+    /// These limits with [`Limits::max_record`] set.
+    pub fn with_max_record(mut self, bytes: usize) -> Limits {
+        self.max_record = bytes;
+        self
+    }
+
+    /// These limits with [`Limits::max_pixels`] set.
+    pub fn with_max_pixels(mut self, pixels: u64) -> Limits {
+        self.max_pixels = pixels;
+        self
+    }
+
+    /// These limits with [`Limits::max_figures`] set.
+    pub fn with_max_figures(mut self, figures: usize) -> Limits {
+        self.max_figures = figures;
+        self
+    }
+
+    /// These limits with [`Limits::pieces_from`] set.
+    pub fn with_pieces_from(mut self, bytes: usize) -> Limits {
+        self.pieces_from = bytes;
         self
     }
 }

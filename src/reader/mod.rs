@@ -46,6 +46,9 @@ pub mod codes {
     /// The input is an archive (zip, tar, tar.gz, gz) and no format was named: its members are
     /// read one by one ([`crate::archive`], feature `archives`), not the archive as one record.
     pub const ARCHIVE: &str = "input.archive";
+    /// A record (a game tree of SGF, a line of NDJSON, the whole input of a format that is not
+    /// cut) is larger than [`Limits::max_record`](crate::Limits::max_record); the input is refused before it is read.
+    pub const RECORD_TOO_LARGE: &str = crate::formats::cut::codes::RECORD_TOO_LARGE;
 }
 
 /// The format an input is read as, and why.
@@ -201,8 +204,11 @@ pub(crate) fn run(format: Format, bytes: Vec<u8>, options: &ReadOptions) -> Resu
             diagnostics: vec![Diagnostic::error(codes::CANNOT_READ, format!("kifu cannot read {}", format.name()))],
         });
     };
-    let repair = !options.no_repair && format.gets_repairs();
     let limits = &options.limits;
+    if let Some(over) = record_over(format, &bytes, limits.max_record) {
+        return Err(over.into());
+    }
+    let repair = !options.no_repair && format.gets_repairs();
     let record = !options.positions
         && ((options.name_moves && bytes.len() <= limits.whole_up_to)
             || (repair && bytes.len() <= limits.offsets_up_to));
@@ -224,6 +230,19 @@ pub(crate) fn run(format: Format, bytes: Vec<u8>, options: &ReadOptions) -> Resu
         out.collection.games.iter_mut().for_each(crate::model::GameTree::forget_positions);
     }
     Ok(out)
+}
+
+/// The first record of `bytes` larger than `max` bytes: a game tree or a line when the format
+/// is cut ([`Format::can_be_cut`]), else the whole input. Only inputs larger than `max` are
+/// scanned.
+fn record_over(format: Format, bytes: &[u8], max: usize) -> Option<crate::formats::cut::RecordTooLarge> {
+    if bytes.len() <= max {
+        return None;
+    }
+    match crate::formats::cut::cut_for(format, bytes) {
+        Some(cut) => crate::formats::cut::record_over(bytes, cut, max),
+        None => Some(crate::formats::cut::RecordTooLarge { offset: 0, limit: max }),
+    }
 }
 
 impl Format {

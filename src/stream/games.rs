@@ -1,6 +1,6 @@
 //! Games one at a time: [`Format::games`].
 
-use super::{Input, Pieces, open};
+use super::{Input, Pieces, open_within};
 use crate::charset::CharsetDecision;
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadError, ReadOptions, WriteOptions};
@@ -152,7 +152,7 @@ impl<R: Read> Games<R> {
             match &mut self.state {
                 State::Start(reader) => {
                     let reader = reader.take().expect("opened once");
-                    self.state = match open(self.format, Vec::new(), reader, self.options.limits.whole_up_to) {
+                    self.state = match open_within(self.format, Vec::new(), reader, &self.options.limits) {
                         Ok(Input::Whole(bytes)) => {
                             self.add(self.format.read(bytes, &self.options), true);
                             State::Done(None)

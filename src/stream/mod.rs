@@ -11,27 +11,25 @@ mod convert;
 mod games;
 mod place;
 
-pub use crate::formats::cut::{CHUNK_TARGET, Chunk, Chunks, Cut};
+pub use crate::formats::cut::{CHUNK_TARGET, Chunk, Chunks, Cut, RecordTooLarge, cut_for};
+
+/// Diagnostic codes of streaming (documented in `formats/streaming.md`).
+pub mod codes {
+    pub use crate::formats::cut::codes::RECORD_TOO_LARGE;
+}
 pub use convert::{StreamError, StreamOptions, Summary, convert};
 pub use games::{Chained, Games};
 
 use crate::charset::{CharsetDecision, CharsetSource, codes as charset_codes};
 use crate::diag::Diagnostic;
-use crate::formats::{Format, ReadError, ReadOptions, ReadOutput};
+use crate::formats::{Format, Limits, ReadError, ReadOptions, ReadOutput};
 use encoding_rs::Encoding;
 use place::{Placer, TextSpan};
 use std::io::{self, Read};
 
-/// How an input of `format` whose first bytes are `head` can be cut (the format's registry entry,
-/// [`Format::can_be_cut`]); `None` for formats that hold one game or one document, and for UTF-16
-/// input (whose `(` and line ends are not single bytes).
-pub fn cut_for(format: Format, head: &[u8]) -> Option<Cut> {
-    let utf16 = Encoding::for_bom(head).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
-        || crate::charset::sniff_utf16(&head[..head.len().min(64 << 10)]).is_some();
-    if utf16 { None } else { format.spec().cut }
-}
-
 /// The input, as [`open`] found it.
+// One per input, moved once: not worth a box in the public type.
+#[allow(clippy::large_enum_variant)]
 pub enum Input<R> {
     /// Small enough (or not cuttable): all its bytes, for [`Format::read`].
     Whole(Vec<u8>),
@@ -41,15 +39,35 @@ pub enum Input<R> {
 
 /// Reads the first `whole_up_to + 1` bytes of `reader` (with `head` already read from it;
 /// `whole_up_to` is [`Limits::whole_up_to`](crate::Limits::whole_up_to)): an input that ends
-/// there, or that `format` cannot cut, is returned whole; otherwise its parts.
-pub fn open<R: Read>(format: Format, mut head: Vec<u8>, mut reader: R, whole_up_to: usize) -> io::Result<Input<R>> {
+/// there, or that `format` cannot cut, is returned whole; otherwise its parts. The other limits
+/// are the defaults ([`open_within`] takes them all).
+pub fn open<R: Read>(format: Format, head: Vec<u8>, reader: R, whole_up_to: usize) -> io::Result<Input<R>> {
+    open_within(format, head, reader, &Limits::default().with_whole_up_to(whole_up_to))
+}
+
+/// [`open`] with every limit of `limits`: a record larger than
+/// [`Limits::max_record`] is refused by the parts ([`RecordTooLarge`]) before it is held.
+///
+/// ```
+/// use kifu::{Format, Limits, stream};
+/// let input = b"{\"nodes\":[{\"C\":[\"a long comment\"]}]}\n".repeat(100);
+/// let limits = Limits::default().with_whole_up_to(64).with_max_record(16);
+/// let stream::Input::Parts(mut parts) = stream::open_within(Format::NDJSON, Vec::new(), &input[..], &limits)? else {
+///     unreachable!("larger than whole_up_to")
+/// };
+/// let e = parts.next_piece().unwrap().unwrap_err();
+/// assert!(stream::RecordTooLarge::of(&e).is_some_and(|r| r.offset == 0 && r.limit == 16));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open_within<R: Read>(format: Format, mut head: Vec<u8>, mut reader: R, limits: &Limits) -> io::Result<Input<R>> {
+    let whole_up_to = limits.whole_up_to;
     let want = whole_up_to.saturating_add(1).saturating_sub(head.len()) as u64;
     (&mut reader).take(want).read_to_end(&mut head)?;
     if head.len() <= whole_up_to {
         return Ok(Input::Whole(head));
     }
     match cut_for(format, &head) {
-        Some(cut) => Ok(Input::Parts(Parts::new(format, head, reader, cut))),
+        Some(cut) => Ok(Input::Parts(Parts::new(format, head, reader, cut).with_max_record(limits.max_record))),
         None => {
             reader.read_to_end(&mut head)?;
             Ok(Input::Whole(head))
@@ -106,6 +124,12 @@ impl<R: Read> Parts<R> {
             changes: Vec::new(),
             index: 0,
         }
+    }
+
+    /// Refuses a record larger than `bytes` ([`Chunks::with_max_record`]).
+    pub fn with_max_record(mut self, bytes: usize) -> Self {
+        self.chunks = self.chunks.with_max_record(bytes);
+        self
     }
 
     /// Cuts chunks of about `target` bytes (see [`Chunks::with_target`]).
@@ -241,7 +265,12 @@ pub(crate) fn read_piece(format: Format, piece: Piece, options: &ReadOptions) ->
         }
         None => options,
     };
-    let copy = piece.bytes.clone();
+    // The games of a format cut at line ends (NDJSON) keep no source text: the piece's extent is
+    // taken from its bytes before they go to the reader; other formats' pieces are kept for
+    // the case that their reader gives no text.
+    let lines = format.spec().cut == Some(Cut::Lines);
+    let bytes_span = lines.then(|| TextSpan::of_bytes(&piece.bytes));
+    let copy = if lines { Vec::new() } else { piece.bytes.clone() };
     let mut read = crate::reader::run(format, piece.bytes, options);
     if carried.is_some() {
         if let Ok(r) = &mut read {
@@ -250,7 +279,11 @@ pub(crate) fn read_piece(format: Format, piece: Piece, options: &ReadOptions) ->
     }
     let text =
         read.as_ref().ok().and_then(|r| r.collection.games.first()).map(|g| g.source()).filter(|s| !s.is_empty());
-    let span = text.map_or_else(|| TextSpan::of_bytes(&copy), TextSpan::of_text);
+    let span = match (text, bytes_span) {
+        (Some(t), _) => TextSpan::of_text(t),
+        (None, Some(span)) => span,
+        (None, None) => TextSpan::of_bytes(&copy),
+    };
     ReadPiece { index: piece.index, read, span }
 }
 

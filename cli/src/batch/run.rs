@@ -273,8 +273,9 @@ fn stream_input(
     let Ok(Decision { format, mismatch, .. }) = options.reader().decide(Some(&job.input), &head) else {
         return false;
     };
-    let whole_up_to = options.read.limits.whole_up_to;
-    let Ok(stream::Input::Parts(parts)) = stream::open(format, head, file, whole_up_to) else { return false };
+    let Ok(stream::Input::Parts(parts)) = stream::open_within(format, head, file, &options.read.limits) else {
+        return false;
+    };
     record.add(Stage::Batch, mismatch.as_slice());
     record.from = Some(format.name());
     let opts = StreamOptions::new(options.to).with_read(options.read.clone()).with_write(options.write.clone());

@@ -5,7 +5,10 @@ mod read;
 mod write;
 
 pub use read::find_declared_charset;
-pub(crate) use read::{parse_text, read_game_again, read_game_head_again};
+#[cfg(test)]
+pub(crate) use read::parse_text;
+use read::parse_text_within;
+pub(crate) use read::{read_game_again, read_game_head_again};
 pub use write::{normalize_header, write_text};
 
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
@@ -138,10 +141,16 @@ pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
     // cut into parts.
     let may_mix = first_enc.filter(|_| options.encoding.is_none() && !bom);
     let (collection, diagnostics, charset) = match may_mix {
-        None => read_whole(bytes, options.encoding, declared.as_deref(), options.positions),
+        None => read_whole(bytes, options.encoding, declared.as_deref(), options),
         Some(enc) => match crate::charset::decode_owned_as_is(bytes, options.encoding, declared.as_deref()) {
             Ok(decoded) => {
-                let parsed = read::parse_text_with(decoded.text, crate::diag::Sink::new(), options.positions, true);
+                let parsed = read::parse_text_with(
+                    decoded.text,
+                    crate::diag::Sink::new(),
+                    options.positions,
+                    true,
+                    options.limits.pieces_from,
+                );
                 let clean = parsed.diagnostics.is_empty() && declared::literal_labels_name(parsed.text.as_bytes(), enc);
                 let parts = if (clean && read::declarations_of(parsed.roots).0.len() <= 1)
                     || declared::declares_only(parsed.text.as_bytes(), enc)
@@ -168,7 +177,8 @@ pub(crate) fn read(bytes: Vec<u8>, options: &ReadOptions) -> Result<ReadOutput, 
                     // Decoded with what the first try learnt (the same declaration, no override).
                     let mut sink = crate::diag::Sink::new();
                     let decoded = rest.decode(None, declared.as_deref(), &mut sink);
-                    let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+                    let (collection, diagnostics) =
+                        parse_text_within(decoded.text, sink, options.positions, options.limits.pieces_from);
                     (collection, diagnostics, decoded.decision)
                 }
             }
@@ -227,11 +237,12 @@ fn read_whole(
     bytes: Vec<u8>,
     override_enc: Option<&'static encoding_rs::Encoding>,
     declared: Option<&str>,
-    positions: bool,
+    options: &ReadOptions,
 ) -> Read {
     let mut sink = crate::diag::Sink::new();
     let decoded = crate::charset::decode_owned(bytes, override_enc, declared, &mut sink);
-    let (collection, diagnostics) = parse_text(decoded.text, sink, positions);
+    let (collection, diagnostics) =
+        parse_text_within(decoded.text, sink, options.positions, options.limits.pieces_from);
     (collection, diagnostics, decoded.decision)
 }
 
@@ -239,7 +250,7 @@ fn read_whole(
 fn read_parts(bytes: &[u8], parts: &[(usize, String)], options: &ReadOptions) -> Read {
     let mut sink = crate::diag::Sink::new();
     let (text, charset) = decode_parts(bytes, parts, &mut sink);
-    let (collection, diagnostics) = parse_text(text, sink, options.positions);
+    let (collection, diagnostics) = parse_text_within(text, sink, options.positions, options.limits.pieces_from);
     (collection, diagnostics, charset)
 }
 
@@ -266,7 +277,8 @@ fn reread(bytes: &[u8], failed: crate::charset::CharsetDecision, options: &ReadO
             format!("no game tree can be read from this file as {}; read as {}", failed.encoding.name(), enc.name()),
         ));
         let decoded = crate::charset::decode(bytes, Some(enc), None, &mut sink);
-        let (collection, diagnostics) = parse_text(decoded.text, sink, options.positions);
+        let (collection, diagnostics) =
+            parse_text_within(decoded.text, sink, options.positions, options.limits.pieces_from);
         if !collection.games.is_empty() {
             let charset = CharsetDecision {
                 encoding: enc,
@@ -363,7 +375,7 @@ mod tests {
             let decoded = crate::charset::decode_owned(bytes, options.encoding, declared.as_deref(), &mut sink);
             (decoded.text, decoded.decision)
         };
-        let (collection, diagnostics) = parse_text(text, sink, options.positions);
+        let (collection, diagnostics) = parse_text_within(text, sink, options.positions, options.limits.pieces_from);
         if collection.games.is_empty() {
             if let Some(found) = fallback.and_then(|b| reread(&b, charset, options)) {
                 return Ok(found);

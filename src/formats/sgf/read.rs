@@ -155,8 +155,20 @@ struct Frame {
 /// positions resolved.
 /// With `positions`, every tree records where its nodes and properties start
 /// ([`GameTree::node_offset`], [`crate::model::Property::offset`]).
+#[cfg(test)]
 pub(crate) fn parse_text(text: String, sink: Sink, positions: bool) -> (Collection, Vec<Diagnostic>) {
-    let parsed = parse_text_with(text, sink, positions, false);
+    parse_text_within(text, sink, positions, crate::Limits::default().pieces_from)
+}
+
+/// [`parse_text`], reading a text of `pieces_from` bytes or more in pieces on the thread pool
+/// ([`crate::Limits::pieces_from`]).
+pub(crate) fn parse_text_within(
+    text: String,
+    sink: Sink,
+    positions: bool,
+    pieces_from: usize,
+) -> (Collection, Vec<Diagnostic>) {
+    let parsed = parse_text_with(text, sink, positions, false, pieces_from);
     (parsed.collection, parsed.diagnostics)
 }
 
@@ -172,7 +184,7 @@ pub(super) struct Parsed {
 }
 
 /// [`parse_text`], also returning the text and, with `roots`, each game's root `CA`.
-pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: bool) -> Parsed {
+pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: bool, pieces_from: usize) -> Parsed {
     let mut sink = sink;
     if text.len() > crate::model::tree::MAX_TEXT {
         sink.push(Diagnostic::error(codes::TOO_LARGE, "the input is larger than 2 GiB"));
@@ -183,7 +195,7 @@ pub(super) fn parse_text_with(text: String, sink: Sink, positions: bool, roots: 
     // The reader borrows the text from a second handle on the same buffer.
     let holder = Arc::clone(&src);
     let text: &str = holder.as_str();
-    if let Some((games, found)) = parse_pieces(text, &src, positions, roots, PIECES_FROM) {
+    if let Some((games, found)) = parse_pieces(text, &src, positions, roots, pieces_from) {
         let diagnostics = sink.finish(text);
         return Parsed { collection: Collection::new(games), diagnostics, text: holder, roots: found };
     }
@@ -243,9 +255,6 @@ pub(crate) fn read_game_head_again(tree: &GameTree, last: crate::model::NodeId) 
         });
     same.then_some(head)
 }
-
-/// Texts from this size are read in pieces on the rayon pool when it has more than one thread.
-const PIECES_FROM: usize = 8 << 20;
 
 /// Reads a large text in pieces in parallel, each from a `(;` to the next piece's (the games of
 /// a collection are read independently): the games in order, and each game's root `CA` when
@@ -1119,6 +1128,10 @@ fn unescape_into(raw: &str, simple: bool, composed: bool, keep_breaks: bool, out
 mod tests {
     use super::*;
 
+    /// The default size from which a text is read in pieces.
+    #[cfg(feature = "parallel")]
+    const PIECES: usize = 8 << 20;
+
     #[test]
     fn unescape_rules() {
         assert_eq!(unescape(r"a\]b\\c", false, false), ("a]b\\c".into(), None));
@@ -1260,7 +1273,7 @@ mod tests {
     fn pieces_agree(text: &str) -> bool {
         let src = Arc::new(text.to_string());
         let pieces = parse_pieces(text, &src, false, true, 0);
-        let whole = parse_text_with(text.to_string(), Sink::new(), false, true);
+        let whole = parse_text_with(text.to_string(), Sink::new(), false, true, PIECES);
         match pieces {
             Some((games, roots)) => {
                 assert!(whole.diagnostics.is_empty(), "{text}");
