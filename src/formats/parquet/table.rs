@@ -311,6 +311,25 @@ impl TableBuilder {
         self.append_games(source, read.charset, &read.collection.games, &read.diagnostics)
     }
 
+    /// Appends the games of `read` for which `keep` holds, as [`TableBuilder::append`] does
+    /// (each keeps its number in the file and the count of its own diagnostics).
+    ///
+    /// ```
+    /// use kifu::formats::parquet::{Source, TableBuilder};
+    /// let read = kifu::read(&b"(;PB[Ann];B[pd])(;PB[Bo])"[..]).unwrap();
+    /// let mut table = TableBuilder::new();
+    /// table.append_where(&Source::new(kifu::Format::SGF), &read, |g| g.main_line_moves() > 0).unwrap();
+    /// assert_eq!(table.len(), 1);
+    /// ```
+    pub fn append_where(
+        &mut self,
+        source: &Source,
+        read: &ReadOutput,
+        keep: impl Fn(&GameTree) -> bool,
+    ) -> Result<(), ArrowError> {
+        self.append_kept(source, read.charset, &read.collection.games, &read.diagnostics, keep)
+    }
+
     /// Appends `games` of `source` read with the `charset` decision; `diagnostics` are the
     /// read's (see [`TableBuilder::append`]).
     pub fn append_games(
@@ -320,9 +339,23 @@ impl TableBuilder {
         games: &[GameTree],
         diagnostics: &[Diagnostic],
     ) -> Result<(), ArrowError> {
+        self.append_kept(source, charset, games, diagnostics, |_| true)
+    }
+
+    fn append_kept(
+        &mut self,
+        source: &Source,
+        charset: Option<CharsetDecision>,
+        games: &[GameTree],
+        diagnostics: &[Diagnostic],
+        keep: impl Fn(&GameTree) -> bool,
+    ) -> Result<(), ArrowError> {
         let counts = per_game(games, diagnostics);
         let options = WriteOptions::default();
         for (i, (game, counts)) in games.iter().zip(counts).enumerate() {
+            if !keep(game) {
+                continue;
+            }
             self.file.append_option(source.file.as_deref());
             self.member.append_option(source.member.as_deref());
             self.game.append_value(source.first_game.saturating_add(count(i + 1)));
