@@ -121,31 +121,43 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     // What every path reads and writes with (the charset and the source's charset are set where
     // known).
     let read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
+    // The output format as -t or the -o extension names it (SGF otherwise).
+    let to_guess = to.or_else(|| args.output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
+    // A table counts each game's diagnostics, placed by the offsets of the games' roots.
+    let read_options = read_options.with_positions(to_guess.writes_table());
     let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
 
-    if args.batch.wanted(args.inputs.len()) {
+    // A table holds the games of every input in one file: -o names it, as --merge would.
+    let mut batch = args.batch;
+    let mut output = args.output;
+    if to_guess.writes_table() && batch.wanted(args.inputs.len()) && output.is_some() {
+        batch.merge_into(output.take());
+    }
+    if batch.wanted(args.inputs.len()) {
         let common = crate::batch_cmd::Common {
             from,
-            to,
+            to: if to_guess.writes_table() { Some(to_guess) } else { to },
             read: read_options,
             write: written.with_encoding(to_enc),
             force: args.force,
             strict: args.loud.strict,
             verbosity: v,
-            single_output: args.output.is_some(),
+            single_output: output.is_some(),
         };
-        return crate::batch_cmd::run(&args.inputs, &args.batch, common);
+        return crate::batch_cmd::run(&args.inputs, &batch, common);
     }
-    let jobs = args.batch.single_jobs(args.inputs.len());
+    let jobs = batch.single_jobs(args.inputs.len());
     let input = args.inputs.into_iter().next();
-    let output = args.output.filter(|p| !crate::input::is_stdin(p));
+    let output = output.filter(|p| !crate::input::is_stdin(p));
     // A large file, or standard input, goes through the streaming path when it proves large.
-    let to_guess = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
     let reader = Reader::new().with_format_opt(from).with_options(read_options);
     let whole_up_to = reader.options().limits.whole_up_to;
     // An archive is read whole and opened (formats/archives.md), never streamed as a record.
     let archive = input.as_deref().filter(|p| !crate::input::is_stdin(p)).and_then(crate::members::container);
-    let read_in = if archive.is_none() && big(input.as_deref(), whole_up_to) && to_guess.writes_in_parts() {
+    let read_in = if archive.is_none()
+        && big(input.as_deref(), whole_up_to)
+        && (to_guess.writes_in_parts() || to_guess.writes_table())
+    {
         match stream::open(input.as_deref(), &reader) {
             Ok(stream::Opened::Whole(i)) => Ok(i),
             Ok(stream::Opened::Parts(s)) => {
@@ -206,7 +218,17 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     print_diagnostics(&name, &read.diagnostics, v);
     let options = written.with_encoding(to_enc).with_source_charset(read.charset);
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
-    let written = match to.write(&read.collection, &options) {
+    // A table records where each game came from, its format and its diagnostics.
+    let written = if to.writes_table() {
+        let mut source = kifu::formats::parquet::Source::new(from);
+        source.file = input.as_ref().map(|p| p.display().to_string());
+        kifu::formats::parquet::batch_of(&source, &read)
+            .and_then(|b| kifu::formats::parquet::write_batches(&[b]))
+            .map(|bytes| kifu::WriteOutput::new(bytes, Vec::new()))
+    } else {
+        to.write(&read.collection, &options)
+    };
+    let written = match written {
         Ok(w) => w,
         Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
             print_diagnostics(&out_name, &diags, v);

@@ -22,6 +22,8 @@
 mod table;
 mod writer;
 
+/// The Arrow record batch the table is given in (re-exported from `arrow-array`).
+pub use arrow_array::RecordBatch;
 pub use table::{Source, TableBuilder, renumbered, schema};
 pub use writer::ParquetWriter;
 
@@ -63,6 +65,35 @@ pub(crate) fn failed(what: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(codes::WRITE_FAILED, format!("cannot write the Parquet table: {what}"))
 }
 
+/// The table of one read input's games (see [`TableBuilder::append`]) as one record batch.
+///
+/// ```
+/// use kifu::formats::parquet::{Source, batch_of};
+/// let read = kifu::read(&b"(;PB[Ann])(;PB[Bo])"[..]).unwrap();
+/// assert_eq!(batch_of(&Source::new(kifu::Format::SGF), &read).unwrap().num_rows(), 2);
+/// ```
+pub fn batch_of(source: &Source, read: &crate::ReadOutput) -> Result<arrow_array::RecordBatch, WriteError> {
+    let mut table = TableBuilder::new();
+    table.append(source, read).and_then(|()| table.finish()).map_err(|e| WriteError::Invalid(vec![failed(e)]))
+}
+
+/// `batches` as one Parquet file in memory (row groups of [`ParquetWriter`]'s bound).
+///
+/// ```
+/// use kifu::formats::parquet::{Source, batch_of, write_batches};
+/// let read = kifu::read(&b"(;PB[Ann])"[..]).unwrap();
+/// let bytes = write_batches(&[batch_of(&Source::new(kifu::Format::SGF), &read).unwrap()]).unwrap();
+/// assert!(bytes.starts_with(b"PAR1"));
+/// ```
+pub fn write_batches(batches: &[arrow_array::RecordBatch]) -> Result<Vec<u8>, WriteError> {
+    let invalid = |e: &dyn std::fmt::Display| WriteError::Invalid(vec![failed(e)]);
+    let mut writer = ParquetWriter::new(Vec::new()).map_err(|e| invalid(&e))?;
+    for b in batches {
+        writer.write(b).map_err(|e| invalid(&e))?;
+    }
+    writer.finish().map_err(|e| invalid(&e))
+}
+
 /// The registry's writer: every game of `collection` in one Parquet file held in memory (no
 /// source file; the charset decision from `options`). Large inputs go through
 /// [`crate::stream::convert`] instead.
@@ -72,8 +103,5 @@ fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput,
         return Err(WriteError::Invalid(vec![failed("no games")]));
     }
     let batch = table::collection_batch(collection, options).map_err(|e| invalid(&e))?;
-    let mut writer = ParquetWriter::new(Vec::new()).map_err(|e| invalid(&e))?;
-    writer.write(&batch).map_err(|e| invalid(&e))?;
-    let bytes = writer.finish().map_err(|e| invalid(&e))?;
-    Ok(WriteOutput::new(bytes, Vec::new()))
+    Ok(WriteOutput::new(write_batches(&[batch])?, Vec::new()))
 }

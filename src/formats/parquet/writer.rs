@@ -11,6 +11,9 @@ use std::io::Write;
 /// keeps a conversion's memory bounded whatever the number of games.
 pub(crate) const ROW_GROUP_BYTES: usize = 24 << 20;
 
+/// A batch is written in slices of about this many bytes of Arrow memory.
+const SLICE_BYTES: usize = 4 << 20;
+
 /// Writes the table's record batches ([`super::schema`]) to `W` as one Parquet file: Snappy
 /// compression, a row group closed every 24 MiB of encoded data (so memory stays bounded), no
 /// dictionary or statistics for the `sgf` text.
@@ -51,12 +54,29 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// Writes `batch`'s rows; closes the row group when it has grown to its bound.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
-        self.inner.write(batch)?;
-        self.rows += batch.num_rows();
-        if self.inner.in_progress_size() >= ROW_GROUP_BYTES {
-            self.inner.flush()?;
+        // A large batch goes in slices of about `SLICE_BYTES`, so that no row group grows far
+        // past its bound.
+        let rows = batch.num_rows();
+        let size = batch.get_array_memory_size().max(1);
+        let step =
+            usize::try_from(rows as u128 * SLICE_BYTES as u128 / size as u128).unwrap_or(rows).clamp(1, rows.max(1));
+        let mut start = 0;
+        while start < rows {
+            let n = step.min(rows - start);
+            self.inner.write(&batch.slice(start, n))?;
+            start += n;
+            if self.inner.in_progress_size() >= ROW_GROUP_BYTES {
+                self.inner.flush()?;
+            }
         }
+        self.rows += rows;
         Ok(())
+    }
+
+    /// The output as written so far: for an in-memory output (`Vec<u8>`), what has been encoded
+    /// can be taken from it (and passed on) between writes; the writer counts its bytes itself.
+    pub fn written_mut(&mut self) -> &mut W {
+        self.inner.inner_mut()
     }
 
     /// Rows written so far.
