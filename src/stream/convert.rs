@@ -94,7 +94,7 @@ struct Done {
     written: Option<Result<WriteOutput, WriteError>>,
     /// The piece's rows, for an output that is a table ([`Format::writes_table`]).
     #[cfg(feature = "parquet")]
-    rows: Option<Result<arrow_array::RecordBatch, arrow_schema::ArrowError>>,
+    rows: Option<Result<crate::formats::parquet::EncodedRows, String>>,
 }
 
 /// The read options of the pieces: a table counts each game's diagnostics, placed by the offsets
@@ -119,7 +119,9 @@ fn written(mut read: ReadPiece, from: Format, options: &StreamOptions, write: &W
                 let mut table = crate::formats::parquet::TableBuilder::new();
                 let mut source = crate::formats::parquet::Source::new(from);
                 source.file.clone_from(&options.file);
-                let rows = table.append(&source, r).and_then(|()| table.finish());
+                // Built and encoded here, on the pool: the writer only appends row groups.
+                let rows = table.append(&source, r).and_then(|()| table.finish()).map_err(|e| e.to_string());
+                let rows = rows.and_then(|b| crate::formats::parquet::encode(&b).map_err(|e| e.to_string()));
                 r.collection = crate::model::Collection::default();
                 (games, Some(rows))
             }
@@ -194,8 +196,8 @@ struct Emit<'a> {
     no_game: Option<Diagnostic>,
     /// Where written buffers go back to once emitted.
     pool: Buffers,
-    /// The table being written, for an output that is one ([`Format::writes_table`]): it
-    /// encodes into memory, and what it has written is passed on to `out` after each piece.
+    /// The table being written, for an output that is one ([`Format::writes_table`]): each
+    /// piece's row group (encoded on the pool) is appended into memory and passed on to `out`.
     #[cfg(feature = "parquet")]
     table: Option<crate::formats::parquet::ParquetWriter<Vec<u8>>>,
 }
@@ -263,7 +265,7 @@ impl Emit<'_> {
     /// `summary.games`, which already holds this piece's `games`).
     fn emit_rows(
         &mut self,
-        rows: Result<arrow_array::RecordBatch, arrow_schema::ArrowError>,
+        rows: Result<crate::formats::parquet::EncodedRows, String>,
         games: usize,
     ) -> Result<(), StreamError> {
         let cannot = |summary: &mut Summary, e: &dyn std::fmt::Display| {
@@ -271,11 +273,11 @@ impl Emit<'_> {
             StreamError::CannotHold
         };
         let before = u32::try_from(self.summary.games - games).unwrap_or(u32::MAX);
-        let rows = match rows.and_then(|r| crate::formats::parquet::renumbered(&r, before)) {
+        let rows = match rows.and_then(|r| r.renumbered(before).map_err(|e| e.to_string())) {
             Ok(r) => r,
             Err(e) => return Err(cannot(&mut self.summary, &e)),
         };
-        if rows.num_rows() == 0 {
+        if rows.is_empty() {
             return Ok(());
         }
         if self.table.is_none() {
@@ -285,7 +287,7 @@ impl Emit<'_> {
             }
         }
         let Some(table) = self.table.as_mut() else { return Ok(()) };
-        if let Err(e) = table.write(&rows) {
+        if let Err(e) = table.append(rows) {
             return Err(cannot(&mut self.summary, &e));
         }
         let encoded = std::mem::take(table.written_mut());

@@ -4,7 +4,8 @@
 //! [`schema`] is the table's Arrow schema; [`TableBuilder`] appends the games of each read
 //! input (with where they came from, their charset decision and the count of their
 //! diagnostics) and gives record batches; [`ParquetWriter`] writes batches to any
-//! [`std::io::Write`] in row groups of bounded size. A large input is converted piece by piece
+//! [`std::io::Write`] in row groups of bounded size, each encoded on its own ([`encode`], on any
+//! thread) and appended in order. A large input is converted piece by piece
 //! by [`crate::stream::convert`], like the other formats; the registry says so with
 //! [`Format::writes_table`](crate::Format::writes_table).
 //!
@@ -25,7 +26,7 @@ mod writer;
 /// The Arrow record batch the table is given in (re-exported from `arrow-array`).
 pub use arrow_array::RecordBatch;
 pub use table::{Source, TableBuilder, renumbered, schema};
-pub use writer::ParquetWriter;
+pub use writer::{EncodedRows, ParquetWriter, encode};
 
 use super::{FormatSpec, WriteError, WriteOptions, WriteOutput};
 use crate::diag::Diagnostic;
