@@ -20,12 +20,22 @@ const GAME_LEAF: usize = 2;
 
 /// How the table is written: Snappy, no dictionary or statistics for the `sgf` text.
 fn properties() -> WriterProperties {
-    WriterProperties::builder()
+    let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")))
         .set_column_dictionary_enabled("sgf".into(), false)
-        .set_column_statistics_enabled("sgf".into(), EnabledStatistics::None)
-        .build()
+        .set_column_statistics_enabled("sgf".into(), EnabledStatistics::None);
+    // No statistics for the stones of `moves` and `setup` (millions of values, no use in
+    // skipping pages).
+    let mut props = props;
+    for list in ["moves", "setup"] {
+        for leaf in ["color", "x", "y"] {
+            let path =
+                parquet::schema::types::ColumnPath::new(vec![list.into(), "list".into(), "item".into(), leaf.into()]);
+            props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
+        }
+    }
+    props.build()
 }
 
 /// Makes the column writers of a row group (those of any file with the table's schema and
