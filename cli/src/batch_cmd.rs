@@ -73,6 +73,11 @@ fn template(text: &str) -> Result<kifu::naming::Template, String> {
 }
 
 impl BatchArgs {
+    /// Merges every input into `file` (`-o` for an output that is a table of games).
+    pub fn merge_into(&mut self, file: Option<PathBuf>) {
+        self.merge = file;
+    }
+
     /// `-j N` for one input and no other batch option: the threads of a single (streamed)
     /// conversion, not a batch run.
     pub fn single_jobs(&self, inputs: usize) -> Option<usize> {

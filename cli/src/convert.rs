@@ -150,14 +150,25 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     if let Some(max) = args.max_record {
         read_options = read_options.clone().with_limits(read_options.limits.with_max_record(max));
     }
+    // The output format as -t or the -o extension names it (SGF otherwise).
+    let to_guess = to.or_else(|| args.output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
+    // A table counts each game's diagnostics, placed by the offsets of the games' roots.
+    let read_options = read_options.with_positions(to_guess.writes_table());
     let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
 
     if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "convert") {
         return code;
     }
-    let single_output = args.output.is_some();
-    let (force, strict, batch_write) = (args.force, args.loud.strict, written.clone());
     let (filter, strip) = (args.select.filter(), args.strip());
+    // A table holds the games of every input in one file: -o names it, as --merge would.
+    let mut batch = args.batch;
+    let mut output = args.output;
+    if to_guess.writes_table() && batch.wanted(args.inputs.len()) && output.is_some() {
+        batch.merge_into(output.take());
+    }
+    let to = if to_guess.writes_table() { Some(to_guess) } else { to };
+    let single_output = output.is_some();
+    let (force, strict, batch_write) = (args.force, args.loud.strict, written.clone());
     let batch_filter = filter.clone();
     let common = move |read: ReadOptions| crate::batch_cmd::Common {
         filter: batch_filter.clone(),
@@ -171,20 +182,19 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         verbosity: v,
         single_output,
     };
-    if args.batch.wanted(args.inputs.len()) {
-        return crate::batch_cmd::run(&args.inputs, &args.batch, common(read_options));
+    if batch.wanted(args.inputs.len()) {
+        return crate::batch_cmd::run(&args.inputs, &batch, common(read_options));
     }
-    let jobs = args.batch.single_jobs(args.inputs.len());
+    let jobs = batch.single_jobs(args.inputs.len());
     let input = args.inputs.into_iter().next();
-    let output = args.output.filter(|p| !crate::input::is_stdin(p));
+    let output = output.filter(|p| !crate::input::is_stdin(p));
     // A large file, or standard input, goes through the streaming path when it proves large.
-    let to_guess = to.or_else(|| output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
     let reader = Reader::new().with_format_opt(from).with_options(read_options);
     let whole_up_to = reader.options().limits.whole_up_to;
     // An archive is read whole and opened (formats/archives.md), never streamed as a record.
     let archive = input.as_deref().filter(|p| !crate::input::is_stdin(p)).and_then(crate::members::container);
     // Filters and stripping work on whole collections: such an input is read whole.
-    let streams = to_guess.writes_in_parts() && filter.is_empty() && strip.is_empty();
+    let streams = (to_guess.writes_in_parts() || to_guess.writes_table()) && filter.is_empty() && strip.is_empty();
     let read_in = if archive.is_none() && streams && big(input.as_deref(), whole_up_to) {
         match stream::open(input.as_deref(), &reader) {
             Ok(stream::Opened::Whole(i)) => Ok(i),
@@ -216,7 +226,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         // An archive of several records: its members are several inputs.
         Err(None) => {
             let inputs: Vec<PathBuf> = input.into_iter().collect();
-            return crate::batch_cmd::run(&inputs, &args.batch, common(reader.options().clone()));
+            return crate::batch_cmd::run(&inputs, &batch, common(reader.options().clone()));
         }
         Err(Some(code)) => return code,
     };
@@ -259,7 +269,17 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let removed = strip.apply_all(&mut read.collection);
     let options = written.with_encoding(to_enc).with_source_charset(read.charset);
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
-    let written = match to.write(&read.collection, &options) {
+    // A table records where each game came from, its format and its diagnostics.
+    let written = if to.writes_table() {
+        let mut source = kifu::formats::parquet::Source::new(from);
+        source.file = input.as_ref().map(|p| p.display().to_string());
+        kifu::formats::parquet::batch_of(&source, &read)
+            .and_then(|b| kifu::formats::parquet::write_batches(&[b]))
+            .map(|bytes| kifu::WriteOutput::new(bytes, Vec::new()))
+    } else {
+        to.write(&read.collection, &options)
+    };
+    let written = match written {
         Ok(w) => w,
         Err(kifu::WriteError::Invalid(diags)) if !diags.is_empty() => {
             print_diagnostics(&out_name, &diags, v);

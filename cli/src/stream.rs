@@ -77,7 +77,8 @@ pub fn run(
         return code;
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
-    let options = StreamOptions::new(to).with_read(read).with_write(write);
+    let file = path.as_ref().map(|p| p.display().to_string());
+    let options = StreamOptions::new(to).with_read(read).with_write(write).with_file(file);
     let mut parts = Some(parts);
     let mut outcome: Option<(Summary, Result<(), StreamError>)> = None;
     let mut fill = |w: &mut (dyn Write + Send)| {

@@ -22,12 +22,15 @@ pub struct StreamOptions {
     /// Options for each piece's writer; a `source_charset` of `None` is filled with the first
     /// piece's charset decision (the whole-file reader's single decision).
     pub write: WriteOptions,
+    /// The input's name, for outputs that record where each game came from (a table's `file`
+    /// column, [`Format::writes_table`]).
+    pub file: Option<String>,
 }
 
 impl StreamOptions {
     /// Options converting to `to` with the default read and write options.
     pub fn new(to: Format) -> StreamOptions {
-        StreamOptions { to, read: ReadOptions::default(), write: WriteOptions::default() }
+        StreamOptions { to, read: ReadOptions::default(), write: WriteOptions::default(), file: None }
     }
 
     /// These options with `read` as the read options.
@@ -39,6 +42,12 @@ impl StreamOptions {
     /// These options with `write` as the write options.
     pub fn with_write(mut self, write: WriteOptions) -> StreamOptions {
         self.write = write;
+        self
+    }
+
+    /// These options with [`StreamOptions::file`] set.
+    pub fn with_file(mut self, file: Option<String>) -> StreamOptions {
+        self.file = file;
         self
     }
 }
@@ -83,23 +92,57 @@ struct Done {
     piece: ReadPiece,
     games: usize,
     written: Option<Result<WriteOutput, WriteError>>,
+    /// The piece's rows, for an output that is a table ([`Format::writes_table`]).
+    #[cfg(feature = "parquet")]
+    rows: Option<Result<crate::formats::parquet::EncodedRows, String>>,
+}
+
+/// The read options of the pieces: a table counts each game's diagnostics, placed by the offsets
+/// of the games' roots.
+fn piece_options(options: &StreamOptions) -> ReadOptions {
+    if options.to.writes_table() { options.read.clone().with_positions(true) } else { options.read.clone() }
 }
 
 /// Reads and writes one piece (on a worker thread).
 fn process(piece: Piece, format: Format, options: &StreamOptions, write: &WriteOptions, pool: &Buffers) -> Done {
-    written(read_piece(format, piece, &options.read), options.to, write, pool)
+    written(read_piece(format, piece, &piece_options(options)), format, options, write, pool)
 }
 
 /// A piece read, now written (its games are dropped once written).
-fn written(mut read: ReadPiece, to: Format, write: &WriteOptions, pool: &Buffers) -> Done {
+fn written(mut read: ReadPiece, from: Format, options: &StreamOptions, write: &WriteOptions, pool: &Buffers) -> Done {
+    let _ = from;
+    #[cfg(feature = "parquet")]
+    if options.to.writes_table() {
+        let (games, rows) = match &mut read.read {
+            Ok(r) => {
+                let games = r.collection.games.len();
+                let mut table = crate::formats::parquet::TableBuilder::new();
+                let mut source = crate::formats::parquet::Source::new(from);
+                source.file.clone_from(&options.file);
+                // Built and encoded here, on the pool: the writer only appends row groups.
+                let rows = table.append(&source, r).and_then(|()| table.finish()).map_err(|e| e.to_string());
+                let rows = rows.and_then(|b| crate::formats::parquet::encode(&b).map_err(|e| e.to_string()));
+                r.collection = crate::model::Collection::default();
+                (games, Some(rows))
+            }
+            Err(_) => (0, None),
+        };
+        return Done { piece: read, games, written: None, rows };
+    }
     let (games, written) = match &mut read.read {
         Ok(r) => {
             let collection = std::mem::take(&mut r.collection);
-            (collection.games.len(), Some(write_part(&collection, to, write, pool)))
+            (collection.games.len(), Some(write_part(&collection, options.to, write, pool)))
         }
         Err(_) => (0, None),
     };
-    Done { piece: read, games, written }
+    Done {
+        piece: read,
+        games,
+        written,
+        #[cfg(feature = "parquet")]
+        rows: None,
+    }
 }
 
 /// The games of one piece in `to`, to be joined with the writer's separator (its registry entry's
@@ -153,6 +196,10 @@ struct Emit<'a> {
     no_game: Option<Diagnostic>,
     /// Where written buffers go back to once emitted.
     pool: Buffers,
+    /// The table being written, for an output that is one ([`Format::writes_table`]): each
+    /// piece's row group (encoded on the pool) is appended into memory and passed on to `out`.
+    #[cfg(feature = "parquet")]
+    table: Option<crate::formats::parquet::ParquetWriter<Vec<u8>>>,
 }
 
 impl Emit<'_> {
@@ -173,6 +220,10 @@ impl Emit<'_> {
                     }
                 }
             }
+        }
+        #[cfg(feature = "parquet")]
+        if let Some(rows) = done.rows {
+            return self.emit_rows(rows, done.games);
         }
         match done.written {
             None => Ok(()),
@@ -208,6 +259,54 @@ impl Emit<'_> {
     }
 }
 
+#[cfg(feature = "parquet")]
+impl Emit<'_> {
+    /// Writes a piece's rows into the table, numbered after the games before them (counted in
+    /// `summary.games`, which already holds this piece's `games`).
+    fn emit_rows(
+        &mut self,
+        rows: Result<crate::formats::parquet::EncodedRows, String>,
+        games: usize,
+    ) -> Result<(), StreamError> {
+        let cannot = |summary: &mut Summary, e: &dyn std::fmt::Display| {
+            summary.write.push(crate::formats::parquet::failed(e));
+            StreamError::CannotHold
+        };
+        let before = u32::try_from(self.summary.games - games).unwrap_or(u32::MAX);
+        let rows = match rows.and_then(|r| r.renumbered(before).map_err(|e| e.to_string())) {
+            Ok(r) => r,
+            Err(e) => return Err(cannot(&mut self.summary, &e)),
+        };
+        if rows.is_empty() {
+            return Ok(());
+        }
+        if self.table.is_none() {
+            match crate::formats::parquet::ParquetWriter::new(Vec::new()) {
+                Ok(w) => self.table = Some(w),
+                Err(e) => return Err(cannot(&mut self.summary, &e)),
+            }
+        }
+        let Some(table) = self.table.as_mut() else { return Ok(()) };
+        if let Err(e) = table.append(rows) {
+            return Err(cannot(&mut self.summary, &e));
+        }
+        let encoded = std::mem::take(table.written_mut());
+        self.out.write_all(&encoded).map_err(StreamError::Output)
+    }
+
+    /// Ends the table: its last row group and its footer.
+    fn finish_table(&mut self) -> Result<(), StreamError> {
+        let Some(table) = self.table.take() else { return Ok(()) };
+        match table.finish() {
+            Ok(rest) => self.out.write_all(&rest).map_err(StreamError::Output),
+            Err(e) => {
+                self.summary.write.push(crate::formats::parquet::failed(&e));
+                Err(StreamError::CannotHold)
+            }
+        }
+    }
+}
+
 /// Converts the input `parts` to `options.to`, writing to `out` as it goes; returns what was
 /// read and written, and why it stopped early, if it did. Output bytes are those the format's
 /// writer gives for the whole collection, when every piece reads as it does in the whole file
@@ -226,8 +325,12 @@ pub fn convert<R: Read + Send>(
         any: false,
         no_game: None,
         pool: Buffers::default(),
+        #[cfg(feature = "parquet")]
+        table: None,
     };
     let result = run(&mut parts, format, options, &mut emit);
+    #[cfg(feature = "parquet")]
+    let result = result.and_then(|()| if emit.summary.games > 0 { emit.finish_table() } else { Ok(()) });
     let Emit { mut summary, placer, no_game, any, out, .. } = emit;
     summary.read.extend(parts.mixed_warning());
     summary.read.extend(placer.finish());
@@ -256,13 +359,13 @@ fn run<R: Read + Send>(
         None => return Ok(()),
         Some(p) => p.map_err(StreamError::Input)?,
     };
-    let read = read_piece(format, first, &options.read);
+    let read = read_piece(format, first, &piece_options(options));
     let mut write = options.write.clone();
     if write.source_charset.is_none() {
         write.source_charset = read.read.as_ref().ok().and_then(|r| r.charset);
     }
     let pool = emit.pool.clone();
-    emit.emit(written(read, options.to, &write, &pool))?;
+    emit.emit(written(read, format, options, &write, &pool))?;
     rest(parts, format, options, emit, &write, &pool)
 }
 

@@ -5,6 +5,7 @@ use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use kifu::diag::Diagnostic;
 use kifu::formats::Format;
+use kifu::formats::parquet::RecordBatch;
 use kifu::model::Collection;
 use kifu::output::{
     Existing, OutputError, OutputPolicy, Written, parent_folder, remove_stale_temp_files, write_output,
@@ -140,6 +141,16 @@ fn read_input(
     options: &BatchOptions,
     record: &mut Record,
 ) -> Option<(Collection, Option<kifu::charset::CharsetDecision>)> {
+    read_whole(job, bytes, options, record).map(|(read, _)| (read.collection, read.charset))
+}
+
+/// [`read_input`], giving what the read gave (diagnostics included) and the format read.
+fn read_whole(
+    job: &Job,
+    bytes: io::Result<Vec<u8>>,
+    options: &BatchOptions,
+    record: &mut Record,
+) -> Option<(kifu::ReadOutput, Format)> {
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {
@@ -164,7 +175,7 @@ fn read_input(
             record.charset = read.charset.map(Into::into);
             record.games = read.collection.games.len();
             record.add(Stage::Read, &read.diagnostics);
-            Some((read.collection, read.charset))
+            Some((read, format))
         }
         Err(e) => {
             record.add(Stage::Read, &e.diagnostics);
@@ -515,6 +526,88 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
     m
 }
 
+/// The rows of one input for a table of games ([`Format::writes_table`]): read whole, each game
+/// with its file (an archive's member apart), format, charset and diagnostics.
+fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record) -> Option<RecordBatch> {
+    let member = take_member(job);
+    let is_member = member.is_some();
+    let bytes = member.unwrap_or_else(|| read_regular(&job.input));
+    let (read, format) = read_whole(job, bytes, options, record)?;
+    let shown = path_text(&job.input);
+    let mut source = kifu::formats::parquet::Source::new(format);
+    match shown.split_once("!/").filter(|_| is_member) {
+        Some((archive, inner)) => {
+            source.file = Some(archive.to_string());
+            source.member = Some(inner.to_string());
+        }
+        None => source.file = Some(shown),
+    }
+    match kifu::formats::parquet::batch_of(&source, &read) {
+        Ok(rows) => Some(rows),
+        Err(e) => {
+            record.add(Stage::Write, &write_error(e));
+            record.status = Status::Failed;
+            None
+        }
+    }
+}
+
+/// Writes the table of every input's rows into one file.
+fn merge_table(
+    records: &mut [Record],
+    parts: Vec<Option<RecordBatch>>,
+    path: &Path,
+    options: &BatchOptions,
+) -> MergeRecord {
+    let mut rows = Vec::new();
+    let mut inputs = 0;
+    for (record, part) in records.iter_mut().zip(parts) {
+        match part {
+            Some(b) => {
+                inputs += 1;
+                rows.push(b);
+            }
+            None if record.status == Status::Failed => {
+                let d = Diagnostic::info(codes::NOT_MERGED, "failed; none of its games are in the merged file");
+                record.add(Stage::Batch, &[d]);
+            }
+            None => {}
+        }
+    }
+    let games = rows.iter().map(RecordBatch::num_rows).sum();
+    let mut m = MergeRecord {
+        output: path.display().to_string(),
+        to: options.output_name(),
+        inputs,
+        games,
+        status: Status::Ok,
+        diagnostics: Vec::new(),
+        unchanged: false,
+        stdout: None,
+    };
+    let mut scratch = Record::new(String::new(), None, options.output_name());
+    match kifu::formats::parquet::write_batches(&rows) {
+        Ok(bytes) => match put(path, &bytes, options, &mut scratch) {
+            Ok(Written::Unchanged) => m.unchanged = true,
+            Ok(Written::Kept) => {
+                let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", path.display()));
+                scratch.add(Stage::Batch, &[d]);
+                scratch.status = Status::Skipped;
+            }
+            Ok(_) => {}
+            Err(()) => scratch.status = Status::Failed,
+        },
+        Err(e) => {
+            scratch.add(Stage::Write, &write_error(e));
+            scratch.status = Status::Failed;
+        }
+    }
+    scratch.settle();
+    m.status = scratch.status;
+    m.diagnostics = scratch.diagnostics;
+    m
+}
+
 /// Converts every input of `plan`, calling `progress` as each one finishes (from worker
 /// threads, in completion order). The report's records follow the plan's (input-path) order.
 pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) + Sync)) -> Result<Report, BatchError> {
@@ -553,6 +646,38 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 })
                 .collect();
             Report::new(records, None, plan.ignored, options.dry_run)
+        }
+        Some(path) if options.to.writes_table() => {
+            let (mut records, parts): (Vec<Record>, Vec<Option<RecordBatch>>) = plan
+                .jobs
+                .par_iter()
+                .map(|job| {
+                    let shown = job.output.as_deref().map(path_text);
+                    let mut r = Record::new(path_text(&job.input), shown, options.output_name());
+                    r.from = job.format.map(Format::name);
+                    r.add(Stage::Batch, &job.notes);
+                    let part = if let Some(d) = &job.skip {
+                        r.add(Stage::Batch, std::slice::from_ref(d));
+                        r.status = Status::Skipped;
+                        None
+                    } else if let Some(d) = &job.fail {
+                        r = r.fail(d.clone());
+                        None
+                    } else {
+                        table_rows(job, options, &mut r)
+                    };
+                    r.settle();
+                    progress(&r);
+                    (r, part)
+                })
+                .unzip();
+            let m = merge_table(&mut records, parts, path, options);
+            if m.status.converted() {
+                for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
+                    r.outputs.push(m.output.clone());
+                }
+            }
+            Report::new(records, Some(m), plan.ignored, options.dry_run)
         }
         Some(path) => {
             let (mut records, parts): (Vec<Record>, Vec<Option<Collection>>) = plan
