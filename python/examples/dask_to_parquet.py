@@ -22,6 +22,7 @@ sent to the workers by pickle (Dask's cloudpickle): nothing else of this file ha
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -59,7 +60,9 @@ def record_paths(archive: Union[str, os.PathLike[str]]) -> list[str]:
 def partitions(paths: Sequence[str], count: int) -> list[list[str]]:
     """PATHS in order, cut into at most COUNT runs of about the same number of bytes (none empty)."""
     sizes = [os.path.getsize(p) for p in paths]
-    total, parts, current, filled = sum(sizes), [], [], 0
+    total, filled = sum(sizes), 0
+    parts: list[list[str]] = []
+    current: list[str] = []
     for path, size in zip(paths, sizes):
         current.append(path)
         filled += size
@@ -116,27 +119,25 @@ def main(argv: Sequence[str]) -> int:
     ap.add_argument("--partitions", type=int, help="default: four a worker")
     args = ap.parse_args(argv)
 
+    paths = record_paths(args.archive)
+    if not paths:
+        print(f"{args.archive}: no game records", file=sys.stderr)
+        return 1
+
     from dask.distributed import Client, LocalCluster
 
-    if args.scheduler:
-        client = Client(args.scheduler)
-    else:
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
-        client = Client(cluster)
-    with client:
+    with contextlib.ExitStack() as stack:
+        if args.scheduler:
+            client = stack.enter_context(Client(args.scheduler))
+        else:
+            cluster = stack.enter_context(LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True))
+            client = stack.enter_context(Client(cluster))
         workers = len(client.scheduler_info()["workers"])
-        paths = record_paths(args.archive)
-        if not paths:
-            print(f"{args.archive}: no game records", file=sys.stderr)
-            return 1
         parts = partitions(paths, args.partitions or 4 * max(workers, 1))
         done = to_parquet(client, parts, args.out)
-        rows = sum(p["rows"] for p in done)
-        print(f"{len(paths)} files, {rows} games -> {len(done)} Parquet files in {args.out} "
-              f"({workers} workers, {len({p['pid'] for p in done})} processes used)")
-        if not args.scheduler:
-            client.close()
-            cluster.close()
+    rows = sum(p["rows"] for p in done)
+    print(f"{len(paths)} files, {rows} games -> {len(done)} Parquet files in {args.out} "
+          f"({workers} workers; {len({p['pid'] for p in done})} processes wrote)")
     return 0
 
 
