@@ -9,7 +9,8 @@ ARCHIVE is a folder of records (SGF, GIB, NGF, UGF/UGI, kifu's JSON and NDJSON, 
 extension, in every subfolder). Its paths are split into partitions of about the same number of
 bytes; each worker reads a partition with `kifu.read_table` (one row per game, the schema of
 formats/parquet.md) and writes it to OUT/part-NNNNN.parquet with pyarrow. What comes back to the
-client is a small summary per partition, never the games.
+client is a small summary per partition, never the games. A file kifu cannot read is left out and
+named with its error on stderr (exit status 1).
 
 On a real cluster the workers need kifu and pyarrow installed (`pip install 'kifu[arrow]'`), and
 ARCHIVE and OUT must be paths every worker sees (a shared file system). The functions below are
@@ -45,6 +46,7 @@ class Part(TypedDict):
     rows: int
     bytes: int
     pid: int
+    refused: list[str]
 
 
 def record_paths(archive: Union[str, os.PathLike[str]]) -> list[str]:
@@ -77,17 +79,27 @@ def partitions(paths: Sequence[str], count: int) -> list[list[str]]:
 def write_partition(index: int, paths: Sequence[str], out: str) -> Part:
     """On a worker: the games of PATHS as one Parquet file OUT/part-INDEX.parquet.
 
-    The file is written beside its final name and renamed into place, so a partition run again
-    (a worker lost, the task retried) never leaves half a file."""
+    A file kifu cannot read is left out of the table and named, with its error, in the summary's
+    `refused`. The Parquet file is written beside its final name and renamed into place, so a
+    partition run again (a worker lost, the task retried) never leaves half a file."""
     import pyarrow.parquet as pq
 
-    table = kifu.read_table(list(paths), threads=1)
+    table = kifu.read_table(list(paths), threads=1, skip_errors=True)
+    # The files without a row: refused (read again, alone, for the error) or holding no game.
+    have = set(table.column("file").to_pylist())
+    refused = []
+    for p in paths:
+        if p not in have:
+            try:
+                kifu.read(p)
+            except (kifu.ReadError, OSError) as e:
+                refused.append(str(e))
     dest = Path(out) / f"part-{index:05d}.parquet"
     temp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     pq.write_table(table, temp)
     os.replace(temp, dest)
     return Part(index=index, file=str(dest), inputs=len(paths), rows=table.num_rows,
-                bytes=dest.stat().st_size, pid=os.getpid())
+                bytes=dest.stat().st_size, pid=os.getpid(), refused=refused)
 
 
 def read_partition(paths: Sequence[str]) -> list[Result]:
@@ -136,9 +148,12 @@ def main(argv: Sequence[str]) -> int:
         parts = partitions(paths, args.partitions or 4 * max(workers, 1))
         done = to_parquet(client, parts, args.out)
     rows = sum(p["rows"] for p in done)
-    print(f"{len(paths)} files, {rows} games -> {len(done)} Parquet files in {args.out} "
-          f"({workers} workers; {len({p['pid'] for p in done})} processes wrote)")
-    return 0
+    refused = [e for p in done for e in p["refused"]]
+    for e in refused:
+        print(f"refused: {e}", file=sys.stderr)
+    print(f"{len(paths)} files ({len(refused)} refused), {rows} games -> {len(done)} Parquet files in "
+          f"{args.out} ({workers} workers; {len({p['pid'] for p in done})} processes wrote)")
+    return 1 if refused else 0
 
 
 if __name__ == "__main__":
