@@ -26,6 +26,10 @@ pub mod ugf {}
 #[doc = include_str!("../formats/json.md")]
 pub mod json {}
 
+/// Parquet: the table of games (feature `parquet`).
+#[doc = include_str!("../formats/parquet.md")]
+pub mod parquet {}
+
 /// Charsets: how every reader decides, and how writers encode.
 #[doc = include_str!("../formats/charsets.md")]
 pub mod charsets {}

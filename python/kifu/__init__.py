@@ -18,5 +18,6 @@ Points are ``(x, y)``, 0-based from the top-left corner (``x`` the column, ``y``
 from . import _kifu
 from ._kifu import *  # noqa: F403  (the names listed in _kifu.pyi's __all__)
 from ._kifu import __version__
+from ._table import read_table
 
-__all__ = [name for name in _kifu.__all__ if not name.startswith("_")] + ["__version__"]
+__all__ = [name for name in _kifu.__all__ if not name.startswith("_")] + ["read_table", "__version__"]

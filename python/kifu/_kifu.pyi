@@ -4,6 +4,7 @@ import os
 from typing import Any, BinaryIO, Iterable, Iterator, Literal, Optional, Tuple, Union, final, type_check_only
 
 __all__ = [
+    "ArrowStream",
     "Charset",
     "Collection",
     "Diagnostic",
@@ -25,6 +26,7 @@ __all__ = [
     "read",
     "read_many",
     "_panic_for_tests",
+    "_read_table",
     "_restore",
     "__version__",
 ]
@@ -276,6 +278,21 @@ def load_moves(
     encoding: Optional[str] = None,
     skip_errors: bool = False,
 ) -> list[Any]: ...
+@final
+class ArrowStream:
+    """Record batches of the table of games, for ``pyarrow.RecordBatchReader.from_stream``."""
+
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+    def __len__(self) -> int: ...
+
+def _read_table(
+    sources: Any,
+    threads: Optional[int] = None,
+    format: Optional[str] = None,
+    encoding: Optional[str] = None,
+    skip_errors: bool = False,
+    filters: Optional[dict[str, Any]] = None,
+) -> ArrowStream: ...
 def load_positions(
     paths: Iterable[_PathLike],
     threads: Optional[int] = None,

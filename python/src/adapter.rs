@@ -157,3 +157,71 @@ pub fn write_file_safely(path: &Path, bytes: &[u8], force: bool) -> io::Result<(
 pub fn same_file(a: &Path, b: &Path) -> bool {
     matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
 }
+
+/// The table of games (`kifu.read_table`): the library's builder, record batches and the Arrow
+/// C stream that hands them over.
+pub mod table {
+    use super::*;
+    use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+    use arrow_array::{RecordBatch, RecordBatchIterator};
+    pub use kifu::GameTree;
+    use kifu::formats::parquet::{Source, TableBuilder};
+
+    /// One input read for the table: the format it was read as and what the read gave.
+    pub struct TableRead {
+        /// The file as the caller named it (`None` for bytes).
+        pub file: Option<String>,
+        /// The format decided.
+        pub format: Format,
+        /// The games, charset decision and diagnostics.
+        pub read: ReadOutput,
+    }
+
+    /// Reads `bytes` (from `path`, when they came from a file) as [`read_bytes`] does, with the
+    /// games' offsets kept so that each diagnostic counts for the game it falls in.
+    pub fn read_for_table(
+        bytes: Vec<u8>,
+        format: Option<Format>,
+        path: Option<&Path>,
+        encoding: Option<&'static Encoding>,
+    ) -> Result<TableRead, ReadError> {
+        let options = ReadOptions::default().with_encoding(encoding).with_positions(true);
+        let reader = Reader::new().with_format_opt(format).with_options(options);
+        let decision = reader.decide(path, &bytes)?;
+        let mut read = reader.read_as(decision.format, bytes).map_err(|mut e| {
+            e.diagnostics.splice(0..0, decision.mismatch.clone());
+            e
+        })?;
+        read.diagnostics.splice(0..0, decision.mismatch);
+        let file = path.map(|p| p.to_string_lossy().into_owned());
+        Ok(TableRead { file, format: decision.format, read })
+    }
+
+    /// Reads the file at `path` for the table ([`read_for_table`]); the outer error is the file
+    /// system's.
+    pub fn read_path_for_table(
+        path: &Path,
+        format: Option<Format>,
+        encoding: Option<&'static Encoding>,
+    ) -> io::Result<Result<TableRead, ReadError>> {
+        let bytes = read_file(path)?;
+        Ok(read_for_table(bytes, format, Some(path), encoding))
+    }
+
+    /// The games of `reads` for which `keep` holds, as one record batch of the table's schema.
+    pub fn batch(reads: &[TableRead], keep: &(dyn Fn(&GameTree) -> bool + Sync)) -> Result<RecordBatch, String> {
+        let mut table = TableBuilder::new();
+        for r in reads {
+            let mut source = Source::new(r.format);
+            source.file.clone_from(&r.file);
+            table.append_where(&source, &r.read, keep).map_err(|e| e.to_string())?;
+        }
+        table.finish().map_err(|e| e.to_string())
+    }
+
+    /// `batches` as an Arrow C stream (the table's schema even when there are none).
+    pub fn stream(batches: Vec<RecordBatch>) -> FFI_ArrowArrayStream {
+        let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), kifu::formats::parquet::schema());
+        FFI_ArrowArrayStream::new(Box::new(reader))
+    }
+}

@@ -12,6 +12,7 @@ mod input;
 mod moves;
 mod parallel;
 mod positions;
+mod table;
 mod values;
 mod views;
 
@@ -463,6 +464,7 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<views::PyCharset>()?;
     m.add_class::<PyGameIterator>()?;
     m.add_class::<PyDiagnostic>()?;
+    m.add_class::<table::PyArrowStream>()?;
     m.add("KifuError", py.get_type::<errors::KifuError>())?;
     m.add("ReadError", errors::read_error_type(py)?)?;
     m.add("WriteError", py.get_type::<errors::WriteError>())?;
@@ -476,6 +478,7 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(table::_read_table, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

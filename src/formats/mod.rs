@@ -17,13 +17,20 @@ mod limits;
 
 pub use limits::Limits;
 pub mod ngf;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod sgf;
 pub mod ugf;
 
 /// Every format, in the order `kifu formats` lists them. Sniffing tries them in this order, so
 /// each sniffer must recognise only its own format (tested over every fixture).
+#[cfg(not(feature = "parquet"))]
 pub(crate) static REGISTRY: &[&FormatSpec] =
     &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT];
+/// Every format, in the order `kifu formats` lists them; Parquet (output only) last.
+#[cfg(feature = "parquet")]
+pub(crate) static REGISTRY: &[&FormatSpec] =
+    &[&sgf::FORMAT, &gib::FORMAT, &ngf::FORMAT, &ugf::FORMAT, &json::FORMAT, &json::NDJSON_FORMAT, &parquet::FORMAT];
 
 /// Options for reading (`kifu::Reader`, [`Format::read`]).
 ///
@@ -353,6 +360,8 @@ pub(crate) struct FormatSpec {
     pub(crate) variations: bool,
     /// Whether one file holds several games.
     pub(crate) collections: bool,
+    /// Whether the output is a table of games, one row per game ([`Format::writes_table`]).
+    pub(crate) table: bool,
 }
 
 /// A format: a handle on its registry entry.
@@ -362,7 +371,8 @@ pub(crate) struct FormatSpec {
 /// let ngf: Format = "ngf".parse().unwrap();
 /// assert_eq!(ngf, Format::NGF);
 /// assert_eq!(Format::from_extension("ugi"), Some(Format::UGF));
-/// assert_eq!(Format::all().map(|f| f.to_string()).collect::<Vec<_>>(), ["sgf", "gib", "ngf", "ugf", "json", "ndjson"]);
+/// let names: Vec<String> = Format::all().filter(|f| f.can_read()).map(|f| f.to_string()).collect();
+/// assert_eq!(names, ["sgf", "gib", "ngf", "ugf", "json", "ndjson"]);
 /// ```
 #[derive(Clone, Copy)]
 pub struct Format(&'static FormatSpec);
@@ -399,6 +409,9 @@ impl Format {
     pub const JSON: Format = Format(&json::FORMAT);
     /// kifu's JSON, one game per line: `.ndjson`, `.jsonl`.
     pub const NDJSON: Format = Format(&json::NDJSON_FORMAT);
+    /// Apache Parquet, a table of games (output only, feature `parquet`): `.parquet`.
+    #[cfg(feature = "parquet")]
+    pub const PARQUET: Format = Format(&parquet::FORMAT);
 
     /// All formats in registry order.
     pub fn all() -> impl Iterator<Item = Format> {
@@ -457,6 +470,18 @@ impl Format {
     /// JSON, NDJSON): a large input is then converted piece by piece ([`crate::stream`]).
     pub fn writes_in_parts(self) -> bool {
         self.0.parts.is_some()
+    }
+
+    /// Whether the output is a table of games, one row per game with where it came from
+    /// ([`parquet`], feature `parquet`): one file holds the games of any number of inputs, each
+    /// read with its own source, charset decision and diagnostics, and a large input is
+    /// converted piece by piece ([`crate::stream::convert`]) into row groups of bounded size.
+    ///
+    /// ```
+    /// assert!(!kifu::Format::SGF.writes_table());
+    /// ```
+    pub fn writes_table(self) -> bool {
+        self.0.table
     }
 
     /// Whether a game in this format can hold variations.
@@ -700,7 +725,11 @@ mod tests {
 
     #[test]
     fn every_format_has_a_constant_a_name_and_a_guess() {
+        #[cfg(not(feature = "parquet"))]
         let consts = [Format::SGF, Format::GIB, Format::NGF, Format::UGF, Format::JSON, Format::NDJSON];
+        #[cfg(feature = "parquet")]
+        let consts =
+            [Format::SGF, Format::GIB, Format::NGF, Format::UGF, Format::JSON, Format::NDJSON, Format::PARQUET];
         assert_eq!(consts.to_vec(), Format::all().collect::<Vec<_>>());
         for f in consts {
             assert_eq!(f.to_string().parse::<Format>(), Ok(f));

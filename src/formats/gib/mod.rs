@@ -131,6 +131,7 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     parts: None,
     variations: false,
     collections: false,
+    table: false,
 };
 
 fn sniff(bytes: &[u8]) -> bool {

@@ -76,6 +76,7 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     parts: Some(DOCUMENT_PARTS),
     variations: true,
     collections: true,
+    table: false,
 };
 
 /// The registry entry of the NDJSON form (one game per line).
@@ -93,6 +94,7 @@ pub(crate) static NDJSON_FORMAT: FormatSpec = FormatSpec {
     parts: Some(LINE_PARTS),
     variations: true,
     collections: true,
+    table: false,
 };
 
 /// The document in parts: its head, the games of each part as elements of `games` joined by

@@ -76,6 +76,7 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     parts: None,
     variations: false,
     collections: false,
+    table: false,
 };
 
 /// Whether a line (trimmed) starts like a move line, even if the rest is damaged: `PM`, two

@@ -6,6 +6,8 @@ mod write;
 
 pub use read::find_declared_charset;
 pub(crate) use read::{parse_text, read_game_again, read_game_head_again};
+#[cfg(feature = "parquet")]
+pub(crate) use write::write_game;
 pub use write::{normalize_header, write_text};
 
 /// For the streaming reader, from one scan of `bytes`: the charset parts (start, label; as the
@@ -99,6 +101,7 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     parts: Some(PARTS),
     variations: true,
     collections: true,
+    table: false,
 };
 
 /// SGF in parts: game trees one after the other, a line end between two.

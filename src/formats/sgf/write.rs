@@ -62,6 +62,19 @@ pub(crate) fn write_bytes_reporting(
     (w.out, w.lost.list)
 }
 
+/// One game as SGF text (`(…)` and a line end), UTF-8 with `CA[UTF-8]` unless `options` name
+/// another charset's label, written into `buf` (emptied first). The writer's lossy notes are
+/// not kept: callers that need them write the collection.
+#[cfg(feature = "parquet")]
+pub(crate) fn write_game(game: &GameTree, options: &WriteOptions, mut buf: Vec<u8>) -> Vec<u8> {
+    buf.clear();
+    let charset = crate::charset::ca_label(options.encoding());
+    let mut w = Writer { out: buf, col: 0, options, charset, lost: Lost { list: Vec::new(), game: None } };
+    w.tree(game);
+    w.out.push(b'\n');
+    w.out
+}
+
 /// About the size of the output, so that the buffer is seldom regrown: the size of the text the
 /// games were read from (trees of one read share it), bounded by a generous guess from the
 /// number of nodes and properties (a tree built in code, or one game of a large file).

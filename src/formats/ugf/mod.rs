@@ -95,6 +95,7 @@ pub(crate) static FORMAT: FormatSpec = FormatSpec {
     parts: None,
     variations: true,
     collections: false,
+    table: false,
 };
 
 fn sniff(bytes: &[u8]) -> bool {
