@@ -130,3 +130,31 @@ def test_dask_cluster_reads_as_this_process(client, paths, in_process):
     assert len(results) == len(paths)
     for p, r in zip(paths, results):
         same_as_in_process(p, r, in_process[p])
+
+
+def test_dask_cluster_writes_parquet(client, paths, in_process, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed")
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed")
+    parts = example.partitions(paths, 4)
+    out = tmp_path / "out"
+    done = example.to_parquet(client, parts, out)
+    workers = set(client.run(os.getpid).values())
+    assert [d["index"] for d in done] == list(range(len(parts)))
+    assert {d["pid"] for d in done} <= workers
+    assert sorted(str(f) for f in out.iterdir()) == [d["file"] for d in done]  # no temporary file left
+    refused = [e for d in done for e in d["refused"]]
+    assert refused == [str(e) for e in in_process.values() if isinstance(e, kifu.ReadError)]
+    games = [(p, g) for p in paths if isinstance(in_process[p], kifu.Collection) for g in in_process[p]]
+    # Every file read back by pyarrow: the rows are the games kifu reads in this process, in order.
+    rows = [row for d in done for row in pq.read_table(d["file"]).to_pylist()]
+    assert len(rows) == len(games) == sum(d["rows"] for d in done)
+    for row, (p, game) in zip(rows, games):
+        assert row["file"] == p
+        assert row["sgf"] == game.to_sgf()
+        assert (row["black"], row["white"], row["komi"]) == (game.info.black, game.info.white, game.info.komi)
+        assert row["move_count"] == len(game.moves)
+        assert [(m["color"], None if m["x"] is None else (m["x"], m["y"])) for m in row["moves"]] == game.moves
+    # And by DuckDB, all the files at once.
+    con = duckdb.connect()
+    count, files = con.execute(f"SELECT count(*), count(DISTINCT file) FROM read_parquet('{out}/*.parquet')").fetchone()
+    assert count == len(games) and files == len({p for p, _ in games})
