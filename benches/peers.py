@@ -66,6 +66,24 @@ def drive(tool, mode, source, output=None):
         failed = sum(1 for r in kifu.read_many(paths) if not isinstance(r, kifu.Collection))
         wall, cpu = time.perf_counter(), time.process_time()
         games = len(kifu.load_positions(paths, threads=threads, skip_errors=True))
+    elif tool == "kifu-game-positions":
+        # The same planes game by game, as a loop over files would make them: kifu.read, then
+        # game.positions() for each game (one thread).
+        import warnings
+
+        import kifu
+
+        warnings.simplefilter("ignore", kifu.KifuWarning)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for p in paths:
+            try:
+                collection = kifu.read(p)
+            except (kifu.ReadError, OSError):
+                failed += 1
+                continue
+            for game in collection:
+                game.positions()
+                games += 1
     elif tool in ("kifu-parquet", "kifu-parquet-1"):
         # One row per game, built in Rust (kifu.read_table, a pyarrow.Table) and written by pyarrow
         # to the Parquet file OUTPUT (pyarrow's defaults: Snappy).
@@ -494,6 +512,8 @@ def main():
                     ref=True),
                 row("kifu-python", f"{kp}, one thread", "Python", drv + ["kifu-positions-1", "list", str(listing)],
                     self_timed=True, env=one),
+                row("kifu-python", "kifu.read + game.positions(), file by file", "Python",
+                    drv + ["kifu-game-positions", "list", str(listing)], self_timed=True, env=one),
                 row("sgfmill", f"sgfmill {VERSIONS['sgfmill']} boards.Board.play", "Python",
                     drv + ["sgfmill-positions", "list", str(listing)], self_timed=True, vs=kp),
                 row("sgfmill", f"sgfmill {VERSIONS['sgfmill']} boards.Board.play, no planes", "Python",
