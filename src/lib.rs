@@ -61,12 +61,15 @@ pub mod diagram;
 pub mod formats;
 pub mod go;
 pub mod model;
+pub mod naming;
 pub mod normalise;
 pub mod output;
 pub mod reader;
+pub mod select;
 #[cfg(not(doctest))]
 pub mod spec;
 pub mod stream;
+pub mod strip;
 
 pub use diag::{Diagnostic, Position, Severity};
 pub use entry::{read, read_bytes, read_path, read_path_with, write_file};

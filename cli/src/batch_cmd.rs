@@ -1,7 +1,7 @@
 //! `kifu convert` over several inputs or whole folders: options, progress bar, summary, report.
 
 use crate::ExitCode;
-use crate::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Glob, Plan, Record, Report, Status};
+use crate::batch::{self, BatchError, BatchOptions, Collect, DiagRecord, Plan, Record, Report, Status};
 use crate::output::{Verbosity, diag_line, print_stdout};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -15,10 +15,12 @@ use std::time::Instant;
 /// Options that turn `kifu convert` into a batch run.
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// Convert the game records under folders given as INPUT (by extension or content).
-    #[arg(short = 'r', long)]
-    recursive: bool,
+    /// `-r`, `--include`, `--exclude`, `-L`: the walk every command that takes inputs shares.
+    #[command(flatten)]
+    pub walk: batch::WalkArgs,
     /// Output folder for several inputs; relative paths are mirrored with the target extension.
+    /// Without it (nor --in-place, --merge, --split), several inputs go to standard output as one
+    /// collection.
     #[arg(short = 'O', long = "output-dir", value_name = "DIR")]
     output_dir: Option<PathBuf>,
     /// Worker threads (default: one per core); for a single input, those that convert a large one
@@ -44,18 +46,25 @@ pub struct BatchArgs {
     /// One output file per game: NAME-001.sgf, NAME-002.sgf, …
     #[arg(long, conflicts_with = "merge")]
     split: bool,
-    /// Write the games of all inputs, in input-path order, into this one file.
+    /// Write the games of all inputs, in the order given (a folder's files in path order), into
+    /// this one file; `-` writes standard output.
     #[arg(long, value_name = "FILE")]
     merge: Option<PathBuf>,
-    /// Take only files matching GLOB from walked folders (repeatable; `*`, `**`, `?`, `[a-z]`).
-    #[arg(long, value_name = "GLOB")]
-    include: Vec<String>,
-    /// Leave out files and folders matching GLOB (repeatable).
-    #[arg(long, value_name = "GLOB")]
-    exclude: Vec<String>,
-    /// Follow symbolic links while walking (otherwise they are reported as skipped).
-    #[arg(short = 'L', long)]
-    follow_symlinks: bool,
+    /// Name each output under -O from its game: {date} {year} {black} {white} {black_rank}
+    /// {white_rank} {event} {round} {result} {stem} {n}; `/` makes folders
+    /// (`--name '{year}/{date}-{black}-{white}'`).
+    #[arg(long, value_name = "TEMPLATE", value_parser = template)]
+    name: Option<kifu::naming::Template>,
+}
+
+/// A `--name` template, or a usage message with a close placeholder suggested.
+fn template(text: &str) -> Result<kifu::naming::Template, String> {
+    text.parse().map_err(|e: kifu::naming::TemplateError| match &e {
+        kifu::naming::TemplateError::Unknown(name) => {
+            format!("{e}{}", crate::args::did_you_mean(name, kifu::naming::PLACEHOLDERS))
+        }
+        _ => e.to_string(),
+    })
 }
 
 impl BatchArgs {
@@ -73,7 +82,7 @@ impl BatchArgs {
 
     fn wanted_without_jobs(&self, inputs: usize) -> bool {
         inputs > 1
-            || self.recursive
+            || self.walk.any()
             || self.output_dir.is_some()
             || self.report.is_some()
             || self.dry_run
@@ -81,9 +90,7 @@ impl BatchArgs {
             || self.in_place
             || self.split
             || self.merge.is_some()
-            || !self.include.is_empty()
-            || !self.exclude.is_empty()
-            || self.follow_symlinks
+            || self.name.is_some()
     }
 }
 
@@ -105,15 +112,15 @@ pub struct Common {
     pub verbosity: Verbosity,
     /// Whether `-o` was given (it names one file, so it is refused here).
     pub single_output: bool,
+    /// The filters (`--player` …).
+    pub filter: kifu::select::Filter,
+    /// `--strip` / `--main-line`.
+    pub strip: kifu::strip::Strip,
 }
 
 fn usage(msg: &str) -> ExitCode {
     eprintln!("kifu: {msg}");
     ExitCode::Usage
-}
-
-fn globs(patterns: &[String]) -> Result<Vec<Glob>, String> {
-    patterns.iter().map(|p| Glob::new(p).map_err(|e| e.to_string())).collect()
 }
 
 /// A report diagnostic back as a [`Diagnostic`], to print it in the one shape.
@@ -145,39 +152,52 @@ fn print_record(r: &Record, v: Verbosity) {
     }
 }
 
+/// The closing lines of a batch run: the games and outputs, the repairs, then the total line
+/// (last, as every command over several inputs ends; formats/cli.md, "The total line").
 fn print_summary(report: &Report, elapsed: f64, dry_run: bool) {
     let s = &report.summary;
     let count = |st: Status| s.count(st);
-    let mut line = format!(
-        "kifu: {} input{}: {} ok, {} with warnings, {} repaired with errors, {} failed, {} skipped",
-        s.inputs,
-        if s.inputs == 1 { "" } else { "s" },
-        count(Status::Ok),
-        count(Status::Warnings),
-        count(Status::Repaired),
-        count(Status::Failed),
-        count(Status::Skipped)
-    );
-    if s.ignored > 0 {
-        line.push_str(&format!("; {} other files ignored", s.ignored));
-    }
-    eprintln!("{line}");
+    let totals = batch::Totals {
+        inputs: s.inputs,
+        ok: count(Status::Ok),
+        warnings: count(Status::Warnings),
+        errors: count(Status::Repaired),
+        failed: count(Status::Failed),
+        skipped: count(Status::Skipped),
+        ignored: s.ignored,
+    };
     let formats: Vec<String> = s.formats.iter().map(|(f, n)| format!("{f} {n}")).collect();
     let written = s.outputs.saturating_sub(report.unchanged);
     // Files handled per second: the inputs, or the outputs when there are more (--split).
     let rate = if elapsed > 0.0 { s.inputs.max(written) as f64 / elapsed } else { 0.0 };
+    let to_stdout = report.merge.as_ref().is_some_and(|m| batch::is_stdout(Path::new(&m.output)));
+    let outputs = if to_stdout {
+        format!("{} to standard output", if dry_run { "would be written" } else { "written" })
+    } else {
+        format!(
+            "{written} file{} {}, {} unchanged",
+            if written == 1 { "" } else { "s" },
+            if dry_run { "would be written" } else { "written" },
+            report.unchanged
+        )
+    };
     eprintln!(
-        "kifu: from {}: {} game{}, {written} file{} {}, {} unchanged, in {elapsed:.2} s ({rate:.0} files/s)",
+        "kifu: from {}: {} game{}, {outputs}, in {elapsed:.2} s ({rate:.0} files/s)",
         if formats.is_empty() { "nothing".to_string() } else { formats.join(", ") },
         s.games,
         if s.games == 1 { "" } else { "s" },
-        if written == 1 { "" } else { "s" },
-        if dry_run { "would be written" } else { "written" },
-        report.unchanged,
     );
     if let Some(line) = crate::output::repairs_line(s.repairs.iter().map(|r| (r.code, r.severity, r.count))) {
         eprintln!("{line}");
     }
+    if let Some(line) = crate::select_args::left_out_line(s.filtered) {
+        eprintln!("{line}");
+    }
+    if !s.stripped.is_empty() {
+        let kinds: Vec<String> = s.stripped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        eprintln!("kifu: stripped: {}", kinds.join(", "));
+    }
+    eprintln!("{}", totals.line("repaired with errors"));
 }
 
 /// Whether the file at `path` holds a kifu report (NDJSON whose last line is its summary).
@@ -262,6 +282,26 @@ pub fn say_interrupted() {
     );
 }
 
+/// Whether the games of several inputs may go to standard output as one file of `to`: a format
+/// that holds one game per file cannot (GIB, NGF, UGF: the registry says), pictures go to files,
+/// and the report cannot share standard output with the games.
+fn stdout_allowed(to: Format, args: &BatchArgs, pictures: bool) -> Result<(), ExitCode> {
+    if pictures {
+        return Err(usage("several pictures cannot go to standard output; give -O DIR"));
+    }
+    if !to.holds_collections() {
+        return Err(usage(&format!(
+            "{} holds one game per file: several inputs cannot go to standard output as one {0} file; \
+             give -O DIR (or -t sgf, -t ndjson)",
+            to.name()
+        )));
+    }
+    if args.report.as_deref().is_some_and(batch::is_stdout) {
+        return Err(usage("the games go to standard output; give --report FILE, not --report -"));
+    }
+    Ok(())
+}
+
 /// Runs a batch conversion.
 pub fn run(inputs: &[PathBuf], args: &BatchArgs, common: Common) -> ExitCode {
     run_with(inputs, args, common, None)
@@ -289,16 +329,16 @@ pub fn run_with(
     if produce.is_none() && !to.can_write() {
         return usage(&format!("kifu cannot write {to}"));
     }
-    let (include, exclude) = match (globs(&args.include), globs(&args.exclude)) {
-        (Ok(i), Ok(e)) => (i, e),
-        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    let (include, exclude) = match args.walk.globs() {
+        Ok(globs) => globs,
+        Err(e) => return usage(&e),
     };
     let mut options = BatchOptions::new(to);
     options.from = common.from;
     options.read = common.read;
     options.write = common.write;
-    options.recursive = args.recursive;
-    options.follow_symlinks = args.follow_symlinks;
+    options.recursive = args.walk.recursive;
+    options.follow_symlinks = args.walk.follow_symlinks;
     options.include = include;
     options.exclude = exclude;
     options.out_dir = args.output_dir.clone();
@@ -310,13 +350,26 @@ pub fn run_with(
     };
     options.dry_run = args.dry_run;
     options.sync = !args.no_sync;
+    // With no destination, several inputs go to standard output as one collection, as `cat`
+    // does (formats/cli.md, "Several inputs to standard output"); `--merge -` asks for it.
+    let no_destination = args.output_dir.is_none() && !args.in_place && args.merge.is_none() && !args.split;
+    let to_stdout = args.merge.as_deref().is_some_and(batch::is_stdout) || (no_destination && produce.is_none());
+    if to_stdout {
+        if let Err(code) = stdout_allowed(to, args, produce.is_some()) {
+            return code;
+        }
+    }
     options.collect = match (&args.merge, args.split) {
+        _ if to_stdout => Collect::Merge(PathBuf::from("-")),
         (Some(m), _) => Collect::Merge(m.clone()),
         (None, true) => Collect::Split,
         _ => Collect::PerFile,
     };
     options.jobs = args.jobs.unwrap_or(0);
     options.produce = produce;
+    options.filter = common.filter;
+    options.strip = common.strip;
+    options.name = args.name.clone();
 
     let start = Instant::now();
     let plan = match batch::plan(inputs, &options) {
@@ -375,6 +428,11 @@ pub fn run_with(
     PLANNED.store(0, Ordering::SeqCst);
     let elapsed = start.elapsed().as_secs_f64();
 
+    if let Some(bytes) = report.merge.as_ref().and_then(|m| m.stdout.as_deref()) {
+        if let Err(code) = print_stdout(bytes) {
+            return code;
+        }
+    }
     for r in &report.records {
         print_record(r, v);
     }

@@ -1,13 +1,14 @@
 //! `kifu check`: read each file, check every game, print the findings and one summary per file.
 
 use crate::ExitCode;
+use crate::batch::walk::Item;
 use crate::output::{print_stdout, stdout_diag_line};
 use clap::{Args, ValueEnum};
 use kifu::check::{GameReport, Report, StructuralVerdict, check_collection};
 use kifu::reader::{Decision, MoveNames};
 use kifu::{Diagnostic, Format, ReadOptions, Reader, Severity};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The exit codes of `kifu check` (shown by `kifu check --help`).
 pub const EXIT_CODES: &str = "\
@@ -56,6 +57,8 @@ pub struct CheckArgs {
     /// Print everything, notes included (the default for check, whose findings are its output).
     #[arg(short, long)]
     verbose: bool,
+    #[command(flatten)]
+    walk: crate::batch::WalkArgs,
 }
 
 /// Everything found in one file, ready to print.
@@ -74,6 +77,8 @@ impl FileResult {
     fn worst(&self) -> Option<Severity> {
         match &self.report {
             Some(r) => r.diagnostics().map(|d| d.severity).max(),
+            // An input skipped on purpose (an archive inside an archive) is as bad as its reason.
+            None if self.unreadable.is_none() => self.fatal.iter().map(|d| d.severity).max(),
             None => Some(Severity::Error),
         }
     }
@@ -87,36 +92,70 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     // The file is checked as it is: no normalisation (that is what `kifu convert` does).
     let options = ReadOptions::default().with_encoding(encoding).with_positions(true).with_no_repair(true);
+    if let Err(code) = crate::batch::walk::refuse_folders(&args.files, args.walk.recursive, "check") {
+        return code;
+    }
+    let walk = match args.walk.options(from, &options.limits) {
+        Ok(w) => w,
+        Err(msg) => {
+            eprintln!("kifu: {msg}");
+            return ExitCode::Usage;
+        }
+    };
     let mut worst = None;
     let mut unreadable = None;
     let json = args.json || args.format == OutputFormat::Json;
     let mut kinds: Vec<Diagnostic> = Vec::new();
     let mut results = 0;
-    for path in &args.files {
-        // An archive gives a result per member.
-        for result in check_file(path, from, &options) {
-            results += 1;
-            if args.files.len() > 1 || results > 1 {
-                kinds.extend(result.report.iter().flat_map(|r| r.diagnostics()).chain(&result.fatal).map(|d| {
-                    Diagnostic::new(d.severity, d.code, String::new()) // the kind only
-                }));
+    let mut totals = crate::batch::Totals::default();
+    // One walk: named files, the records under folders with -r, archives' members.
+    let mut inputs = crate::batch::Inputs::new(&args.files, walk);
+    for item in &mut inputs {
+        let result = match item {
+            Item::Input(input) => match (input.name.clone(), input.read()) {
+                (_, Ok(input)) => check_bytes(input, from, &options),
+                (name, Err(e)) => FileResult {
+                    name,
+                    format: None,
+                    report: None,
+                    fatal: vec![Diagnostic::error("io.unreadable", e.message)],
+                    unreadable: Some(e.code),
+                },
+            },
+            Item::Refused(r) => {
+                FileResult { name: r.name, format: None, report: None, fatal: vec![r.diagnostic], unreadable: r.code }
             }
-            worst = worst.max(result.worst());
-            unreadable = unreadable.or(result.unreadable);
-            let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
-            if let Err(code) = print_stdout(text.as_bytes()) {
-                return code;
+        };
+        results += 1;
+        match (&result.report, result.unreadable) {
+            (Some(_), _) => totals.read(result.worst()),
+            (None, Some(_)) => totals.failed(),
+            (None, None) => {
+                totals.inputs += 1;
+                totals.skipped += 1;
             }
         }
+        kinds.extend(result.report.iter().flat_map(|r| r.diagnostics()).chain(&result.fatal).map(|d| {
+            Diagnostic::new(d.severity, d.code, String::new()) // the kind only
+        }));
+        worst = worst.max(result.worst());
+        unreadable = unreadable.or(result.unreadable);
+        let text = if json { render_json(&result, args.quiet) } else { render_text(&result, args.quiet) };
+        if let Err(code) = print_stdout(text.as_bytes()) {
+            return code;
+        }
     }
-    // Over several files (or members), the findings per kind close the run (on standard error:
-    // the lines above are the result).
-    if let Some(line) =
-        crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)).filter(|_| !args.quiet && results > 1)
-    {
-        eprintln!("{line}");
+    totals.ignored = inputs.ignored();
+    let several = inputs.several();
+    // Over several files (or members), the findings per kind, then the total line, close the run
+    // (on standard error: the lines above are the result).
+    if several && !args.quiet {
+        if let Some(line) = crate::output::kinds_line("findings", crate::output::count_kinds(&kinds)) {
+            eprintln!("{line}");
+        }
+        eprintln!("{}", totals.line("with errors"));
     }
-    if let (Some(code), [_], 1) = (unreadable, args.files.as_slice(), results) {
+    if let (Some(code), false, 1) = (unreadable, several, results) {
         return code;
     }
     match worst {
@@ -124,45 +163,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Some(Severity::Warning) => ExitCode::Strict,
         _ => ExitCode::Ok,
     }
-}
-
-fn check_file(path: &Path, from: Option<Format>, options: &ReadOptions) -> Vec<FileResult> {
-    let stdin = path.as_os_str() == "-";
-    let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
-    let fail = |code: &'static str, msg: String| FileResult {
-        name: name.clone(),
-        format: None,
-        report: None,
-        fatal: vec![Diagnostic::error(code, msg)],
-        unreadable: Some(ExitCode::NoInput),
-    };
-    let bytes = if stdin {
-        let mut b = Vec::new();
-        match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b) {
-            Ok(_) => b,
-            Err(e) => return vec![fail("io.unreadable", format!("cannot read standard input: {e}"))],
-        }
-    } else {
-        match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => return vec![fail("io.unreadable", format!("cannot read the file: {e}"))],
-        }
-    };
-    let input = crate::input::Input { path: (!stdin).then(|| path.to_path_buf()), name, bytes };
-    let (parts, _) = crate::input::parts(input, from, &options.limits);
-    parts
-        .into_iter()
-        .map(|part| match part {
-            crate::input::Part::Input(i) => check_bytes(i, from, options),
-            crate::input::Part::Refused { name, diagnostic } => FileResult {
-                name,
-                format: None,
-                report: None,
-                unreadable: (diagnostic.severity == Severity::Error).then_some(ExitCode::DataErr),
-                fatal: vec![diagnostic],
-            },
-        })
-        .collect()
 }
 
 /// Checks one input read (a file, standard input or an archive's member).
@@ -239,6 +239,12 @@ fn file_verdicts(r: &Report) -> (&'static str, &'static str) {
     (r.structural().as_str(), r.semantic().as_str())
 }
 
+/// The structure of an input from which no game was read: `unreadable`, or `skipped` for one
+/// not read on purpose (a link not followed, an archive inside an archive).
+fn not_read(f: &FileResult) -> &'static str {
+    if f.unreadable.is_some() { "unreadable" } else { "skipped" }
+}
+
 fn render_text(f: &FileResult, quiet: bool) -> String {
     let mut out = String::new();
     let name = &f.name;
@@ -248,7 +254,8 @@ fn render_text(f: &FileResult, quiet: bool) -> String {
         }
         let [e, w, i] = counts(f.fatal.iter());
         out.push_str(&format!(
-            "{name}: no game read: structure unreadable; {}, {}, {}\n",
+            "{name}: no game read: structure {}; {}, {}, {}\n",
+            not_read(f),
             plural(e, "error"),
             plural(w, "warning"),
             plural(i, "note")
@@ -307,7 +314,7 @@ fn render_json(f: &FileResult, quiet: bool) -> String {
             let [e, w, i] = counts(f.fatal.iter());
             lines.push(json!({
                 "type": "summary", "file": name, "format": format, "games": 0,
-                "structure": "unreadable", "semantics": null,
+                "structure": not_read(f), "semantics": null,
                 "errors": e, "warnings": w, "notes": i,
             }));
         }

@@ -48,10 +48,27 @@ pub struct ConvertArgs {
     /// FF[3] and dialect forms, Fox komi, …; see formats/normalise.md).
     #[arg(long)]
     no_repair: bool,
+    /// Remove from the games: comments, variations, markup, analysis (AI engines' data),
+    /// private (kifu's own X… properties), timing (BL, WL, OB, OW); comma-separated, repeatable.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',')]
+    strip: Vec<kifu::strip::Kind>,
+    /// Keep the main line only (= --strip variations).
+    #[arg(long)]
+    main_line: bool,
+    #[command(flatten)]
+    select: crate::select_args::SelectArgs,
     #[command(flatten)]
     loud: Loudness,
     #[command(flatten)]
     batch: Box<crate::batch_cmd::BatchArgs>,
+}
+
+impl ConvertArgs {
+    /// What `--strip` and `--main-line` remove.
+    fn strip(&self) -> kifu::strip::Strip {
+        let set = self.strip.iter().fold(kifu::strip::Strip::new(), |s, &k| s.with(k));
+        if self.main_line { set.with(kifu::strip::Kind::Variations) } else { set }
+    }
 }
 
 /// Whether the input may be large enough to stream: standard input (its size is known only
@@ -68,14 +85,16 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::Usage
 }
 
-/// The input itself, or the one game record of an archive (a `.gz` of one file); an archive of
-/// several members (or with members refused) needs a batch run: usage error.
+/// The input itself, or the one game record of an archive (a `.gz` of one file). An archive file
+/// of several members is a batch run (`Err(None)`: its games go to standard output, or where
+/// `-O`, `--merge` say); one read from standard input is a usage error.
 fn single_member(
     input: crate::input::Input,
     from: Option<Format>,
     limits: &kifu::Limits,
     v: crate::output::Verbosity,
-) -> Result<crate::input::Input, ExitCode> {
+) -> Result<crate::input::Input, Option<ExitCode>> {
+    let file = input.path.is_some();
     use crate::input::Part;
     let archive = input.name.clone();
     let (mut parts, _) = crate::input::parts(input, from, limits);
@@ -84,6 +103,10 @@ fn single_member(
             return Ok(i);
         }
     }
+    let records = parts.iter().filter(|p| matches!(p, Part::Input(_))).count();
+    if file && records > 1 {
+        return Err(None);
+    }
     let mut refused = false;
     for part in &parts {
         if let Part::Refused { name, diagnostic } = part {
@@ -91,15 +114,14 @@ fn single_member(
             refused |= diagnostic.severity == kifu::Severity::Error;
         }
     }
-    let records = parts.iter().filter(|p| matches!(p, Part::Input(_))).count();
     if records == 0 {
         eprintln!("kifu: {archive}: the archive holds no game record to convert");
-        return Err(if refused { ExitCode::DataErr } else { ExitCode::NoInput });
+        return Err(Some(if refused { ExitCode::DataErr } else { ExitCode::NoInput }));
     }
     eprintln!(
-        "kifu: {archive}: an archive of {records} game records; give -O DIR (or --merge FILE) to convert its members"
+        "kifu: {archive}: an archive of {records} game records on standard input; give it as a file to convert its members"
     );
-    Err(ExitCode::Usage)
+    Err(Some(ExitCode::Usage))
 }
 
 /// Runs the conversion.
@@ -123,18 +145,27 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let read_options = ReadOptions::default().with_encoding(from_enc).with_no_repair(args.no_repair);
     let written = WriteOptions::default().with_expand_point_lists(args.expand_lists).with_lossy(args.lossy);
 
+    if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "convert") {
+        return code;
+    }
+    let single_output = args.output.is_some();
+    let (force, strict, batch_write) = (args.force, args.loud.strict, written.clone());
+    let (filter, strip) = (args.select.filter(), args.strip());
+    let batch_filter = filter.clone();
+    let common = move |read: ReadOptions| crate::batch_cmd::Common {
+        filter: batch_filter.clone(),
+        strip,
+        from,
+        to,
+        read,
+        write: batch_write.clone().with_encoding(to_enc),
+        force,
+        strict,
+        verbosity: v,
+        single_output,
+    };
     if args.batch.wanted(args.inputs.len()) {
-        let common = crate::batch_cmd::Common {
-            from,
-            to,
-            read: read_options,
-            write: written.with_encoding(to_enc),
-            force: args.force,
-            strict: args.loud.strict,
-            verbosity: v,
-            single_output: args.output.is_some(),
-        };
-        return crate::batch_cmd::run(&args.inputs, &args.batch, common);
+        return crate::batch_cmd::run(&args.inputs, &args.batch, common(read_options));
     }
     let jobs = args.batch.single_jobs(args.inputs.len());
     let input = args.inputs.into_iter().next();
@@ -145,7 +176,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let whole_up_to = reader.options().limits.whole_up_to;
     // An archive is read whole and opened (formats/archives.md), never streamed as a record.
     let archive = input.as_deref().filter(|p| !crate::input::is_stdin(p)).and_then(crate::members::container);
-    let read_in = if archive.is_none() && big(input.as_deref(), whole_up_to) && to_guess.writes_in_parts() {
+    // Filters and stripping work on whole collections: such an input is read whole.
+    let streams = to_guess.writes_in_parts() && filter.is_empty() && strip.is_empty();
+    let read_in = if archive.is_none() && streams && big(input.as_deref(), whole_up_to) {
         match stream::open(input.as_deref(), &reader) {
             Ok(stream::Opened::Whole(i)) => Ok(i),
             Ok(stream::Opened::Parts(s)) => {
@@ -173,7 +206,12 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     };
     let read_in = match single_member(read_in, from, &reader.options().limits, v) {
         Ok(i) => i,
-        Err(code) => return code,
+        // An archive of several records: its members are several inputs.
+        Err(None) => {
+            let inputs: Vec<PathBuf> = input.into_iter().collect();
+            return crate::batch_cmd::run(&inputs, &args.batch, common(reader.options().clone()));
+        }
+        Err(Some(code)) => return code,
     };
     let (name, bytes) = (read_in.name, read_in.bytes);
     let input = read_in.path;
@@ -193,7 +231,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     print_diagnostics(&name, mismatch.as_slice(), v);
 
-    let read = match reader.read_as(from, bytes) {
+    let mut read = match reader.read_as(from, bytes) {
         Ok(r) => r,
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);
@@ -204,6 +242,14 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         print_diagnostics(&name, &[decision.note()], v);
     }
     print_diagnostics(&name, &read.diagnostics, v);
+    let left_out = filter.retain(&mut read.collection, Some(from));
+    if left_out > 0 && read.collection.games.is_empty() {
+        if !v.quiet {
+            eprintln!("kifu: {name}: no game matches the filters ({left_out} left out); nothing written");
+        }
+        return finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics));
+    }
+    let removed = strip.apply_all(&mut read.collection);
     let options = written.with_encoding(to_enc).with_source_charset(read.charset);
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     let written = match to.write(&read.collection, &options) {
@@ -231,5 +277,14 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let mut tally = crate::output::Tally::default();
     tally.add(&read.diagnostics);
     tally.print(v);
+    if !v.quiet {
+        if let Some(line) = crate::select_args::left_out_line(left_out) {
+            eprintln!("{line}");
+        }
+        let kinds: Vec<String> = removed.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        if !kinds.is_empty() {
+            eprintln!("kifu: stripped: {}", kinds.join(", "));
+        }
+    }
     finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics).chain(&written.diagnostics))
 }

@@ -98,6 +98,8 @@ pub struct DiagramArgs {
     #[command(flatten)]
     loud: Loudness,
     #[command(flatten)]
+    select: crate::select_args::SelectArgs,
+    #[command(flatten)]
     batch: Box<crate::batch_cmd::BatchArgs>,
 }
 
@@ -238,6 +240,9 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         ));
     }
     let read_options = ReadOptions::default().with_encoding(from_enc);
+    if let Err(code) = crate::batch::walk::refuse_folders(&args.inputs, args.batch.walk.recursive, "draw") {
+        return code;
+    }
 
     if batch {
         if args.figures.is_some() || args.list {
@@ -252,6 +257,8 @@ pub fn run(args: DiagramArgs) -> ExitCode {
             strict: args.loud.strict,
             verbosity: v,
             single_output: args.output.is_some(),
+            filter: args.select.filter(),
+            strip: kifu::strip::Strip::new(),
         };
         let producer = Arc::new(Producer { kind, options: opts });
         return crate::batch_cmd::run_with(&args.inputs, &args.batch, common, Some(producer));
@@ -277,7 +284,7 @@ pub fn run(args: DiagramArgs) -> ExitCode {
     let whole = bytes.len() <= reader.options().limits.whole_up_to;
     let options = reader.options().clone().with_positions(whole);
     let reader = reader.with_options(options);
-    let read = match reader.read_as(format, bytes) {
+    let mut read = match reader.read_as(format, bytes) {
         Ok(r) => r,
         Err(e) => {
             print_diagnostics(&name, &e.diagnostics, v);
@@ -285,6 +292,14 @@ pub fn run(args: DiagramArgs) -> ExitCode {
         }
     };
     print_diagnostics(&name, &read.diagnostics, v);
+    // --game counts the games the filters keep.
+    let left_out = args.select.filter().retain(&mut read.collection, Some(format));
+    if left_out > 0 && read.collection.games.is_empty() {
+        if !v.quiet {
+            eprintln!("kifu: {name}: no game matches the filters ({left_out} left out); nothing drawn");
+        }
+        return ExitCode::Ok;
+    }
     let game = match diagram::game(&read.collection.games, &opts) {
         Ok(g) => g,
         Err(e) => return usage(&format!("{name}: {e}")),

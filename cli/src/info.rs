@@ -2,9 +2,11 @@
 //! result and moves.
 
 use crate::ExitCode;
+use crate::batch::walk::Item;
 use crate::output::{Verbosity, print_diagnostics, print_stdout};
 use clap::Args;
 use kifu::charset::ca_label;
+use kifu::select::Filter;
 use kifu::{Format, GameTree, ReadOptions, ReadOutput, Reader};
 use serde_json::json;
 use std::path::PathBuf;
@@ -31,6 +33,10 @@ pub struct InfoArgs {
     /// Also print informational notes (the charset decision).
     #[arg(short, long)]
     verbose: bool,
+    #[command(flatten)]
+    select: crate::select_args::SelectArgs,
+    #[command(flatten)]
+    walk: crate::batch::WalkArgs,
 }
 
 /// The header of the tab-separated form.
@@ -42,10 +48,11 @@ fn variations(game: &GameTree) -> usize {
 }
 
 /// One line per game: `FILE<TAB>GAME<TAB>FORMAT<TAB>CHARSET (SOURCE)<TAB>B=…<TAB>W=…<TAB>RE=…<TAB>moves=N`.
-pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
+/// Only the games `filter` keeps are listed, each with its number in the input.
+pub fn lines(name: &str, format: Format, read: &ReadOutput, filter: &Filter) -> String {
     let charset = read.charset.map_or_else(|| "-".to_string(), |d| format!("{} ({})", ca_label(d.encoding), d.source));
     let mut out = String::new();
-    for (i, game) in read.collection.games.iter().enumerate() {
+    for (i, game) in kept(read, format, filter) {
         let info = game.info();
         let clean = |s: Option<String>| s.unwrap_or_default().replace(['\t', '\n', '\r'], " ");
         out.push_str(&format!(
@@ -60,11 +67,16 @@ pub fn lines(name: &str, format: Format, read: &ReadOutput) -> String {
     out
 }
 
-/// One JSON record per game.
-pub fn records(name: &str, format: Format, read: &ReadOutput) -> String {
+/// The games `filter` keeps, with their index in the input.
+fn kept<'a>(read: &'a ReadOutput, format: Format, filter: &'a Filter) -> impl Iterator<Item = (usize, &'a GameTree)> {
+    read.collection.games.iter().enumerate().filter(move |(_, g)| filter.matches(g, Some(format)))
+}
+
+/// One JSON record per game `filter` keeps.
+pub fn records(name: &str, format: Format, read: &ReadOutput, filter: &Filter) -> String {
     let charset = read.charset.map(|d| json!({"name": ca_label(d.encoding), "source": d.source.as_str()}));
     let mut out = String::new();
-    for (i, game) in read.collection.games.iter().enumerate() {
+    for (i, game) in kept(read, format, filter) {
         let info = game.info();
         let size = game.board_size();
         let line = json!({
@@ -90,66 +102,90 @@ pub fn run(args: InfoArgs) -> ExitCode {
     #[allow(clippy::needless_update)]
     let reader = Reader::new().with_format_opt(from).with_options(ReadOptions::default().with_encoding(encoding));
     let inputs = if args.inputs.is_empty() { vec![PathBuf::from("-")] } else { args.inputs };
+    let filter = args.select.filter();
+    let mut left_out = 0;
+    if let Err(code) = crate::batch::walk::refuse_folders(&inputs, args.walk.recursive, "describe") {
+        return code;
+    }
+    let walk = match args.walk.options(from, &reader.options().limits) {
+        Ok(w) => w,
+        Err(msg) => {
+            eprintln!("kifu: {msg}");
+            return ExitCode::Usage;
+        }
+    };
     if !args.json {
         if let Err(code) = print_stdout(HEADER.as_bytes()) {
             return code;
         }
     }
-    // The code of the last failure: what a single input exits with.
+    // The exit codes of the failures: what a single input exits with.
     let mut failed = Vec::new();
-    // Inputs after archives are opened: a failure is the exit code only when it is the one.
-    let mut results = 0;
-    for path in &inputs {
-        let input = match crate::input::read(Some(path)) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("kifu: {}: {}", path.display(), e.message);
-                failed.push(e.code);
+    let mut totals = crate::batch::Totals::default();
+    // One walk: named files, the records under folders with -r, archives' members.
+    let mut walked = crate::batch::Inputs::new(&inputs, walk);
+    for item in &mut walked {
+        let input = match item {
+            Item::Input(input) => match (input.name.clone(), input.read()) {
+                (_, Ok(i)) => i,
+                (name, Err(e)) => {
+                    eprintln!("kifu: {name}: {}", e.message);
+                    failed.push(e.code);
+                    totals.failed();
+                    continue;
+                }
+            },
+            Item::Refused(r) => {
+                print_diagnostics(&r.name, std::slice::from_ref(&r.diagnostic), v);
+                failed.extend(r.code);
+                totals.refused(&r);
                 continue;
             }
         };
-        // An archive gives its members, each read as a file would be.
-        let (parts, _) = crate::input::parts(input, from, &reader.options().limits);
-        results += parts.len();
-        for part in parts {
-            let input = match part {
-                crate::input::Part::Input(i) => i,
-                crate::input::Part::Refused { name, diagnostic } => {
-                    print_diagnostics(&name, std::slice::from_ref(&diagnostic), v);
-                    if diagnostic.severity == kifu::Severity::Error {
-                        failed.push(ExitCode::DataErr);
-                    }
-                    continue;
+        let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
+            eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
+            failed.push(ExitCode::DataErr);
+            totals.failed();
+            continue;
+        };
+        let (name, format) = (input.name, decision.format);
+        print_diagnostics(&name, decision.mismatch.as_slice(), v);
+        match reader.read_as(format, input.bytes) {
+            Ok(read) => {
+                if let Some(decision) = read.charset {
+                    print_diagnostics(&name, &[decision.note()], v);
                 }
-            };
-            let Ok(decision) = reader.decide(input.path.as_deref(), &input.bytes) else {
-                eprintln!("kifu: {}: {}", input.name, crate::input::no_format(&input.bytes));
+                print_diagnostics(&name, &read.diagnostics, v);
+                totals.read(decision.mismatch.iter().chain(&read.diagnostics).map(|d| d.severity).max());
+                let shown = kept(&read, format, &filter).count();
+                left_out += read.collection.games.len() - shown;
+                let text = if args.json {
+                    records(&name, format, &read, &filter)
+                } else {
+                    lines(&name, format, &read, &filter)
+                };
+                if let Err(code) = print_stdout(text.as_bytes()) {
+                    return code;
+                }
+            }
+            Err(e) => {
+                print_diagnostics(&name, &e.diagnostics, v);
                 failed.push(ExitCode::DataErr);
-                continue;
-            };
-            let (name, format) = (input.name, decision.format);
-            print_diagnostics(&name, decision.mismatch.as_slice(), v);
-            match reader.read_as(format, input.bytes) {
-                Ok(read) => {
-                    if let Some(decision) = read.charset {
-                        print_diagnostics(&name, &[decision.note()], v);
-                    }
-                    print_diagnostics(&name, &read.diagnostics, v);
-                    let text = if args.json { records(&name, format, &read) } else { lines(&name, format, &read) };
-                    if let Err(code) = print_stdout(text.as_bytes()) {
-                        return code;
-                    }
-                }
-                Err(e) => {
-                    print_diagnostics(&name, &e.diagnostics, v);
-                    failed.push(ExitCode::DataErr);
-                }
+                totals.failed();
             }
         }
     }
+    totals.ignored = walked.ignored();
+    let several = walked.several();
+    if let (false, Some(line)) = (v.quiet, crate::select_args::left_out_line(left_out)) {
+        eprintln!("{line}");
+    }
+    if several && !v.quiet {
+        eprintln!("{}", totals.line("repaired with errors"));
+    }
     match failed.as_slice() {
         [] => ExitCode::Ok,
-        [only] if inputs.len() == 1 && results <= 1 => *only,
+        [only] if !several => *only,
         _ => ExitCode::SomeFailed,
     }
 }

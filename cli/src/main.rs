@@ -12,6 +12,7 @@ mod info;
 mod input;
 mod members;
 mod output;
+mod select_args;
 mod shell;
 mod stream;
 

@@ -130,11 +130,13 @@ fn examples(sub: &str) -> &'static [(&'static str, &'static str)] {
                 "kifu convert -r records/ -O converted/ --report run.ndjson",
             ),
             ("Go on after an interruption", "kifu convert -r records/ -O converted/ --skip-existing"),
+            ("Several records as one NDJSON stream, in the order given", "kifu convert a.gib b.sgf -t ndjson"),
             ("Write GB18030 for an old Chinese reader", "kifu convert game.sgf --encoding gb18030 -o old.sgf"),
         ],
         "check" => &[
             ("Check a record against FF[4] and the rules of Go", "kifu check game.sgf"),
             ("Only the errors, as JSON Lines", "kifu check -q --json *.sgf"),
+            ("Every record under a folder and in its archives", "kifu check -r records/"),
         ],
         "diagram" => &[
             ("The final position as an SVG picture", "kifu diagram game.sgf -o final.svg"),
@@ -146,7 +148,10 @@ fn examples(sub: &str) -> &'static [(&'static str, &'static str)] {
             ("The whole game as figures of 50 moves", "kifu diagram game.sgf --figures 50 -o fig.svg"),
             ("List the variations to pick one with --node", "kifu diagram game.sgf --list"),
         ],
-        "info" => &[("One line per game: players, result, moves, charset", "kifu info *.sgf")],
+        "info" => &[
+            ("One line per game: players, result, moves, charset", "kifu info *.sgf"),
+            ("The games under a folder, GIB files only", "kifu info -r records/ --include '*.gib'"),
+        ],
         "formats" => &[
             ("The formats kifu reads and writes", "kifu formats"),
             ("The charset labels --encoding accepts", "kifu formats --encodings"),

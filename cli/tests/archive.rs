@@ -208,11 +208,20 @@ fn a_named_archive_converts_alone_when_it_holds_one_record() {
     let (_dir, input) = archives();
     let one = kifu().arg("convert").arg(input.join("one.sgf.gz")).assert().success();
     assert_eq!(String::from_utf8_lossy(&one.get_output().stdout), "(;FF[4]CA[UTF-8]GM[1]SZ[9]PB[Gz]\n;B[ee])\n");
-    // Several members need a folder; the message says so, and nothing is read as one game.
-    let many = kifu().arg("convert").arg(input.join("stored.zip")).assert().code(2);
+    // Several members are several inputs: one SGF collection on standard output, in the
+    // archive's order, as `cat` would give them; nothing is read as one game.
+    let many = kifu().arg("convert").arg(input.join("stored.zip")).assert().success();
+    let text = String::from_utf8_lossy(&many.get_output().stdout);
+    assert_eq!(text.matches("(;").count(), 3, "{text}");
+    assert!(text.find("PB[stonecat]").unwrap() < text.find("PW[").unwrap(), "{text}");
     let stderr = String::from_utf8_lossy(&many.get_output().stderr);
-    assert!(stderr.contains("an archive of 3 game records; give -O DIR"), "{stderr}");
-    assert!(many.get_output().stdout.is_empty());
+    assert!(
+        stderr.ends_with("kifu: 3 inputs: 3 ok, 0 with warnings, 0 repaired with errors, 0 failed, 0 skipped\n"),
+        "{stderr}"
+    );
+    // As one GIB they cannot go: GIB holds one game per file.
+    let gib = kifu().args(["convert", "-t", "gib"]).arg(input.join("stored.zip")).assert().code(2);
+    assert!(String::from_utf8_lossy(&gib.get_output().stderr).contains("gib holds one game per file"));
     // Other commands say what the input is, and draw its members with -O.
     let out = input.parent().unwrap().join("pictures");
     let one = kifu().arg("diagram").arg(input.join("stored.zip")).arg("-o").arg(out.join("x.svg")).assert().code(65);

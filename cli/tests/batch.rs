@@ -403,7 +403,12 @@ fn never_writes_into_the_input_tree_unless_in_place() {
     let (code, stderr) = run(&["-r", "in", "-O", "in/converted"], root);
     assert_eq!(code, 2);
     assert!(stderr.contains("--in-place"), "{stderr}");
-    assert_eq!(run(&["-r", "in"], root).0, 2, "no destination");
+    // No destination: the games go to standard output, and nothing is written in the tree.
+    let out = kifu().current_dir(root).args(["convert", "-r", "in"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.find("PB[Black 1]").unwrap() < text.find("PB[Black 2]").unwrap(), "{text}");
+    assert!(!root.join("in/b.sgf").exists());
     // in place: b.txt → b.sgf beside it; a.sgf would overwrite itself and is refused
     let (code, stderr) = run(&["-r", "in", "--in-place", "--report", "rep"], root);
     assert_eq!(code, 1);

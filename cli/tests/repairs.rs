@@ -74,9 +74,11 @@ fn a_batch_run_ends_with_the_repairs_per_kind_and_reports_them() {
         run(&["convert", "-r", &input.display().to_string(), "-O", &out, "--report", &report.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("2 ok, 1 with warnings"), "{stderr}");
-    let last = stderr.lines().last().unwrap();
+    // The repairs, then the total line that ends every run over several inputs.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[lines.len() - 1].starts_with("kifu: 3 inputs: 2 ok, 1 with warnings"), "{stderr}");
     assert_eq!(
-        last,
+        lines[lines.len() - 2],
         "kifu: repairs: 3 fix.ap-version (info), 2 fix.empty-removed (info), 2 fix.komi-scaled (info), \
          2 fix.overtime (info), 1 fix.fox-komi-zero (warning)"
     );
@@ -107,5 +109,8 @@ fn check_over_several_files_ends_with_its_findings_per_kind() {
     let out = Command::new(KIFU).args(["check", &a, &b]).output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("kifu: findings: ") && stderr.contains("check.value-type (error)"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // Then the one total line every command over several inputs ends with.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[1].starts_with("kifu: 2 inputs: ") && lines[1].contains("with errors"), "{stderr}");
 }

@@ -10,12 +10,13 @@ pub mod glob;
 mod plan;
 pub mod report;
 mod run;
-mod walk;
+pub mod walk;
 
 pub use glob::Glob;
 pub use plan::{Plan, plan};
 pub use report::{DiagRecord, Record, Report, Stage, Status};
 pub use run::execute;
+pub use walk::{Inputs, Totals, WalkArgs};
 
 use kifu::Reader;
 use kifu::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
@@ -73,6 +74,13 @@ pub mod codes {
     /// A member of an archive with neither `-O` nor `--merge`: kifu never writes into an
     /// archive, nor beside it in place.
     pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";
+    /// The filters left out every game of the input: nothing written for it (skipped).
+    pub const FILTERED_OUT: &str = "batch.filtered-out";
+}
+
+/// Whether `path` names standard output (`--merge -`).
+pub fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 /// How inputs map to outputs.
@@ -84,7 +92,8 @@ pub enum Collect {
     /// One output per game: `name-001.sgf`, `name-002.sgf`, … (a single-game input keeps
     /// `name.sgf`).
     Split,
-    /// Every game of every input, in input-path order, into this one file.
+    /// Every game of every input, in the order the inputs are given (a folder's files in path
+    /// order), into this one file; `-` is standard output.
     Merge(PathBuf),
 }
 
@@ -124,6 +133,14 @@ pub struct BatchOptions {
     pub sync: bool,
     /// Makes the outputs instead of `to`'s writer (name and extension included).
     pub produce: Option<Arc<dyn Produce>>,
+    /// Only the games that match are converted (formats/archives.md, "Filters").
+    pub filter: kifu::select::Filter,
+    /// What is removed from the games before they are written (formats/normalise.md,
+    /// "Stripping").
+    pub strip: kifu::strip::Strip,
+    /// Names the outputs under `out_dir` from each game's information (formats/archives.md,
+    /// "Naming") instead of mirroring the input paths.
+    pub name: Option<kifu::naming::Template>,
 }
 
 impl BatchOptions {
@@ -146,6 +163,9 @@ impl BatchOptions {
             jobs: 0,
             sync: true,
             produce: None,
+            filter: kifu::select::Filter::new(),
+            strip: kifu::strip::Strip::new(),
+            name: None,
         }
     }
 
@@ -172,7 +192,7 @@ impl BatchOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
     /// A folder was given without `recursive`.
-    #[error("{} is a folder; give -r to convert the files under it", .0.display())]
+    #[error("{} is a folder; give -r to convert the game records under it", .0.display())]
     IsDirectory(PathBuf),
     /// An input given by name does not exist or cannot be read.
     #[error("cannot read {}: {}", .0.display(), .1)]
@@ -189,6 +209,9 @@ pub enum BatchError {
     /// An output path (`--merge`, `--report`) names an input or another output of the run.
     #[error("{0}")]
     OutputClash(String),
+    /// `--name` without `-O`, or with `--merge`.
+    #[error("--name names the files written under -O DIR (not with --merge or --in-place alone)")]
+    NameNeedsOutputDir,
     /// The worker pool could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),

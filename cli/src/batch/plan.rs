@@ -45,9 +45,45 @@ pub struct Job {
     pub(crate) fail: Option<Diagnostic>,
     /// Planning notes (name collisions).
     pub(crate) notes: Vec<Diagnostic>,
-    /// The bytes of an archive's member, taken when it is converted (its `input` is
+    /// Where an archive's member is read from when it is converted (its `input` is
     /// `archive.zip!/inner/path`, a name, not a file).
-    pub(crate) member: std::sync::Mutex<Option<Vec<u8>>>,
+    pub(crate) member: Option<Member>,
+    /// With `--name` and `--split`: the output of each game the filters keep, in order.
+    pub(crate) part_names: Vec<PathBuf>,
+}
+
+/// Where an archive's member is read from when it is converted.
+#[derive(Debug)]
+pub(crate) struct Member {
+    /// The archive file.
+    archive: std::sync::Arc<walk::Archive>,
+    /// The member's path inside it.
+    inner: String,
+    /// Whether the member took its bytes or gave them up.
+    settled: std::sync::atomic::AtomicBool,
+}
+
+impl Member {
+    /// The member's bytes (read with its archive, once per run).
+    pub(crate) fn take(&self) -> std::io::Result<Vec<u8>> {
+        if self.settled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(std::io::Error::other("the member was already converted"));
+        }
+        self.archive.take(&self.inner)
+    }
+
+    /// A copy of the member's bytes, read from its archive now (for `--name`, before the run;
+    /// the run takes its own).
+    pub(crate) fn peek(&self) -> std::io::Result<Vec<u8>> {
+        self.archive.peek(&self.inner)
+    }
+
+    /// The member is done without its bytes (skipped, failed before reading, or read).
+    pub(crate) fn settle(&self) {
+        if !self.settled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            self.archive.done();
+        }
+    }
 }
 
 /// All inputs of a run, ordered by input path, with their outputs decided.
@@ -215,6 +251,87 @@ fn sort_by_path(found: &mut Vec<walk::Found>) {
     found.sort_by(|a, b| a.input.cmp(&b.input));
 }
 
+/// The games of the input of `job` that the filters keep, with their numbers in the input (from
+/// 1); `None` when it cannot be read (its conversion then says why).
+fn kept_games(job: &Job, options: &BatchOptions) -> Option<Vec<(usize, kifu::GameTree)>> {
+    let bytes = match &job.member {
+        Some(m) => m.peek().ok()?,
+        None => std::fs::read(&job.input).ok()?,
+    };
+    let reader = options.reader();
+    let format = reader.decide(Some(&job.input), &bytes).ok()?.format;
+    let read = reader.read_as(format, bytes).ok()?;
+    let games = read.collection.games.into_iter().enumerate().map(|(i, g)| (i + 1, g));
+    Some(games.filter(|(_, g)| options.filter.matches(g, Some(format))).collect())
+}
+
+/// `--name`: each converted input's output (with `--split`, each kept game's) named by
+/// `template` under `dir` from the game's information. Inputs are read here (in parallel) for
+/// it; an input that cannot be read, or whose games are all left out, keeps its mirrored name
+/// (its conversion reports why). With `--split`, names that collide are numbered `-2`, `-3` …
+/// in input order; per input, collisions are resolved with the mirrored names' rule.
+fn name_outputs(jobs: &mut [Job], template: &kifu::naming::Template, dir: &Path, ext: &str, options: &BatchOptions) {
+    use rayon::prelude::*;
+    let split = options.collect == Collect::Split;
+    let named: Vec<Vec<PathBuf>> = jobs
+        .par_iter()
+        .map(|job| {
+            if job.output.is_none() {
+                return Vec::new();
+            }
+            let stem = job.input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let games = kept_games(job, options).unwrap_or_default();
+            let name = |(n, g): &(usize, kifu::GameTree)| {
+                dir.join(template.expand(&kifu::naming::Values::of(g, &stem, *n), ext))
+            };
+            if split { games.iter().map(name).collect() } else { games.first().map(name).into_iter().collect() }
+        })
+        .collect();
+    let mut taken: HashSet<PathBuf> = jobs.iter().map(|j| folded(&j.input)).collect();
+    for (job, names) in jobs.iter_mut().zip(named) {
+        if names.is_empty() {
+            continue;
+        }
+        if !split {
+            job.output = names.into_iter().next();
+            continue;
+        }
+        let mut parts = Vec::with_capacity(names.len());
+        for name in names {
+            let free = if taken.contains(&folded(&name)) {
+                let alt =
+                    (2..).map(|k| numbered(&name, k)).find(|p| !taken.contains(&folded(p))).unwrap_or(name.clone());
+                job.notes.push(Diagnostic::warning(
+                    codes::NAME_COLLISION,
+                    format!(
+                        "{} is already the output of another game; writing {} instead",
+                        name.display(),
+                        alt.display()
+                    ),
+                ));
+                alt
+            } else {
+                name
+            };
+            taken.insert(folded(&free));
+            parts.push(free);
+        }
+        job.output = parts.first().cloned();
+        job.part_names = parts;
+    }
+}
+
+/// `name.sgf` → `name-K.sgf`, the name kept as the operating system's bytes.
+fn numbered(path: &Path, k: usize) -> PathBuf {
+    let mut name = path.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    name.push(format!("-{k}"));
+    if let Some(e) = path.extension() {
+        name.push(".");
+        name.push(e);
+    }
+    path.with_file_name(name)
+}
+
 /// Finds the inputs under `inputs` and plans their outputs.
 pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchError> {
     let to = options.to;
@@ -225,6 +342,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
         Collect::Merge(p) => Some(p.clone()),
         _ => None,
     };
+    if options.name.is_some() && (merge.is_some() || options.out_dir.is_none()) {
+        return Err(BatchError::NameNeedsOutputDir);
+    }
+    // `--merge -` (and several inputs with no destination): standard output, no file.
+    let merge_file = merge.as_deref().filter(|m| !super::is_stdout(m));
     if merge.is_none() && options.out_dir.is_none() && !options.in_place {
         let what = match (&options.collect, inputs.len()) {
             (Collect::Split, _) => "--split's numbered files (one per game)",
@@ -246,9 +368,9 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let (mut found, mut ignored) = walk::find(inputs, options)?;
     // The merged file of an earlier run found in a walked folder is our output, not an input;
     // an input named on the command line is never replaced by the merge.
-    if let Some(key) = merge.as_deref().and_then(file_key) {
+    if let Some(key) = merge_file.and_then(file_key) {
         if let Some(f) = found.iter().find(|f| f.named && file_key(&f.input) == Some(key)) {
-            let m = merge.as_deref().unwrap_or(&f.input).display();
+            let m = merge_file.unwrap_or(&f.input).display();
             return Err(BatchError::OutputClash(format!(
                 "the merged file {m} is the input {}; refusing to overwrite it",
                 f.input.display()
@@ -260,6 +382,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     }
     sort_by_path(&mut found);
     found.dedup_by(|a, b| a.input == b.input);
+    // A merge takes the inputs in the order they are given, as `cat` does (each folder's files
+    // in path order); a stable sort keeps the path order within each.
+    if merge.is_some() {
+        found.sort_by_key(|f| f.root);
+    }
 
     let ext = match &options.produce {
         Some(p) => p.extension(),
@@ -268,7 +395,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     let mut jobs: Vec<Job> = found
         .into_iter()
         .map(|f| {
-            let is_member = f.member.is_some();
+            let is_member = f.archive.is_some() || f.member.is_some();
+            let member = f.archive.map(|(archive, inner)| {
+                archive.expect_one();
+                Member { archive, inner, settled: std::sync::atomic::AtomicBool::new(false) }
+            });
             let mut job = Job {
                 input: f.input,
                 output: None,
@@ -276,7 +407,8 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                 skip: None,
                 fail: None,
                 notes: Vec::new(),
-                member: std::sync::Mutex::new(f.member),
+                member,
+                part_names: Vec::new(),
             };
             match f.verdict {
                 // kifu never writes into an archive: its members' outputs need a folder.
@@ -296,11 +428,15 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
                     job.format = options.from.or_else(|| Format::from_path(&job.input));
                     job.skip = Some(d);
                 }
-                Verdict::Fail(d) => job.fail = Some(d),
+                Verdict::Fail(d) | Verdict::Named(d, _) => job.fail = Some(d),
             }
             job
         })
         .collect();
+
+    if let (Some(template), Some(dir)) = (&options.name, &options.out_dir) {
+        name_outputs(&mut jobs, template, dir, ext, options);
+    }
 
     if merge.is_none() {
         // Same natural output: the input already named like its output wins, then the first by
@@ -346,8 +482,11 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
     // An output that does not exist yet cannot be an input; one that exists is compared by
     // identity, so links and `..` do not hide that it is an input. The inputs' identities are
     // taken only when some output exists (a fresh run needs none).
-    let existing: Vec<(usize, FileKey)> =
-        jobs.iter().enumerate().filter_map(|(i, j)| j.output.as_deref().and_then(file_key).map(|k| (i, k))).collect();
+    let existing: Vec<(usize, FileKey)> = jobs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| j.output.as_deref().filter(|o| !super::is_stdout(o)).and_then(file_key).map(|k| (i, k)))
+        .collect();
     let input_keys = std::sync::OnceLock::new();
     if !existing.is_empty() {
         let keys = input_keys.get_or_init(|| input_keys_of(&jobs));
@@ -359,7 +498,7 @@ pub fn plan(inputs: &[PathBuf], options: &BatchOptions) -> Result<Plan, BatchErr
             }
         }
     }
-    let planned = jobs.iter().filter_map(|j| j.output.as_deref().map(folded)).collect();
+    let planned = jobs.iter().flat_map(|j| j.output.iter().chain(&j.part_names)).map(|p| folded(p)).collect();
     Ok(Plan { jobs, ignored, planned, input_keys })
 }
 
@@ -376,6 +515,8 @@ mod tests {
                 verdict: Verdict::Convert(None),
                 named: true,
                 member: None,
+                root: 0,
+                archive: None,
             };
             names.iter().map(found).collect()
         };
@@ -396,6 +537,8 @@ mod tests {
                 verdict: Verdict::Convert(None),
                 named: false,
                 member: None,
+                root: 0,
+                archive: None,
             })
             .collect();
         let mut usual = usual;

@@ -127,6 +127,13 @@ pub struct Record {
     pub games: usize,
     /// Every diagnostic: planning notes first, then the reader's, then the writer's.
     pub diagnostics: Vec<DiagRecord>,
+    /// Games of the input the filters left out (formats/archives.md, "Filters"); absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub filtered: usize,
+    /// What `--strip` removed, per kind (formats/normalise.md, "Stripping"); absent when
+    /// nothing was.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stripped: BTreeMap<&'static str, usize>,
     /// How many of `outputs` already held exactly these bytes and were left untouched (not in
     /// the NDJSON, so a rerun gives the same report).
     #[serde(skip)]
@@ -146,7 +153,16 @@ impl Record {
             status: Status::Ok,
             games: 0,
             diagnostics: Vec::new(),
+            filtered: 0,
+            stripped: BTreeMap::new(),
             unchanged: 0,
+        }
+    }
+
+    /// Counts what `--strip` removed from this input.
+    pub(crate) fn add_stripped(&mut self, removed: &kifu::strip::Removed) {
+        for (kind, n) in removed.iter() {
+            *self.stripped.entry(kind.name()).or_insert(0) += n;
         }
     }
 
@@ -193,6 +209,10 @@ pub struct MergeRecord {
     /// Whether the file already held exactly these bytes (not in the NDJSON).
     #[serde(skip)]
     pub unchanged: bool,
+    /// The merged bytes for standard output (`--merge -`), which the command writes after the
+    /// run (not in the NDJSON; `None` on a dry run).
+    #[serde(skip)]
+    pub stdout: Option<Vec<u8>>,
 }
 
 /// Totals of a run. Holds no timings, so the report is the same for every run of the same inputs.
@@ -215,6 +235,16 @@ pub struct Summary {
     pub outputs: usize,
     /// Repairs per kind over every input, most frequent first (formats/cli.md, "Repairs").
     pub repairs: Vec<RepairCount>,
+    /// Games the filters left out, over every input; absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub filtered: usize,
+    /// What `--strip` removed over every input, per kind; absent when nothing was.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stripped: BTreeMap<&'static str, usize>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// How many repairs of one kind (`fix.*` code and severity) a run made.
@@ -273,6 +303,10 @@ impl Report {
             *summary.formats.entry(r.from.unwrap_or("unknown")).or_insert(0) += 1;
             summary.games += r.games;
             summary.outputs += r.outputs.len();
+            summary.filtered += r.filtered;
+            for (kind, n) in &r.stripped {
+                *summary.stripped.entry(kind).or_insert(0) += n;
+            }
         }
         let mut repairs: BTreeMap<(&'static str, &'static str), usize> = BTreeMap::new();
         for d in records.iter().flat_map(|r| &r.diagnostics).filter(|d| d.code.starts_with("fix.")) {

@@ -127,9 +127,9 @@ fn open_regular(path: &Path) -> io::Result<(std::fs::File, u64)> {
     Ok((file, meta.len()))
 }
 
-/// The bytes of an archive's member, taken from its job (each job is converted once).
-fn take_member(job: &Job) -> Option<Vec<u8>> {
-    job.member.lock().map_or(None, |mut m| m.take())
+/// The bytes of an archive's member, read with its archive (each job is converted once).
+fn take_member(job: &Job) -> Option<io::Result<Vec<u8>>> {
+    job.member.as_ref().map(super::plan::Member::take)
 }
 
 /// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
@@ -172,6 +172,23 @@ fn read_input(
             None
         }
     }
+}
+
+/// The games of `collection` that the filters keep, stripped as asked; counted in `record`.
+/// `None` (the record skipped, with [`codes::FILTERED_OUT`]) when the filters leave none.
+fn pick(mut collection: Collection, options: &BatchOptions, record: &mut Record) -> Option<Collection> {
+    let format = record.from.and_then(Format::from_name);
+    let left_out = options.filter.retain(&mut collection, format);
+    record.filtered += left_out;
+    if left_out > 0 && collection.games.is_empty() {
+        let msg = format!("no game matches the filters ({left_out} left out); nothing written for it");
+        record.add(Stage::Batch, &[Diagnostic::info(codes::FILTERED_OUT, msg)]);
+        record.status = Status::Skipped;
+        return None;
+    }
+    let removed = options.strip.apply_all(&mut collection);
+    record.add_stripped(&removed);
+    Some(collection)
 }
 
 /// The diagnostics of a failed write: the writer's own, or one saying why it could not write.
@@ -224,7 +241,8 @@ fn stream_input(
     record: &mut Record,
 ) -> bool {
     use kifu::stream::{self, StreamError, StreamOptions};
-    if !options.to.writes_in_parts() {
+    // Filters and stripping work on whole collections: such an input is read whole.
+    if !options.to.writes_in_parts() || !options.filter.is_empty() || !options.strip.is_empty() {
         return false;
     }
     let mut head = Vec::new();
@@ -310,7 +328,7 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     // Opened once: its length tells whether it is converted piece by piece, and a small input
     // (nearly all) is read from this open. An archive's member was read with the archive.
     let bytes = match take_member(job) {
-        Some(bytes) => Ok(bytes),
+        Some(bytes) => bytes,
         None => match open_regular(&job.input) {
             Ok((file, len)) if is_big(len, options) => {
                 if !split && stream_input(job, file, output, options, &mut record) {
@@ -323,35 +341,40 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
         },
     };
     let Some((collection, charset)) = read_input(job, bytes, options, &mut record) else { return record };
+    let Some(collection) = pick(collection, options, &mut record) else { return record };
     let write_options = options.write.clone().with_source_charset(charset);
-    let parts: Vec<(PathBuf, Collection)> = if split && collection.games.len() > 1 {
-        let n = collection.games.len();
-        collection
-            .games
-            .into_iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let mut name = split_name(output, i, n);
-                // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
-                if planned.contains(&folded(&name)) {
-                    let taken = name.clone();
-                    name = (2..)
-                        .map(|k| numbered(&taken, k))
-                        .find(|p| !planned.contains(&folded(p)))
-                        .unwrap_or_else(|| taken.clone());
-                    let msg = format!(
-                        "{} is the output of another input; writing {} instead",
-                        taken.display(),
-                        name.display()
-                    );
-                    record.add(Stage::Batch, &[Diagnostic::warning(codes::NAME_COLLISION, msg)]);
-                }
-                (name, Collection::new(vec![g]))
-            })
-            .collect()
-    } else {
-        vec![(output.clone(), collection)]
-    };
+    let parts: Vec<(PathBuf, Collection)> =
+        if split && !job.part_names.is_empty() && job.part_names.len() == collection.games.len() {
+            // Named by --name when planned: one name per kept game, collisions already resolved.
+            job.part_names.iter().cloned().zip(collection.games.into_iter().map(|g| Collection::new(vec![g]))).collect()
+        } else if split && collection.games.len() > 1 {
+            let n = collection.games.len();
+            collection
+                .games
+                .into_iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let mut name = split_name(output, i, n);
+                    // Another input's planned output: `name-001-2.sgf`, `-3` … (deterministic).
+                    if planned.contains(&folded(&name)) {
+                        let taken = name.clone();
+                        name = (2..)
+                            .map(|k| numbered(&taken, k))
+                            .find(|p| !planned.contains(&folded(p)))
+                            .unwrap_or_else(|| taken.clone());
+                        let msg = format!(
+                            "{} is the output of another input; writing {} instead",
+                            taken.display(),
+                            name.display()
+                        );
+                        record.add(Stage::Batch, &[Diagnostic::warning(codes::NAME_COLLISION, msg)]);
+                    }
+                    (name, Collection::new(vec![g]))
+                })
+                .collect()
+        } else {
+            vec![(output.clone(), collection)]
+        };
     // A numbered name may be an input file (in place, next to `a.sgf` an older `a-001.sgf`); the
     // planned output was checked when planning.
     let numbered = |p: &PathBuf| p != output && file_key(p).is_some_and(|k| plan.input_keys().contains(&k));
@@ -434,10 +457,15 @@ fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, op
         status: Status::Ok,
         diagnostics: Vec::new(),
         unchanged: false,
+        stdout: None,
     };
     let collection = Collection::new(games);
     let mut scratch = Record::new(String::new(), None, options.output_name());
     match options.write(&collection, &options.write) {
+        Ok(w) if super::is_stdout(path) => {
+            scratch.add(Stage::Write, &w.diagnostics);
+            m.stdout = (!options.dry_run).then_some(w.bytes);
+        }
         Ok(w) => {
             scratch.add(Stage::Write, &w.diagnostics);
             match put(path, &w.bytes, options, &mut scratch) {
@@ -477,7 +505,13 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
     let removed = if options.dry_run {
         0
     } else {
-        let dirs: BTreeSet<&Path> = plan.jobs.iter().filter_map(|j| j.output.as_deref()).map(parent_folder).collect();
+        let dirs: BTreeSet<&Path> = plan
+            .jobs
+            .iter()
+            .filter_map(|j| j.output.as_deref())
+            .filter(|o| !super::is_stdout(o))
+            .map(parent_folder)
+            .collect();
         remove_stale_temp_files(&dirs)
     };
     let mut report = pool.install(|| match &merge_path {
@@ -487,6 +521,8 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .par_iter()
                 .map(|job| {
                     let r = convert_one(job, options, &plan);
+                    // A member that was not read gives up its place in its archive's bytes.
+                    job.member.iter().for_each(super::plan::Member::settle);
                     progress(&r);
                     r
                 })
@@ -510,10 +546,11 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                         r = r.fail(d.clone());
                         None
                     } else {
-                        let bytes = take_member(job).map_or_else(|| read_regular(&job.input), Ok);
-                        read_input(job, bytes, options, &mut r).map(|(c, _)| c)
+                        let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
+                        read_input(job, bytes, options, &mut r).and_then(|(c, _)| pick(c, options, &mut r))
                     };
                     r.settle();
+                    job.member.iter().for_each(super::plan::Member::settle);
                     progress(&r);
                     (r, part)
                 })
@@ -543,6 +580,7 @@ fn sync_outputs(report: &Report) {
         .iter()
         .flat_map(|r| r.outputs.iter())
         .chain(report.merge.iter().map(|m| &m.output))
+        .filter(|o| !super::is_stdout(Path::new(o.as_str())))
         .map(|o| parent_folder(Path::new(o.as_str())))
         .collect();
     #[cfg(unix)]
