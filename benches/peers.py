@@ -93,7 +93,7 @@ def drive(tool, mode, source, output=None):
 
         threads = 1 if tool.endswith("-1") else None
         wall, cpu = time.perf_counter(), time.process_time()
-        table = kifu.read_table(paths, threads=threads)
+        table = kifu.read_table(paths, threads=threads, skip_errors=True)
         pq.write_table(table, output)
         games = table.num_rows
     elif tool.startswith("kifu"):
