@@ -541,7 +541,8 @@ def main():
                         row("kifu", "kifu convert -t ndjson (reference)", "command",
                             kifu_cmd + ["-t", "ndjson", *(["--merge", str(nd)] if mode == "list" else ["-o", str(nd)])],
                             ref=True, output=nd),
-                        row("kifu", "kifu convert -o x.parquet", "command", kifu_cmd + ["-t", "parquet", "-o", str(pq_cmd)],
+                        row("kifu", "kifu convert -o x.parquet", "command",
+                            kifu_cmd + ["-t", "parquet", *(["--merge"] if mode == "list" else ["-o"]), str(pq_cmd)],
                             output=pq_cmd),
                     ]
                     if py:
