@@ -15,10 +15,13 @@ sgf-parse crate (examples/peers.rs, one thread each), kifu's Python package (rea
 sgfmill 1.1.1, pysgf 1.0.0 (the parser KaTrain 1.20 reads SGF with), @sabaki/sgf 3.4.7 (Node).
 Floors: `cat` of the same files, and for the collection a memchr scan of its brackets.
 A third table replays every main line of the corpus to board positions (NumPy int8 planes):
-kifu.load_positions against sgfmill's boards.Board.play.
+kifu.load_positions against sgfmill's boards.Board.play (with the planes, and the replay alone).
+A fourth writes Parquet, one row per game (formats/parquet.md): the kifu command (`-o
+x.parquet`) and kifu.read_table + pyarrow.parquet.write_table, on the corpus and the collection,
+beside the command's NDJSON of the same inputs; no peer writes Parquet, so it has no peer rows.
 
 Everything the peers need is installed into --env (default: a temporary folder, removed at the
-end): a venv with sgfmill, pysgf, NumPy, maturin and kifu's wheel built from python/, and a Node folder
+end): a venv with sgfmill, pysgf, NumPy, pyarrow, maturin and kifu's wheel built from python/, and a Node folder
 with @sabaki/sgf. Nothing is installed into the repository. A tool that cannot be installed
 (no node, no network) is left out of the table with a note.
 
@@ -42,11 +45,12 @@ VERSIONS = {"sgfmill": "1.1.1", "pysgf": "1.0.0", "@sabaki/sgf": "3.4.7"}
 SLOW = 5.0  # seconds: a row whose first run takes longer runs once
 
 # ----------------------------------------------------------------------------------- readers
-# Run by the venv's Python as `peers.py --driver TOOL MODE INPUT`; MODE is `list` (INPUT: a file
-# of paths, one a line) or `collection` (INPUT: one SGF file). Prints "WALL CPU GAMES FAILED".
+# Run by the venv's Python as `peers.py --driver TOOL MODE INPUT [OUTPUT]`; MODE is `list` (INPUT:
+# a file of paths, one a line) or `collection` (INPUT: one SGF file); OUTPUT: the file a writer
+# writes. Prints "WALL CPU GAMES FAILED".
 
 
-def drive(tool, mode, source):
+def drive(tool, mode, source, output=None):
     paths = Path(source).read_text().splitlines() if mode == "list" else [source]
     games = failed = 0
     if tool in ("kifu-positions", "kifu-positions-1"):
@@ -62,6 +66,36 @@ def drive(tool, mode, source):
         failed = sum(1 for r in kifu.read_many(paths) if not isinstance(r, kifu.Collection))
         wall, cpu = time.perf_counter(), time.process_time()
         games = len(kifu.load_positions(paths, threads=threads, skip_errors=True))
+    elif tool == "kifu-game-positions":
+        # The same planes game by game, as a loop over files would make them: kifu.read, then
+        # game.positions() for each game (one thread).
+        import warnings
+
+        import kifu
+
+        warnings.simplefilter("ignore", kifu.KifuWarning)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for p in paths:
+            try:
+                collection = kifu.read(p)
+            except (kifu.ReadError, OSError):
+                failed += 1
+                continue
+            for game in collection:
+                game.positions()
+                games += 1
+    elif tool in ("kifu-parquet", "kifu-parquet-1"):
+        # One row per game, built in Rust (kifu.read_table, a pyarrow.Table) and written by pyarrow
+        # to the Parquet file OUTPUT (pyarrow's defaults: Snappy).
+        import pyarrow.parquet as pq
+
+        import kifu
+
+        threads = 1 if tool.endswith("-1") else None
+        wall, cpu = time.perf_counter(), time.process_time()
+        table = kifu.read_table(paths, threads=threads, skip_errors=True)
+        pq.write_table(table, output)
+        games = table.num_rows
     elif tool.startswith("kifu"):
         import kifu
 
@@ -117,6 +151,25 @@ def drive(tool, mode, source):
                     games += 1
                 except Exception:  # noqa: BLE001
                     failed += 1
+    elif tool == "sgfmill-play":
+        # sgfmill's replay alone, without the planes: boards.Board.play on every move (what the
+        # planes cost in Python is the difference from the row above).
+        from sgfmill import sgf, sgf_moves
+
+        wall, cpu = time.perf_counter(), time.process_time()
+        for p in paths:
+            try:
+                board, plays = sgf_moves.get_setup_and_moves(sgf.Sgf_game.from_bytes(Path(p).read_bytes()))
+            except ValueError:
+                failed += 1
+                continue
+            for colour, move in plays:
+                if move is not None:
+                    try:
+                        board.play(move[0], move[1], colour)
+                    except ValueError:
+                        pass
+            games += 1
     elif tool == "sgfmill-positions":
         # The same planes with sgfmill: its setup and moves, replayed with boards.Board.play
         # (captures; an occupied point raises ValueError: that move is skipped), each position
@@ -196,7 +249,7 @@ def python_env(env):
             say("note: no venv: the Python readers are left out")
             return None
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    want = [f"sgfmill=={VERSIONS['sgfmill']}", f"pysgf=={VERSIONS['pysgf']}", "maturin", "numpy"]
+    want = [f"sgfmill=={VERSIONS['sgfmill']}", f"pysgf=={VERSIONS['pysgf']}", "maturin", "numpy", "pyarrow"]
     r = run_quiet(pip + want)
     if r.returncode != 0:
         say(f"note: pip install {' '.join(want)} failed; the Python readers are left out:\n{r.stderr}")
@@ -269,7 +322,8 @@ def collection(yenw, megabytes, work):
 
 
 def machine():
-    """One line: the date, the processor, the cores, the load, kifu's commit."""
+    """One line: the processor, the cores, kifu's commit (the load goes to stderr: it describes the
+    run, not the result)."""
     cpu = "unknown processor"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -279,10 +333,8 @@ def machine():
     except OSError:
         pass
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return (
-        f"{time.strftime('%Y-%m-%d')}, {cpu}, {os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.2f} at the start; kifu {commit.stdout.strip() or 'outside git'}"
-    )
+    say(f"load average {os.getloadavg()[0]:.2f} at the start")
+    return f"{cpu}, {os.cpu_count()} cores; kifu {commit.stdout.strip() or 'outside git'}"
 
 
 def process(cmd, env=None):
@@ -299,6 +351,8 @@ def measure(row, runs):
     """Best (wall, CPU, games) of up to RUNS runs of ROW's command; None when it failed."""
     best = None
     for k in range(runs):
+        if row.get("output"):  # a writer's output of the last run, removed (never compared)
+            Path(row["output"]).unlink(missing_ok=True)
         wall, cpu, out, code = process(row["cmd"], row.get("env"))
         # kifu exits 1 when some inputs failed and 3 for warnings with --strict; anything else
         # (a crash, a usage error, a missing interpreter) leaves the row out.
@@ -361,7 +415,7 @@ def table(title, rows, runs):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--driver":
-        return drive(*sys.argv[2:5])
+        return drive(*sys.argv[2:6])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     ap.add_argument("--mb", type=float, default=105, help="size of the large collection (default 105)")
@@ -371,7 +425,7 @@ def main():
         "--skip",
         default="",
         help="readers to leave out, comma-separated: cat, scan, kifu, kifu-rust, sgf-parse, kifu-python, "
-        "sgfmill, pysgf, sabaki",
+        "sgfmill, pysgf, sabaki; parquet: the Parquet table",
     )
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -458,8 +512,12 @@ def main():
                     ref=True),
                 row("kifu-python", f"{kp}, one thread", "Python", drv + ["kifu-positions-1", "list", str(listing)],
                     self_timed=True, env=one),
+                row("kifu-python", "kifu.read + game.positions(), file by file", "Python",
+                    drv + ["kifu-game-positions", "list", str(listing)], self_timed=True, env=one),
                 row("sgfmill", f"sgfmill {VERSIONS['sgfmill']} boards.Board.play", "Python",
                     drv + ["sgfmill-positions", "list", str(listing)], self_timed=True, vs=kp),
+                row("sgfmill", f"sgfmill {VERSIONS['sgfmill']} boards.Board.play, no planes", "Python",
+                    drv + ["sgfmill-play", "list", str(listing)], self_timed=True, vs=kp),
             ]
             table(
                 f"replay to positions: every main line of the {len(paths):,} files as int8 board planes "
@@ -467,6 +525,41 @@ def main():
                 [x for x in positions if x["key"] not in skip],
                 args.runs,
             )
+        if "parquet" not in skip:
+            # Outputs in memory where there is /dev/shm: the disk's speed is not kifu's.
+            shm = Path("/dev/shm")
+            outs = Path(tempfile.mkdtemp(prefix="kifu-peers-out.", dir=shm if shm.is_dir() else temp))
+            try:
+                for what, inputs, args_in, label in (
+                    ("corpus", str(listing), ["-r", str(corpus)], f"the {len(paths):,} files of the corpus"),
+                    ("collection", str(big), [str(big), "-f", "sgf"], f"the {big.stat().st_size / 1e6:.0f} MB collection"),
+                ):
+                    mode = "list" if what == "corpus" else "collection"
+                    nd, pq_cmd, pq_py = outs / f"{what}.ndjson", outs / f"{what}.parquet", outs / f"{what}-py.parquet"
+                    kifu_cmd = [str(kifu_bin), "convert", "-q", *args_in]
+                    writers = [
+                        row("kifu", "kifu convert -t ndjson (reference)", "command",
+                            kifu_cmd + ["-t", "ndjson", *(["--merge", str(nd)] if mode == "list" else ["-o", str(nd)])],
+                            ref=True, output=nd),
+                        row("kifu", "kifu convert -o x.parquet", "command",
+                            kifu_cmd + ["-t", "parquet", *(["--merge"] if mode == "list" else ["-o"]), str(pq_cmd)],
+                            output=pq_cmd),
+                    ]
+                    if py:
+                        drv = [str(py), me, "--driver"]
+                        writers += [
+                            row("kifu-python", "kifu.read_table + pyarrow.parquet.write_table", "Python",
+                                drv + ["kifu-parquet", mode, inputs, str(pq_py)], self_timed=True, output=pq_py),
+                            row("kifu-python", "the same, one thread", "Python",
+                                drv + ["kifu-parquet-1", mode, inputs, str(pq_py)], self_timed=True, env=one,
+                                output=pq_py),
+                        ]
+                    table(f"writing Parquet, one row per game: {label}", [x for x in writers if x["key"] not in skip],
+                          args.runs)
+                    for f in (nd, pq_cmd, pq_py):
+                        f.unlink(missing_ok=True)
+            finally:
+                shutil.rmtree(outs, ignore_errors=True)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
 
