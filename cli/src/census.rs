@@ -42,6 +42,8 @@ pub struct CensusArgs {
     /// Print errors only (no closing summary line).
     #[arg(short, long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub select: crate::select_args::SelectArgs,
 }
 
 /// One input read: its name (`archive.zip!/inner` for a member) and what it holds.
@@ -56,6 +58,18 @@ pub struct Read {
     pub failure: Option<Diagnostic>,
     /// Whether it was skipped (a link not followed, an archive inside an archive).
     pub skipped: bool,
+    /// The numbers in the file (from 1) of the games the filters kept, in order; empty when
+    /// no filter was given (every game, numbered in order).
+    pub numbers: Vec<usize>,
+    /// Games the filters left out.
+    pub left_out: usize,
+}
+
+impl Read {
+    /// The number in its file (from 1) of the `i`th game kept (from 0).
+    pub fn number(&self, i: usize) -> usize {
+        self.numbers.get(i).copied().unwrap_or(i + 1)
+    }
 }
 
 /// What the walk found and how each input read.
@@ -81,6 +95,8 @@ pub fn read_one(name: String, path: &std::path::Path, bytes: std::io::Result<Vec
         games: 0,
         failure: Some(d),
         skipped: false,
+        numbers: Vec::new(),
+        left_out: 0,
     };
     let bytes = match bytes {
         Ok(b) => b,
@@ -97,13 +113,21 @@ pub fn read_one(name: String, path: &std::path::Path, bytes: std::io::Result<Vec
     };
     let format = decision.format;
     match reader.read_as(format, bytes) {
-        Ok(read) => {
+        Ok(mut read) => {
+            // The filters pick games: the numbers of those kept are remembered.
+            let (mut numbers, before) = (Vec::new(), read.collection.games.len());
+            if !options.filter.is_empty() {
+                numbers = (1..=before)
+                    .filter(|&n| options.filter.matches(&read.collection.games[n - 1], Some(format)))
+                    .collect();
+                options.filter.retain(&mut read.collection, Some(format));
+            }
             let mut stats = FileStats::of(format, len, &read);
             if let Some(m) = &decision.mismatch {
                 stats.note(m);
             }
             let games = read.collection.games.len();
-            Read { name, stats, games, failure: None, skipped: false }
+            Read { name, stats, games, failure: None, skipped: false, numbers, left_out: before - games }
         }
         Err(e) => {
             let d = e
@@ -127,13 +151,23 @@ fn read_found(f: Found, options: &BatchOptions) -> Read {
             };
             read_one(name, &f.input, bytes, options)
         }
-        Verdict::Skip(d) => Read { name, stats: FileStats::default(), games: 0, failure: Some(d), skipped: true },
+        Verdict::Skip(d) => Read {
+            name,
+            stats: FileStats::default(),
+            games: 0,
+            failure: Some(d),
+            skipped: true,
+            numbers: Vec::new(),
+            left_out: 0,
+        },
         Verdict::Fail(d) | Verdict::Named(d, _) => Read {
             name,
             stats: FileStats::failed(None, 0, std::slice::from_ref(&d)),
             games: 0,
             failure: Some(d),
             skipped: false,
+            numbers: Vec::new(),
+            left_out: 0,
         },
     }
 }
@@ -155,6 +189,7 @@ pub fn options(args: &CensusArgs) -> Result<BatchOptions, ExitCode> {
     options.include = globs(&args.include)?;
     options.exclude = globs(&args.exclude)?;
     options.jobs = args.jobs.unwrap_or(0);
+    options.filter = args.select.filter();
     Ok(options)
 }
 
@@ -209,6 +244,11 @@ pub fn summary_line(census: &Census, games: usize) -> String {
     line
 }
 
+/// The line saying how many games the filters left out, when they left some out.
+pub fn left_out_line(census: &Census) -> Option<String> {
+    crate::select_args::left_out_line(census.reads.iter().map(|r| r.left_out).sum())
+}
+
 /// The exit code of a census: 1 when some input failed, else 0.
 pub fn exit_code(census: &Census) -> ExitCode {
     if census.failed() > 0 { ExitCode::SomeFailed } else { ExitCode::Ok }
@@ -225,7 +265,7 @@ pub fn collect(census: &Census, min_prefix: usize) -> (kifu::dedup::Dedup, Origi
     for (i, r) in census.reads.iter().enumerate() {
         for (g, print) in r.stats.fingerprints().enumerate() {
             dedup.add(print.clone());
-            origins.push((i, g + 1));
+            origins.push((i, r.number(g)));
         }
     }
     (dedup, origins)
@@ -235,7 +275,7 @@ pub fn collect(census: &Census, min_prefix: usize) -> (kifu::dedup::Dedup, Origi
 pub fn place(census: &Census, origins: &Origins, index: usize) -> String {
     let (file, game) = origins[index];
     let read = &census.reads[file];
-    if read.games > 1 { format!("{}#{game}", read.name) } else { read.name.clone() }
+    if read.games + read.left_out > 1 { format!("{}#{game}", read.name) } else { read.name.clone() }
 }
 
 /// `kifu convert --dedup`'s first pass: reads every input the plan converts, finds the groups

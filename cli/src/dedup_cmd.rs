@@ -98,6 +98,9 @@ pub fn run(args: DedupArgs) -> ExitCode {
             if groups.len() == 1 { "" } else { "s" },
             if redundant == 1 { "y" } else { "ies" },
         );
+        if let Some(line) = census::left_out_line(&census) {
+            eprintln!("{line}");
+        }
     }
     census::exit_code(&census)
 }

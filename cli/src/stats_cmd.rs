@@ -132,6 +132,9 @@ pub fn run(args: StatsArgs) -> ExitCode {
     }
     if !v.quiet {
         eprintln!("{}", census::summary_line(&census, stats.games));
+        if let Some(line) = census::left_out_line(&census) {
+            eprintln!("{line}");
+        }
     }
     census::exit_code(&census)
 }

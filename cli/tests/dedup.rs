@@ -165,3 +165,24 @@ fn exit_codes_follow_the_table() {
     let s: Value = serde_json::from_str(&out).unwrap();
     assert_eq!((s["files"].as_u64(), s["damage"]["failed"].as_u64()), (Some(2), Some(1)));
 }
+
+#[test]
+fn filters_pick_the_games_dedup_and_stats_look_at_keeping_their_numbers() {
+    let dir = fixtures();
+    let dir = dir.to_str().unwrap();
+    // --min-moves 30 leaves out the 26-move download (and the short first game of the collection)
+    let (out, code) = stdout(&["dedup", "-r", dir, "--json", "--min-moves", "30"]);
+    assert_eq!(code, 0);
+    let groups: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(groups.len(), 1, "{out}");
+    let names: Vec<String> = groups[0]["copies"].as_array().unwrap().iter().map(copy_name).collect();
+    assert!(!names.contains(&"download-cut.sgf".to_string()), "{names:?}");
+    // the mirrored copy keeps its number in its file although the first game was left out
+    assert!(names.contains(&"collection.sgf#2".to_string()), "{names:?}");
+    let err = kifu().args(["dedup", "-r", dir, "--min-moves", "30"]).output().unwrap().stderr;
+    assert!(String::from_utf8_lossy(&err).contains("left out by the filters"));
+    // stats count only the games the filters keep
+    let (out, _) = stdout(&["stats", "-r", dir, "--json", "--player", "Sato"]);
+    let stats: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(stats["games"], 1, "{out}");
+}
