@@ -226,7 +226,13 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         // An archive of several records: its members are several inputs.
         Err(None) => {
             let inputs: Vec<PathBuf> = input.into_iter().collect();
-            return crate::batch_cmd::run(&inputs, &batch, common(reader.options().clone()));
+            let mut common = common(reader.options().clone());
+            // A table of their games: -o names it, as for several inputs.
+            if to_guess.writes_table() && output.is_some() {
+                batch.merge_into(output);
+                common.single_output = false;
+            }
+            return crate::batch_cmd::run(&inputs, &batch, common);
         }
         Err(Some(code)) => return code,
     };

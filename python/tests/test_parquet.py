@@ -97,3 +97,19 @@ def test_a_large_collection_is_streamed_into_row_groups(tmp_path):
         {"color": "B", "x": None, "y": None},
         {"color": "W", "x": None, "y": None},
     ]
+
+
+def test_an_archive_of_several_records_becomes_one_table(tmp_path):
+    import zipfile
+
+    kifu = kifu_command()
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("a.sgf", "(;GM[1]SZ[19]PB[Lee]PW[Cho];B[pd])")
+        z.writestr("deep/b.sgf", "(;GM[1]SZ[19]PB[Kim]PW[Park];B[dd];W[pp])")
+    out = tmp_path / "games.parquet"
+    run = subprocess.run([str(kifu), "convert", "-q", str(archive), "-o", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    t = pq.read_table(out, columns=["member", "black", "moves"])
+    rows = sorted(zip(t.column("member").to_pylist(), t.column("black").to_pylist()))
+    assert rows == [("a.sgf", "Lee"), ("deep/b.sgf", "Kim")]

@@ -597,10 +597,18 @@ impl Format {
 /// ```
 /// let err = "kif".parse::<kifu::Format>().unwrap_err();
 /// assert_eq!(err, kifu::formats::UnknownFormat("kif".into()));
+/// assert!(err.to_string().starts_with("unknown format \"kif\" (known: sgf, "));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format {0:?} (known: sgf, gib, ngf, ugf, ugi, json, ndjson)")]
+#[error("unknown format {0:?} (known: {known})", known = known_names())]
 pub struct UnknownFormat(pub String);
+
+/// Every format's name and aliases, as the registry lists them.
+fn known_names() -> String {
+    let names: Vec<&str> =
+        Format::all().flat_map(|f| std::iter::once(f.name()).chain(f.aliases().iter().copied())).collect();
+    names.join(", ")
+}
 
 impl std::str::FromStr for Format {
     type Err = UnknownFormat;
