@@ -110,3 +110,15 @@ fn review_blocks_that_do_not_close_are_reported() {
     assert_eq!(codes, ["ugf.bad-line", "ugf.bad-line"], "{:?}", out.diagnostics);
     assert_eq!(out.collection.games[0].node(kifu::model::NodeId::from_index(1)).children().count(), 2);
 }
+
+#[test]
+fn a_point_set_up_both_black_and_white_is_written_once_and_rewrites_the_same() {
+    let (first, warnings) = write(&sgf("(;SZ[19]AB[cc][ec][fb]AW[ec][fb][dd];B[bb])"));
+    assert!(warnings.iter().any(|w| w.contains("point") && w.contains("written white only")), "{warnings:?}");
+    let data: Vec<&str> = first.lines().skip_while(|l| *l != "[Data]").collect();
+    assert_eq!(data.iter().filter(|l| l.ends_with("1,0,0")).count(), 4, "{first}");
+    let back = ugf().read(first.clone().into_bytes(), &ReadOptions::default()).unwrap();
+    assert!(back.diagnostics.iter().all(|d| d.severity < Severity::Warning), "{:?}", back.diagnostics);
+    let (second, _) = write(&back.collection);
+    assert_eq!(second, first);
+}

@@ -248,9 +248,17 @@ fn setup_points(tree: &GameTree, id: NodeId, prop: &str) -> Vec<Point> {
 fn write_data(tree: &GameTree, size: BoardSize, main: &[NodeId], out: &mut String, diags: &mut Vec<Diagnostic>) {
     out.push_str("[Data]");
     out.push_str(EOL);
+    // A point in both AB and AW (which FF[4] forbids) is written once, white, as UGF's reader
+    // keeps the later of two lines on one point: a rewrite then gives the same lines.
+    let white = setup_points(tree, NodeId::ROOT, "AW");
     for (prop, c) in [("AB", 'B'), ("AW", 'W')] {
         for p in setup_points(tree, NodeId::ROOT, prop) {
-            if p.is_on(size) {
+            if c == 'B' && white.contains(&p) {
+                diags.push(Diagnostic::warning(
+                    codes::LOSSY_SETUP,
+                    format!("point {p} is set up both black (AB) and white (AW); written white only"),
+                ));
+            } else if p.is_on(size) {
                 let _ = write!(out, "{},{c}1,0,0{EOL}", letters(size, Move::Play(p)));
             } else {
                 diags.push(Diagnostic::warning(
