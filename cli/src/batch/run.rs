@@ -608,6 +608,50 @@ fn merge_table(
     m
 }
 
+/// For a run whose inputs go into one file: each input's record, and its part (games, or table
+/// rows) made by `part` unless the plan skips or fails it; in the plan's order.
+fn merged_parts<T: Send>(
+    plan: &Plan,
+    output_name: &'static str,
+    progress: &(dyn Fn(&Record) + Sync),
+    part: impl Fn(&Job, &mut Record) -> Option<T> + Sync,
+) -> (Vec<Record>, Vec<Option<T>>) {
+    plan.jobs
+        .par_iter()
+        .map(|job| {
+            let shown = job.output.as_deref().map(path_text);
+            let mut r = Record::new(path_text(&job.input), shown, output_name);
+            r.from = job.format.map(Format::name);
+            r.add(Stage::Batch, &job.notes);
+            let made = if let Some(d) = &job.skip {
+                r.add(Stage::Batch, std::slice::from_ref(d));
+                r.status = Status::Skipped;
+                None
+            } else if let Some(d) = &job.fail {
+                r = r.fail(d.clone());
+                None
+            } else {
+                part(job, &mut r)
+            };
+            r.settle();
+            // A member that was not read gives up its place in its archive's bytes.
+            job.member.iter().for_each(super::plan::Member::settle);
+            progress(&r);
+            (r, made)
+        })
+        .unzip()
+}
+
+/// The report of a merged run: every input that went into the merged file names it.
+fn merged_report(mut records: Vec<Record>, m: MergeRecord, plan: &Plan, options: &BatchOptions) -> Report {
+    if m.status.converted() {
+        for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
+            r.outputs.push(m.output.clone());
+        }
+    }
+    Report::new(records, Some(m), plan.ignored, options.dry_run)
+}
+
 /// Converts every input of `plan`, calling `progress` as each one finishes (from worker
 /// threads, in completion order). The report's records follow the plan's (input-path) order.
 pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) + Sync)) -> Result<Report, BatchError> {
@@ -648,72 +692,23 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
             Report::new(records, None, plan.ignored, options.dry_run)
         }
         Some(path) if options.to.writes_table() => {
-            let (mut records, parts): (Vec<Record>, Vec<Option<RecordBatch>>) = plan
-                .jobs
-                .par_iter()
-                .map(|job| {
-                    let shown = job.output.as_deref().map(path_text);
-                    let mut r = Record::new(path_text(&job.input), shown, options.output_name());
-                    r.from = job.format.map(Format::name);
-                    r.add(Stage::Batch, &job.notes);
-                    let part = if let Some(d) = &job.skip {
-                        r.add(Stage::Batch, std::slice::from_ref(d));
-                        r.status = Status::Skipped;
-                        None
-                    } else if let Some(d) = &job.fail {
-                        r = r.fail(d.clone());
-                        None
-                    } else {
-                        table_rows(job, options, &mut r)
-                    };
-                    r.settle();
-                    progress(&r);
-                    (r, part)
-                })
-                .unzip();
+            let (mut records, parts) =
+                merged_parts(&plan, options.output_name(), progress, |job: &Job, r: &mut Record| {
+                    table_rows(job, options, r)
+                });
             let m = merge_table(&mut records, parts, path, options);
-            if m.status.converted() {
-                for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
-                    r.outputs.push(m.output.clone());
-                }
-            }
-            Report::new(records, Some(m), plan.ignored, options.dry_run)
+            merged_report(records, m, &plan, options)
         }
         Some(path) => {
-            let (mut records, parts): (Vec<Record>, Vec<Option<Collection>>) = plan
-                .jobs
-                .par_iter()
-                .map(|job| {
-                    let shown = job.output.as_deref().map(path_text);
-                    let mut r = Record::new(path_text(&job.input), shown, options.output_name());
-                    r.from = job.format.map(Format::name);
-                    r.add(Stage::Batch, &job.notes);
-                    let part = if let Some(d) = &job.skip {
-                        r.add(Stage::Batch, std::slice::from_ref(d));
-                        r.status = Status::Skipped;
-                        None
-                    } else if let Some(d) = &job.fail {
-                        r = r.fail(d.clone());
-                        None
-                    } else {
-                        let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
-                        read_input(job, bytes, options, &mut r)
-                            .and_then(|(mut c, _)| (!drop_duplicates(job, &mut c, &mut r)).then_some(c))
-                            .and_then(|c| pick(c, options, &mut r))
-                    };
-                    r.settle();
-                    job.member.iter().for_each(super::plan::Member::settle);
-                    progress(&r);
-                    (r, part)
-                })
-                .unzip();
+            let (mut records, parts) =
+                merged_parts(&plan, options.output_name(), progress, |job: &Job, r: &mut Record| {
+                    let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
+                    read_input(job, bytes, options, r)
+                        .and_then(|(mut c, _)| (!drop_duplicates(job, &mut c, r)).then_some(c))
+                        .and_then(|c| pick(c, options, r))
+                });
             let m = merge(&mut records, parts, path, options);
-            if m.status.converted() {
-                for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
-                    r.outputs.push(m.output.clone());
-                }
-            }
-            Report::new(records, Some(m), plan.ignored, options.dry_run)
+            merged_report(records, m, &plan, options)
         }
     });
     report.removed_temp_files = removed;
