@@ -3,7 +3,7 @@
 //! kept as [`FileStats`] (counts and fingerprints, no game).
 
 use crate::ExitCode;
-use crate::batch::{self, BatchError, BatchOptions, Found, Glob, Verdict};
+use crate::batch::{self, BatchError, BatchOptions, Found, Verdict};
 use crate::output::{Verbosity, diag_line};
 use clap::Args;
 use kifu::Diagnostic;
@@ -18,18 +18,8 @@ pub struct CensusArgs {
     /// Files, archives and (with -r) folders to read.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
-    /// Read the game records under folders given as INPUT (by extension or content).
-    #[arg(short = 'r', long)]
-    pub recursive: bool,
-    /// Take only files matching GLOB from walked folders (repeatable).
-    #[arg(long, value_name = "GLOB")]
-    pub include: Vec<String>,
-    /// Leave out files and folders matching GLOB (repeatable).
-    #[arg(long, value_name = "GLOB")]
-    pub exclude: Vec<String>,
-    /// Follow symbolic links while walking.
-    #[arg(short = 'L', long)]
-    pub follow_symlinks: bool,
+    #[command(flatten)]
+    pub walk: crate::batch::WalkArgs,
     /// Input format (default: from the file extension, else from the content).
     #[arg(short = 'f', long = "from", value_name = "FORMAT")]
     pub from: Option<String>,
@@ -175,19 +165,17 @@ fn read_found(f: Found, options: &BatchOptions) -> Read {
 /// The batch options of a census, or the exit code of a usage error (printed).
 pub fn options(args: &CensusArgs) -> Result<BatchOptions, ExitCode> {
     let (from, encoding) = crate::args::input(args.from.as_deref(), args.from_encoding.as_deref())?;
-    let globs = |patterns: &[String]| -> Result<Vec<Glob>, ExitCode> {
-        patterns.iter().map(|p| Glob::new(p)).collect::<Result<_, _>>().map_err(|e| {
-            eprintln!("kifu: {e}");
-            ExitCode::Usage
-        })
-    };
+    let (include, exclude) = args.walk.globs().map_err(|e| {
+        eprintln!("kifu: {e}");
+        ExitCode::Usage
+    })?;
     let mut options = BatchOptions::new(Format::SGF);
     options.from = from;
     options.read = kifu::ReadOptions::default().with_encoding(encoding);
-    options.recursive = args.recursive;
-    options.follow_symlinks = args.follow_symlinks;
-    options.include = globs(&args.include)?;
-    options.exclude = globs(&args.exclude)?;
+    options.recursive = args.walk.recursive;
+    options.follow_symlinks = args.walk.follow_symlinks;
+    options.include = include;
+    options.exclude = exclude;
     options.jobs = args.jobs.unwrap_or(0);
     options.filter = args.select.filter();
     Ok(options)
