@@ -81,11 +81,12 @@ fn lossy(d: &[kifu::Diagnostic]) -> bool {
 fn info(game: Option<&kifu::GameTree>) -> (Option<String>, Option<String>) {
     let Some(game) = game.filter(|g| !g.is_empty()) else { return (None, None) };
     let root = game.root();
-    let km = root.value("KM").map(|k| match k.trim().parse::<f64>() {
+    // An empty value is no value: `KM[]` and no KM say the same.
+    let km = root.value("KM").filter(|k| !k.trim().is_empty()).map(|k| match k.trim().parse::<f64>() {
         Ok(k) => format!("{k}"),
         Err(_) => k.to_string(),
     });
-    let ha = root.value("HA").and_then(|h| match h.trim().parse::<u64>() {
+    let ha = root.value("HA").filter(|h| !h.trim().is_empty()).and_then(|h| match h.trim().parse::<u64>() {
         Ok(0 | 1) => None,
         Ok(h) => Some(h.to_string()),
         Err(_) => Some(h.to_string()),
