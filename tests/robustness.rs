@@ -100,8 +100,23 @@ fn exercise_any(bytes: &[u8]) {
     assert!(new.is_empty(), "{:?}: {new:#?}", String::from_utf8_lossy(bytes));
 }
 
+/// 300 cases from a fixed seed, so that a run fails or passes whatever the day; a longer run with
+/// new cases takes a seed and a count: `PROPTEST_RNG_SEED=$RANDOM PROPTEST_CASES=5000 cargo test
+/// --release --test robustness mutated` (a failure's input is printed and its seed persisted in
+/// `robustness.proptest-regressions`, replayed first by every later run).
+fn mutation_config() -> ProptestConfig {
+    let mut config = ProptestConfig { cases: 300, ..ProptestConfig::default() };
+    if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        config.rng_seed = proptest::test_runner::RngSeed::Fixed(0x6b69_6675);
+    }
+    if let Some(cases) = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()) {
+        config.cases = cases;
+    }
+    config
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(mutation_config())]
 
     #[test]
     fn mutated_fixtures_never_panic(
@@ -351,4 +366,39 @@ fn the_oracle_catches_each_kind_of_changed_round_trip() {
     for sgf in ["(;GM[1]AB[pd][pd];W[dp])", "(;GM[1];B[pd]AB[dd];W[dp])", "(;GM[1]KM[650];B[pd])"] {
         assert!(rules(sgf).contains(&("repair-free", "sgf")), "{sgf}: {:?}", rules(sgf));
     }
+}
+
+#[test]
+fn an_unreadable_date_beside_a_kept_one_is_kept_too_and_stays_beside_it_through_a_node_split() {
+    // Two dates in the root and in a move node that also holds setup: the second DT goes to
+    // XSGFDT (duplicate conflict), the first is no date either; the split keeps both with the
+    // game information.
+    let text = "(;GM[1]FF[4]SZ[9]DT[May 0st, 2024]DT[May 1st, 2024];B[ee];W[cc]AW[dd]DT[soon]DT[later])";
+    let out = read_checked(Format::SGF, text.as_bytes());
+    let sgf = sgf_text(&out.collection);
+    assert!(sgf.contains("XSGFDT[May 1st, 2024][May 0st, 2024]"), "{sgf}");
+    assert!(sgf.contains(";AW[dd]XSGFDT[later][soon];W[cc]"), "{sgf}");
+    assert_eq!(sgf.matches("DT[").count(), sgf.matches("XSGFDT[").count(), "{sgf}");
+    assert_fixpoint(&out.collection);
+}
+
+#[test]
+fn a_result_that_is_none_beside_a_kept_one_is_kept_too() {
+    let out =
+        read_checked(Format::SGF, b"(;GM[1]FF[4]SZ[9]RE[B+R]RE[john wins];B[ee];W[cc]AW[dd]RE[W+]RE[ann]RE[bob])");
+    let sgf = sgf_text(&out.collection);
+    assert_fixpoint(&out.collection);
+    assert!(sgf.contains("RE[B+R]XSGFRE[john wins]"), "{sgf}");
+    assert!(sgf.contains(";AW[dd]RE[W+]XSGFRE[ann][bob];W[cc]"), "{sgf}");
+}
+
+#[test]
+fn an_ngf_comment_of_blanks_makes_no_empty_comment() {
+    let mut ngf = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ngf/gi_variant.ngf")).unwrap();
+    ngf.extend_from_slice(b"IDB[4]   [EndTxt]\r\nIDB[5] \r\n [EndTxt]\r\n");
+    let out = read_checked(Format::NGF, &ngf);
+    let sgf = sgf_text(&out.collection);
+    assert!(!sgf.contains("C[]"), "{sgf}");
+    assert_eq!(sgf.matches("C[").count(), 2, "{sgf}");
+    assert_fixpoint(&out.collection);
 }

@@ -132,11 +132,15 @@ pub(crate) fn split(w: &mut Work<'_>) {
     // In the root, everything but the move stays (game information, header).
     let root = w.is_root;
     let is_setup = |p: &super::Prop| matches!(p.key, keys::AB | keys::AW | keys::AE | keys::PL);
-    // As SGFC does: setup, game information, root properties and N stay; the rest moves.
+    // As SGFC does: setup, game information, root properties and N stay; the rest moves. A
+    // private property keeping a game-information or root value (`XSGFDT`) stays beside it, so
+    // that a second read finds the two together as the first did.
+    let info_kind = |d: &crate::model::props::PropDef| matches!(d.kind, PropKind::GameInfo | PropKind::Root);
     let stays = |p: &super::Prop| {
         root || is_setup(p)
             || p.key == keys::N
-            || def(p.key).is_some_and(|d| matches!(d.kind, PropKind::GameInfo | PropKind::Root))
+            || def(p.key).is_some_and(info_kind)
+            || p.ident.strip_prefix(super::PRIVATE_PREFIX).and_then(crate::model::props::lookup).is_some_and(info_kind)
     };
     let stays = |p: &super::Prop| if root { !is_move(p) } else { stays(p) };
     if w.props.iter().any(is_move) && w.props.iter().any(is_setup) {
@@ -272,20 +276,33 @@ pub(crate) fn repair(w: &mut Work<'_>, tree: &GameTree) {
                     w.keep_private("RE", vec![PropValue::new(raw.clone())], i);
                     let msg = format!("RE[{raw}] written RE[{re}]; the text kept in {}", super::private("RE"));
                     w.report(origin, Severity::Info, codes::RESULT_TEXT, msg);
-                } else if not_a_result(&raw) && w.find(&super::private("RE")).is_none() {
+                } else if not_a_result(&raw) {
                     // No FF[4] result says what the text says (`B+Illegal`, `john wins`): the
-                    // text is kept, under a private identifier, and no result invented.
+                    // text is kept, under a private identifier (among the values of one already
+                    // there), and no result invented.
                     let new = super::private("RE");
-                    w.props[i].rename(new.clone());
                     let msg = format!("RE[{raw}] is no FF[4] result and says none exactly; kept as {new}");
                     w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
+                    if w.find(&new).is_some() {
+                        let values = w.props.remove(i).values.to_vec();
+                        w.keep_private("RE", values, i.saturating_sub(1));
+                        continue;
+                    }
+                    w.props[i].rename(new);
                 }
             }
-            keys::DT if !super::blank(&raw) && !super::is_iso_date(&raw) && w.find(&super::private("DT")).is_none() => {
-                // What the old-form repair could not read as a date is kept, not guessed.
+            keys::DT if !super::blank(&raw) && !super::is_iso_date(&raw) => {
+                // What the old-form repair could not read as a date is kept, not guessed; beside
+                // an `XSGFDT` already there (a second DT, a dropped time), among its values.
                 let new = super::private("DT");
-                w.props[i].rename(new.clone());
                 let msg = format!("DT[{raw}] is no FF[4] date and none can be read from it; kept as {new}");
+                if w.find(&new).is_some() {
+                    let values = w.props.remove(i).values.to_vec();
+                    w.keep_private("DT", values, i.saturating_sub(1));
+                    w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
+                    continue;
+                }
+                w.props[i].rename(new.clone());
                 w.report(origin, Severity::Warning, codes::VALUE_KEPT, msg);
             }
             // A comment or name of nothing but blanks and line breaks says nothing: removed, as

@@ -431,6 +431,9 @@ pub(crate) fn parse_text(text: &str, sink: Sink) -> (Option<GameTree>, Vec<crate
                 );
             }
             match num.trim().parse::<usize>() {
+                // A comment of nothing but blanks says nothing (as an empty `C[]`, which SGF's
+                // repairs remove): none is made.
+                Ok(_) if body.trim_end().is_empty() => {}
                 Ok(n) => comments.push((n, line, body.trim_end().to_string())),
                 Err(_) => {
                     r.sink.push_at(
