@@ -47,7 +47,8 @@ pub struct BatchArgs {
     #[arg(long, conflicts_with = "merge")]
     split: bool,
     /// Write the games of all inputs, in the order given (a folder's files in path order), into
-    /// this one file; `-` writes standard output.
+    /// this one file, as they are read; `-` writes standard output. The format is -t's, else
+    /// the file's extension.
     #[arg(long, value_name = "FILE")]
     merge: Option<PathBuf>,
     /// Name each output under -O from its game: {date} {year} {black} {white} {black_rank}
@@ -73,6 +74,11 @@ fn template(text: &str) -> Result<kifu::naming::Template, String> {
 }
 
 impl BatchArgs {
+    /// The file `--merge` names (`-` for standard output).
+    pub fn merge_file(&self) -> Option<&Path> {
+        self.merge.as_deref()
+    }
+
     /// Merges every input into `file` (`-o` for an output that is a table of games).
     pub fn merge_into(&mut self, file: Option<PathBuf>) {
         self.merge = file;
@@ -446,11 +452,6 @@ pub fn run_with(
     PLANNED.store(0, Ordering::SeqCst);
     let elapsed = start.elapsed().as_secs_f64();
 
-    if let Some(bytes) = report.merge.as_ref().and_then(|m| m.stdout.as_deref()) {
-        if let Err(code) = print_stdout(bytes) {
-            return code;
-        }
-    }
     for r in &report.records {
         print_record(r, v);
     }

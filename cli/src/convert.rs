@@ -150,7 +150,10 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     if let Some(max) = args.max_record {
         read_options = read_options.clone().with_limits(read_options.limits.with_max_record(max));
     }
-    // The output format as -t or the -o extension names it (SGF otherwise).
+    // The output format as -t, the --merge file's extension or the -o extension names it (SGF
+    // otherwise).
+    let merged = args.batch.merge_file().filter(|p| !crate::batch::is_stdout(p)).and_then(Format::from_path);
+    let to = to.or(merged);
     let to_guess = to.or_else(|| args.output.as_deref().and_then(Format::from_path)).unwrap_or(Format::SGF);
     // A table counts each game's diagnostics, placed by the offsets of the games' roots.
     let read_options = read_options.with_positions(to_guess.writes_table());

@@ -9,6 +9,7 @@
 
 mod convert;
 mod games;
+mod join;
 mod place;
 
 pub use crate::formats::cut::{CHUNK_TARGET, Chunk, Chunks, Cut, RecordTooLarge, cut_for};
@@ -19,6 +20,7 @@ pub mod codes {
 }
 pub use convert::{StreamError, StreamOptions, Summary, convert};
 pub use games::{Chained, Games};
+pub use join::{Joiner, joinable, write_part};
 
 use crate::charset::{CharsetDecision, CharsetSource, codes as charset_codes};
 use crate::diag::Diagnostic;

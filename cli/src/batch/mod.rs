@@ -7,6 +7,7 @@
 //! are specified in [`formats/report.md`](kifu::spec::report).
 
 pub mod glob;
+mod merge;
 mod plan;
 pub mod report;
 mod run;
@@ -95,6 +96,9 @@ pub mod codes {
     pub const NOT_REGULAR: &str = "batch.not-regular";
     /// With `--merge`, this input contributed no games because it failed.
     pub const NOT_MERGED: &str = "batch.not-merged";
+    /// With the merged output on standard output, its reader went away (a closed pipe): the
+    /// inputs not read yet are skipped.
+    pub const STDOUT_CLOSED: &str = "batch.stdout-closed";
     /// A member of an archive with neither `-O` nor `--merge`: kifu never writes into an
     /// archive, nor beside it in place.
     pub const ARCHIVE_IN_PLACE: &str = "batch.archive-in-place";

@@ -209,10 +209,6 @@ pub struct MergeRecord {
     /// Whether the file already held exactly these bytes (not in the NDJSON).
     #[serde(skip)]
     pub unchanged: bool,
-    /// The merged bytes for standard output (`--merge -`), which the command writes after the
-    /// run (not in the NDJSON; `None` on a dry run).
-    #[serde(skip)]
-    pub stdout: Option<Vec<u8>>,
 }
 
 /// Totals of a run. Holds no timings, so the report is the same for every run of the same inputs.

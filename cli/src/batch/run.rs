@@ -1,7 +1,7 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
 use super::plan::{Job, Plan, file_key, folded, numbered, stays_under};
-use super::report::{MergeRecord, Record, Report, Stage, Status};
+use super::report::{Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use kifu::diag::Diagnostic;
 use kifu::formats::Format;
@@ -23,7 +23,7 @@ fn exists(path: &Path) -> bool {
 
 /// A path as the report shows it (as `Path::display` does, without formatting machinery for
 /// the usual UTF-8 path).
-fn path_text(p: &Path) -> String {
+pub(super) fn path_text(p: &Path) -> String {
     p.to_str().map_or_else(|| p.display().to_string(), str::to_owned)
 }
 
@@ -122,9 +122,14 @@ fn take_member(job: &Job) -> Option<io::Result<Vec<u8>>> {
     job.member.as_ref().map(super::plan::Member::take)
 }
 
+/// The bytes of a job's input: its archive member's, or its file's.
+pub(super) fn read_source(job: &Job) -> io::Result<Vec<u8>> {
+    take_member(job).unwrap_or_else(|| read_regular(&job.input))
+}
+
 /// Reads one input (`bytes`, as read from `job.input`); fills `record` (format, charset, games,
 /// read diagnostics). Returns the games and the charset decision (which the JSON writer records).
-fn read_input(
+pub(super) fn read_input(
     job: &Job,
     bytes: io::Result<Vec<u8>>,
     options: &BatchOptions,
@@ -168,7 +173,7 @@ fn read_whole(
 
 /// Takes out of `collection` the games `--dedup` leaves out, noting each in `record`; returns
 /// whether none is left (the input is then `skipped`).
-fn drop_duplicates(job: &Job, collection: &mut Collection, record: &mut Record) -> bool {
+pub(super) fn drop_duplicates(job: &Job, collection: &mut Collection, record: &mut Record) -> bool {
     if job.duplicates.is_empty() {
         return false;
     }
@@ -189,7 +194,7 @@ fn drop_duplicates(job: &Job, collection: &mut Collection, record: &mut Record) 
 
 /// The games of `collection` that the filters keep, stripped as asked; counted in `record`.
 /// `None` (the record skipped, with [`codes::FILTERED_OUT`]) when the filters leave none.
-fn pick(mut collection: Collection, options: &BatchOptions, record: &mut Record) -> Option<Collection> {
+pub(super) fn pick(mut collection: Collection, options: &BatchOptions, record: &mut Record) -> Option<Collection> {
     let format = record.from.and_then(Format::from_name);
     let left_out = options.filter.retain(&mut collection, format);
     record.filtered += left_out;
@@ -205,7 +210,7 @@ fn pick(mut collection: Collection, options: &BatchOptions, record: &mut Record)
 }
 
 /// The diagnostics of a failed write: the writer's own, or one saying why it could not write.
-fn write_error(e: kifu::formats::WriteError) -> Vec<Diagnostic> {
+pub(super) fn write_error(e: kifu::formats::WriteError) -> Vec<Diagnostic> {
     match e {
         kifu::formats::WriteError::Invalid(d) => d,
         other => vec![Diagnostic::error(codes::CANNOT_WRITE, other.to_string())],
@@ -218,7 +223,7 @@ fn put(path: &Path, bytes: &[u8], options: &BatchOptions, record: &mut Record) -
 }
 
 /// How a batch run writes its outputs (folders under `-O` created as needed).
-fn policy(options: &BatchOptions) -> OutputPolicy {
+pub(super) fn policy(options: &BatchOptions) -> OutputPolicy {
     // Files are not synced one by one: the run flushes its outputs once at its end
     // (`sync_outputs`).
     OutputPolicy::default()
@@ -229,7 +234,7 @@ fn policy(options: &BatchOptions) -> OutputPolicy {
 }
 
 /// The diagnostic of an output that could not be written.
-fn output_error(e: &OutputError) -> Diagnostic {
+pub(super) fn output_error(e: &OutputError) -> Diagnostic {
     if e.exists() {
         Diagnostic::error(codes::OUTPUT_EXISTS, format!("{e} (or --skip-existing to keep it)"))
     } else {
@@ -449,67 +454,9 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     record
 }
 
-/// Writes the merged collection.
-fn merge(records: &mut [Record], parts: Vec<Option<Collection>>, path: &Path, options: &BatchOptions) -> MergeRecord {
-    let mut games = Vec::new();
-    let mut inputs = 0;
-    for (record, part) in records.iter_mut().zip(parts) {
-        match part {
-            Some(c) => {
-                inputs += 1;
-                games.extend(c.games);
-            }
-            None if record.status == Status::Failed => {
-                let d = Diagnostic::info(codes::NOT_MERGED, "failed; none of its games are in the merged file");
-                record.add(Stage::Batch, &[d]);
-            }
-            None => {}
-        }
-    }
-    let mut m = MergeRecord {
-        output: path.display().to_string(),
-        to: options.output_name(),
-        inputs,
-        games: games.len(),
-        status: Status::Ok,
-        diagnostics: Vec::new(),
-        unchanged: false,
-        stdout: None,
-    };
-    let collection = Collection::new(games);
-    let mut scratch = Record::new(String::new(), None, options.output_name());
-    match options.write(&collection, &options.write) {
-        Ok(w) if super::is_stdout(path) => {
-            scratch.add(Stage::Write, &w.diagnostics);
-            m.stdout = (!options.dry_run).then_some(w.bytes);
-        }
-        Ok(w) => {
-            scratch.add(Stage::Write, &w.diagnostics);
-            match put(path, &w.bytes, options, &mut scratch) {
-                Ok(Written::Unchanged) => m.unchanged = true,
-                Ok(Written::Kept) => {
-                    let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", path.display()));
-                    scratch.add(Stage::Batch, &[d]);
-                    scratch.status = Status::Skipped;
-                }
-                Ok(_) => {}
-                Err(()) => scratch.status = Status::Failed,
-            }
-        }
-        Err(e) => {
-            scratch.add(Stage::Write, &write_error(e));
-            scratch.status = Status::Failed;
-        }
-    }
-    scratch.settle();
-    m.status = scratch.status;
-    m.diagnostics = scratch.diagnostics;
-    m
-}
-
 /// The rows of one input for a table of games ([`Format::writes_table`]): read whole, each game
 /// with its file (an archive's member apart), format, charset and diagnostics.
-fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record) -> Option<RecordBatch> {
+pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record) -> Option<RecordBatch> {
     let member = take_member(job);
     let is_member = member.is_some();
     let bytes = member.unwrap_or_else(|| read_regular(&job.input));
@@ -531,106 +478,6 @@ fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record) -> Option<
             None
         }
     }
-}
-
-/// Writes the table of every input's rows into one file.
-fn merge_table(
-    records: &mut [Record],
-    parts: Vec<Option<RecordBatch>>,
-    path: &Path,
-    options: &BatchOptions,
-) -> MergeRecord {
-    let mut rows = Vec::new();
-    let mut inputs = 0;
-    for (record, part) in records.iter_mut().zip(parts) {
-        match part {
-            Some(b) => {
-                inputs += 1;
-                rows.push(b);
-            }
-            None if record.status == Status::Failed => {
-                let d = Diagnostic::info(codes::NOT_MERGED, "failed; none of its games are in the merged file");
-                record.add(Stage::Batch, &[d]);
-            }
-            None => {}
-        }
-    }
-    let games = rows.iter().map(RecordBatch::num_rows).sum();
-    let mut m = MergeRecord {
-        output: path.display().to_string(),
-        to: options.output_name(),
-        inputs,
-        games,
-        status: Status::Ok,
-        diagnostics: Vec::new(),
-        unchanged: false,
-        stdout: None,
-    };
-    let mut scratch = Record::new(String::new(), None, options.output_name());
-    match kifu::formats::parquet::write_batches(&rows) {
-        Ok(bytes) => match put(path, &bytes, options, &mut scratch) {
-            Ok(Written::Unchanged) => m.unchanged = true,
-            Ok(Written::Kept) => {
-                let d = Diagnostic::info(codes::SKIPPED_EXISTING, format!("{} exists; skipped", path.display()));
-                scratch.add(Stage::Batch, &[d]);
-                scratch.status = Status::Skipped;
-            }
-            Ok(_) => {}
-            Err(()) => scratch.status = Status::Failed,
-        },
-        Err(e) => {
-            scratch.add(Stage::Write, &write_error(e));
-            scratch.status = Status::Failed;
-        }
-    }
-    scratch.settle();
-    m.status = scratch.status;
-    m.diagnostics = scratch.diagnostics;
-    m
-}
-
-/// For a run whose inputs go into one file: each input's record, and its part (games, or table
-/// rows) made by `part` unless the plan skips or fails it; in the plan's order.
-fn merged_parts<T: Send>(
-    plan: &Plan,
-    output_name: &'static str,
-    progress: &(dyn Fn(&Record) + Sync),
-    part: impl Fn(&Job, &mut Record) -> Option<T> + Sync,
-) -> (Vec<Record>, Vec<Option<T>>) {
-    plan.jobs
-        .par_iter()
-        .map(|job| {
-            let shown = job.output.as_deref().map(path_text);
-            let mut r = Record::new(path_text(&job.input), shown, output_name);
-            r.from = job.format.map(Format::name);
-            r.add(Stage::Batch, &job.notes);
-            let made = if let Some(d) = &job.skip {
-                r.add(Stage::Batch, std::slice::from_ref(d));
-                r.status = Status::Skipped;
-                None
-            } else if let Some(d) = &job.fail {
-                r = r.fail(d.clone());
-                None
-            } else {
-                part(job, &mut r)
-            };
-            r.settle();
-            // A member that was not read gives up its place in its archive's bytes.
-            job.member.iter().for_each(super::plan::Member::settle);
-            progress(&r);
-            (r, made)
-        })
-        .unzip()
-}
-
-/// The report of a merged run: every input that went into the merged file names it.
-fn merged_report(mut records: Vec<Record>, m: MergeRecord, plan: &Plan, options: &BatchOptions) -> Report {
-    if m.status.converted() {
-        for r in records.iter_mut().filter(|r| r.status != Status::Failed && r.status != Status::Skipped) {
-            r.outputs.push(m.output.clone());
-        }
-    }
-    Report::new(records, Some(m), plan.ignored, options.dry_run)
 }
 
 /// Converts every input of `plan`, calling `progress` as each one finishes (from worker
@@ -672,25 +519,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .collect();
             Report::new(records, None, plan.ignored, options.dry_run)
         }
-        Some(path) if options.to.writes_table() => {
-            let (mut records, parts) =
-                merged_parts(&plan, options.output_name(), progress, |job: &Job, r: &mut Record| {
-                    table_rows(job, options, r)
-                });
-            let m = merge_table(&mut records, parts, path, options);
-            merged_report(records, m, &plan, options)
-        }
-        Some(path) => {
-            let (mut records, parts) =
-                merged_parts(&plan, options.output_name(), progress, |job: &Job, r: &mut Record| {
-                    let bytes = take_member(job).unwrap_or_else(|| read_regular(&job.input));
-                    read_input(job, bytes, options, r)
-                        .and_then(|(mut c, _)| (!drop_duplicates(job, &mut c, r)).then_some(c))
-                        .and_then(|c| pick(c, options, r))
-                });
-            let m = merge(&mut records, parts, path, options);
-            merged_report(records, m, &plan, options)
-        }
+        Some(path) => super::merge::merge(&plan, path, options, progress),
     });
     report.removed_temp_files = removed;
     if options.sync && !options.dry_run {

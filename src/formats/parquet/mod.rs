@@ -26,7 +26,7 @@ mod writer;
 /// The Arrow record batch the table is given in (re-exported from `arrow-array`).
 pub use arrow_array::RecordBatch;
 pub use table::{Source, TableBuilder, renumbered, schema};
-pub use writer::{EncodedRows, ParquetWriter, encode};
+pub use writer::{EncodedRows, ParquetWriter, data_size, encode, row_groups};
 
 use super::{FormatSpec, WriteError, WriteOptions, WriteOutput};
 use crate::diag::Diagnostic;
@@ -89,8 +89,8 @@ pub fn batch_of(source: &Source, read: &crate::ReadOutput) -> Result<arrow_array
 pub fn write_batches(batches: &[arrow_array::RecordBatch]) -> Result<Vec<u8>, WriteError> {
     let invalid = |e: &dyn std::fmt::Display| WriteError::Invalid(vec![failed(e)]);
     let mut writer = ParquetWriter::new(Vec::new()).map_err(|e| invalid(&e))?;
-    for b in batches {
-        writer.write(b).map_err(|e| invalid(&e))?;
+    for b in writer::row_groups(batches.to_vec()).map_err(|e| invalid(&e))? {
+        writer.write(&b).map_err(|e| invalid(&e))?;
     }
     writer.finish().map_err(|e| invalid(&e))
 }

@@ -124,6 +124,63 @@ pub fn encode(batch: &RecordBatch) -> Result<EncodedRows, ParquetError> {
     Ok(EncodedRows { chunks: encode_columns(batch)?, games })
 }
 
+/// The bytes `batch`'s rows hold (the data, not the room its buffers were given).
+///
+/// ```
+/// use kifu::formats::parquet::{Source, batch_of, data_size};
+/// let read = kifu::read(&b"(;PB[Ann];B[pd])"[..]).unwrap();
+/// let batch = batch_of(&Source::new(kifu::Format::SGF), &read).unwrap();
+/// assert!(data_size(&batch) < batch.get_array_memory_size());
+/// ```
+pub fn data_size(batch: &RecordBatch) -> usize {
+    batch
+        .columns()
+        .iter()
+        .map(|c| c.to_data().get_slice_memory_size().unwrap_or_else(|_| c.get_array_memory_size()))
+        .sum()
+}
+
+/// `batches` (of [`super::schema`], one per input, say) gathered into batches of about a row
+/// group's size each (16 MiB of data; a batch larger than that stays whole): many small
+/// inputs make a few large row groups, which readers prefer to many small ones.
+///
+/// ```
+/// use kifu::formats::parquet::{Source, batch_of, row_groups};
+/// let one = |t: &str| batch_of(&Source::new(kifu::Format::SGF), &kifu::read(t.as_bytes()).unwrap()).unwrap();
+/// let groups = row_groups(vec![one("(;PB[Ann])"), one("(;PB[Bo])(;PB[Cy])")]).unwrap();
+/// assert_eq!(groups.len(), 1);
+/// assert_eq!(groups[0].num_rows(), 3);
+/// ```
+pub fn row_groups(batches: Vec<RecordBatch>) -> Result<Vec<RecordBatch>, ParquetError> {
+    let mut out = Vec::new();
+    let mut group: Vec<RecordBatch> = Vec::new();
+    let mut size = 0;
+    let close = |group: &mut Vec<RecordBatch>, out: &mut Vec<RecordBatch>| -> Result<(), ParquetError> {
+        match group.len() {
+            0 => {}
+            1 => out.extend(group.pop()),
+            _ => {
+                let joined = arrow_select::concat::concat_batches(&super::schema(), group.iter())
+                    .map_err(|e| ParquetError::General(e.to_string()))?;
+                group.clear();
+                out.push(joined);
+            }
+        }
+        Ok(())
+    };
+    for b in batches.into_iter().filter(|b| b.num_rows() > 0) {
+        let n = data_size(&b);
+        if size + n > ROW_GROUP_BYTES && !group.is_empty() {
+            close(&mut group, &mut out)?;
+            size = 0;
+        }
+        size += n;
+        group.push(b);
+    }
+    close(&mut group, &mut out)?;
+    Ok(out)
+}
+
 /// Writes the table's record batches ([`super::schema`]) to `W` as one Parquet file: Snappy
 /// compression, no dictionary or statistics for the `sgf` text, the Arrow schema embedded. A
 /// batch written with [`ParquetWriter::write`] goes in row groups of about 16 MiB; rows encoded
