@@ -192,8 +192,12 @@ mod tests {
         let one = serde_json::to_value(&g).unwrap();
         assert_eq!(one["format"], "kifu");
         assert_eq!(one["info"]["black"], "Shūsaku");
-        assert_eq!(one["variations"][0]["parent"], 1);
-        assert_eq!(one["variations"][0]["nodes"][0]["LB"][0], serde_json::json!(["cc", "x"]));
+        // `nodes` runs to the first fork (`B[ee]`); the rest of the main line comes first in
+        // `variations`, without `parent`, then the side line.
+        assert_eq!(one["nodes"].as_array().map(Vec::len), Some(2));
+        assert_eq!(one["variations"][0], serde_json::json!({"nodes": [{"W": ["cc"]}]}));
+        assert_eq!(one["variations"][1]["parent"], 1);
+        assert_eq!(one["variations"][1]["nodes"][0]["LB"][0], serde_json::json!(["cc", "x"]));
         // (serde_json::Value sorts keys, so the round trip goes through text.)
         assert_eq!(serde_json::from_str::<GameTree>(&serde_json::to_string(&g).unwrap()).unwrap(), g);
     }

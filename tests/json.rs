@@ -455,11 +455,15 @@ fn a_hundred_thousand_moves_branching_at_every_move_round_trip_byte_for_byte() {
         eprintln!("{f}: 200,001 nodes, {} bytes, written and read in {:?}", text.len(), start.elapsed());
         if f == ndjson() {
             let game: Value = serde_json::from_str(text.trim_end()).unwrap();
-            assert_eq!(game["nodes"].as_array().map(Vec::len), Some(100_001), "the main line is `nodes`");
-            assert_eq!(game["variations"].as_array().map(Vec::len), Some(100_000));
-            // The first variation listed is the deepest: beside the last move, after node 99,999.
-            assert_eq!(game["variations"][0]["parent"], 99_999);
-            assert_eq!(game["variations"][99_999]["parent"], 0);
+            // The root forks (a side move beside the first move): `nodes` is the root alone,
+            // the first variation the rest of the main line, without `parent`.
+            assert_eq!(game["nodes"].as_array().map(Vec::len), Some(1), "`nodes` ends at the first fork");
+            assert_eq!(game["variations"].as_array().map(Vec::len), Some(100_001));
+            assert_eq!(game["variations"][0].get("parent"), None);
+            assert_eq!(game["variations"][0]["nodes"].as_array().map(Vec::len), Some(100_000));
+            // The first side line listed is the deepest: beside the last move, after node 99,999.
+            assert_eq!(game["variations"][1]["parent"], 99_999);
+            assert_eq!(game["variations"][100_000]["parent"], 0);
         }
     }
 }
@@ -655,7 +659,7 @@ fn version_2_parents_must_be_nodes_listed_before() {
             "1:194: error[json.parent]: line 1: variations[2].parent: expected the number of a node listed before this variation (0 to 4), found 7; variation dropped",
             "1:278: error[json.parent]: line 1: variations[4].parent: node 5 is in a variation that was dropped; this one is dropped too",
             "1:320: error[json.parent]: line 1: variations[5].parent: expected the number of a node listed before this variation (0 to 7), found 1.5; variation dropped",
-            "1:354: error[json.parent]: line 1: variations[6]: a variation needs \"parent\", the number of the node it follows; variation dropped",
+            "1:354: error[json.parent]: line 1: variations[6]: only the first variation may go without \"parent\" (it continues the main line); this one needs the number of the node it follows; variation dropped",
             "1:433: warning[json.unknown-key]: line 1: variations[7].variations: unknown key ignored",
             "1:443: error[json.shape]: line 1: variations[8]: expected a variation object, found a number",
         ]
@@ -675,9 +679,182 @@ fn version_2_parents_must_be_nodes_listed_before() {
     let want = read(Format::SGF, "(;SZ[9];B[ee](;W[cc](;B[gg])(;B[cc]))(;W[gg]))").collection;
     assert_eq!(r.collection, want);
     let again = write(ndjson(), &r.collection);
-    assert!(
-        again.contains(r#""variations":[{"parent":2,"nodes":[{"B":["cc"]}]},{"parent":1,"nodes":[{"W":["gg"]}]}]"#)
+    let sgf_order = r#""nodes":[{"SZ":["9"]},{"B":["ee"]}],"variations":[{"nodes":[{"W":["cc"]},{"B":["gg"]}]},{"parent":2,"nodes":[{"B":["cc"]}]},{"parent":1,"nodes":[{"W":["gg"]}]}]"#;
+    assert!(again.contains(sgf_order), "{again}");
+}
+
+/// A JSON node's properties as (identifier, values), a composed value as `first:second`,
+/// sorted (serde_json's `Value` sorts an object's keys).
+fn json_props(node: &Value) -> Vec<(String, Vec<String>)> {
+    let value = |v: &Value| match v {
+        Value::Array(ab) => format!("{}:{}", ab[0].as_str().unwrap(), ab[1].as_str().unwrap()),
+        v => v.as_str().expect("a value is a string or a pair").to_string(),
+    };
+    let values = |vs: &Value| vs.as_array().expect("values").iter().map(value).collect::<Vec<_>>();
+    let mut props: Vec<_> = match node {
+        Value::Object(m) => m.iter().map(|(k, vs)| (k.clone(), values(vs))).collect(),
+        Value::Array(pairs) => pairs.iter().map(|p| (p[0].as_str().unwrap().to_string(), values(&p[1]))).collect(),
+        other => panic!("not a node: {other}"),
+    };
+    props.sort();
+    props
+}
+
+/// A model node's properties as [`json_props`] gives a JSON node's.
+fn model_props(n: kifu::model::Node<'_>) -> Vec<(String, Vec<String>)> {
+    let value =
+        |v: kifu::model::Value<'_>| v.parts().map_or_else(|| v.as_str().to_string(), |(a, b)| format!("{a}:{b}"));
+    let mut props: Vec<_> = n.props().map(|p| (p.ident().to_string(), p.values().map(value).collect())).collect();
+    props.sort();
+    props
+}
+
+/// What a reader written for version 1 makes of a game object, as the interop harness's
+/// readers do: the main line (`nodes`, then `variations[0]`'s, repeatedly) and every node (each
+/// `nodes` array reached by walking `variations`, recursively).
+fn version_1_walk(game: &Value) -> (Vec<&Value>, Vec<&Value>) {
+    let mut main = Vec::new();
+    let mut seq = Some(game);
+    while let Some(s) = seq {
+        main.extend(s["nodes"].as_array().expect("nodes"));
+        seq = s.get("variations").and_then(Value::as_array).and_then(|v| v.first());
+    }
+    let mut all = Vec::new();
+    let mut work = vec![game];
+    while let Some(s) = work.pop() {
+        all.extend(s["nodes"].as_array().expect("nodes"));
+        work.extend(s.get("variations").and_then(Value::as_array).into_iter().flatten().rev());
+    }
+    (main, all)
+}
+
+#[test]
+fn a_version_1_walker_reads_the_main_line_and_every_node() {
+    // Trees forking at the root, at the last main-line node, deep, nested, and none at all.
+    let mut inputs: Vec<(String, Collection)> = [
+        "(;SZ[9];B[ee](;W[cc];B[gg](;W[cg])(;W[gc]))(;W[gg]))",
+        "(;SZ[9];B[aa];W[bb](;B[cc])(;B[dd]))",
+        "(;SZ[9](;B[aa])(;B[bb];W[cc])(;B[dd]C[third]))",
+        "(;SZ[9];B[aa];W[bb];B[cc])",
+        &branching_sgf(300),
+    ]
+    .iter()
+    .map(|sgf| (sgf.chars().take(40).collect(), read(Format::SGF, sgf).collection))
+    .collect();
+    inputs.push(("deep tree".into(), Collection::new(vec![deep_tree(300)])));
+    let faithful = ReadOptions::default().with_no_repair(true);
+    let mut files = vec![
+        manifest().join("fixtures/json/tour.expected.sgf"),
+        manifest().join("fixtures/json/nested.v1.expected.sgf"),
+    ];
+    let fox = manifest().join("../shared/samples/sgf-fox");
+    if fox.exists() {
+        files.extend(sgf_files(&fox));
+    } else {
+        eprintln!("note: ../shared is absent; the version-1 walk skips the Fox records");
+    }
+    for f in files {
+        let c = Format::SGF.read(std::fs::read(&f).unwrap(), &faithful).unwrap().collection;
+        inputs.push((f.display().to_string(), c));
+    }
+    let mut forked = 0;
+    for (name, c) in &inputs {
+        let doc: Value = serde_json::from_str(&write(json(), c)).unwrap();
+        let lines: Vec<Value> = write(ndjson(), c).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        for (i, g) in c.games.iter().enumerate() {
+            // The model's main line and its nodes in SGF's order (pre-order).
+            let main: Vec<_> = g.main_line().map(model_props).collect();
+            let mut sgf_order = Vec::new();
+            let mut stack = vec![kifu::model::NodeId::ROOT];
+            while let Some(id) = stack.pop() {
+                sgf_order.push(model_props(g.node(id)));
+                let kids: Vec<_> = g.children(id).collect();
+                stack.extend(kids.into_iter().rev());
+            }
+            let moves: usize =
+                main.iter().flatten().filter(|(k, _)| k == "B" || k == "W").map(|(_, vs)| vs.len()).sum();
+            for game in [&doc["games"][i], &lines[i]] {
+                let (walked_main, walked_all) = version_1_walk(game);
+                let walked_main: Vec<_> = walked_main.into_iter().map(json_props).collect();
+                assert_eq!(walked_main, main, "{name}: the main line a version-1 reader sees");
+                assert_eq!(walked_all.len(), g.len(), "{name}: the nodes a version-1 reader counts");
+                assert_eq!(game["info"]["moves"], moves, "{name}: info.moves against the walked main line");
+                // Nodes are numbered in the order listed, which is SGF's order.
+                let mut listed: Vec<&Value> = game["nodes"].as_array().unwrap().iter().collect();
+                for v in game["variations"].as_array().unwrap() {
+                    listed.extend(v["nodes"].as_array().unwrap());
+                }
+                let listed: Vec<_> = listed.into_iter().map(json_props).collect();
+                assert_eq!(listed, sgf_order, "{name}: listed order");
+                // `nodes` runs to the first fork; only the first variation goes without `parent`.
+                let vars = game["variations"].as_array().unwrap();
+                if g.has_variations() {
+                    forked += 1;
+                    let fork = g.main_line().position(|n| n.children().nth(1).is_some()).unwrap();
+                    assert_eq!(game["nodes"].as_array().unwrap().len(), fork + 1, "{name}");
+                    assert!(vars[0].get("parent").is_none() && vars[0].get("variations").is_none(), "{name}");
+                    assert!(vars[1..].iter().all(|v| v["parent"].is_u64()), "{name}");
+                } else {
+                    assert!(vars.is_empty(), "{name}");
+                }
+            }
+        }
+    }
+    assert!(forked >= 2 * 7, "{forked} games with variations walked");
+}
+
+#[test]
+fn the_rest_of_the_main_line_without_parent_and_todays_shape_both_read() {
+    let sgf = "(;SZ[9];B[ee](;W[cc];B[gg](;W[cg])(;W[gc]))(;W[gg]))";
+    let want = read(Format::SGF, sgf).collection;
+    let line = write(ndjson(), &want);
+    let rest = r#""variations":[{"nodes":[{"W":["cc"]},{"B":["gg"]},{"W":["cg"]}]},{"parent":3,"nodes":[{"W":["gc"]}]},{"parent":1,"nodes":[{"W":["gg"]}]}]"#;
+    assert!(line.contains(r#""nodes":[{"SZ":["9"]},{"B":["ee"]}],"#) && line.contains(rest), "{line}");
+    // The shape that names a parent in every variation, `nodes` the whole main line, reads the
+    // same, with a version and without one (then the shape tells: `parent` is version 2).
+    let whole = r#"{"format":"kifu","version":2,"nodes":[{"SZ":["9"]},{"B":["ee"]},{"W":["cc"]},{"B":["gg"]},{"W":["cg"]}],
+      "variations":[{"parent":3,"nodes":[{"W":["gc"]}]},{"parent":1,"nodes":[{"W":["gg"]}]}]}"#;
+    for text in [line.clone(), whole.replace('\n', ""), line.replace(r#""version":2,"#, "")] {
+        let r = read(ndjson(), &text);
+        assert_eq!(r.collection, want, "{text}");
+        let codes: Vec<&str> = r.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.iter().all(|&c| c == "json.version"), "{codes:?}");
+    }
+    // The rest of the main line may hang from any main line: `nodes` cut anywhere, the first
+    // variation taking the rest, still reads the same tree.
+    let cut = r#"{"format":"kifu","version":2,"nodes":[{"SZ":["9"]}],"variations":[
+      {"nodes":[{"B":["ee"]},{"W":["cc"]},{"B":["gg"]},{"W":["cg"]}]},{"parent":3,"nodes":[{"W":["gc"]}]},{"parent":1,"nodes":[{"W":["gg"]}]}]}"#;
+    let r = read(json(), cut);
+    assert_eq!(r.diagnostics, vec![]);
+    assert_eq!(r.collection, want);
+    // Only the first variation may go without `parent`: a second one is dropped, and said.
+    let second = r#"{"format":"kifu","version":2,"nodes":[{"SZ":["9"]},{"B":["ee"]}],"variations":[{"nodes":[{"W":["cc"]}]},{"nodes":[{"W":["gg"]}]}]}"#;
+    assert_eq!(
+        diags(json(), second),
+        [
+            "1:105: error[json.parent]: variations[1]: only the first variation may go without \"parent\" (it continues the main line); this one needs the number of the node it follows; variation dropped"
+        ]
     );
+    assert_eq!(read(json(), second).collection, read(Format::SGF, "(;SZ[9];B[ee];W[cc])").collection);
+    // Without a version, a game whose one variation nests more is version 1 (version 2 never
+    // nests), and one whose variations name no parent at all is version 1 too.
+    let v1_one = r#"{"format":"kifu","nodes":[{"SZ":["9"]},{"B":["ee"]}],"variations":[
+      {"nodes":[{"W":["cc"]}],"variations":[{"nodes":[{"B":["gg"]}]},{"nodes":[{"B":["dd"]}]}]}]}"#;
+    let v1_two = r#"{"format":"kifu","nodes":[{"SZ":["9"]},{"B":["ee"]}],"variations":[
+      {"nodes":[{"W":["cc"]}]},{"nodes":[{"W":["gg"]}]}]}"#;
+    for (text, sgf) in [(v1_one, "(;SZ[9];B[ee];W[cc](;B[gg])(;B[dd]))"), (v1_two, "(;SZ[9];B[ee](;W[cc])(;W[gg]))")] {
+        for f in [json(), ndjson()] {
+            let r = read(f, &text.replace('\n', ""));
+            assert_eq!(r.collection, read(Format::SGF, sgf).collection, "{f}: {text}");
+            let codes: Vec<&str> = r.diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["json.version"], "{f}: {text}");
+        }
+    }
+    // In a document without a version, each game is read by its own shape.
+    let mixed = format!(r#"{{"format":"kifu","games":[{},{}]}}"#, v1_one.replace('\n', ""), line.trim_end());
+    let r = read(json(), &mixed);
+    let both = read(Format::SGF, &format!("(;SZ[9];B[ee];W[cc](;B[gg])(;B[dd])){sgf}")).collection;
+    assert_eq!(r.collection, both);
 }
 
 #[test]

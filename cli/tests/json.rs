@@ -88,18 +88,33 @@ fn jq_reads_kifus_json_of_every_record_however_deep() {
         let lines = convert(input, "ndjson");
         let moves = jq(&["-c", "[.info.moves, (.variations | length)]"], &lines)
             .unwrap_or_else(|e| panic!("jq on {} as NDJSON: {e}", input.display()));
+        // The main line: `nodes`, then the first variation when it has no `parent`; its moves
+        // are `info.moves`.
+        let moves_of = r#"if type == "array" then .[] | select(.[0] == "B" or .[0] == "W") | .[1][] else (.B, .W) // empty | .[] end"#;
+        let main = jq(&["-c", &format!("[{MAIN_LINE} | .[] | {moves_of}] | length")], &lines)
+            .unwrap_or_else(|e| panic!("jq on {} as NDJSON: {e}", input.display()));
+        let info = jq(&["-c", ".info.moves"], &lines).unwrap();
+        assert_eq!(main, info, "{}: the main line's moves", input.display());
         if input.ends_with("deep.sgf") {
-            assert_eq!((nodes.as_str(), moves.as_str()), ("40001\n", "[20000,20000]\n"));
+            // The root forks: `nodes` is the root, the first variation the 20,000 moves.
+            assert_eq!((nodes.as_str(), moves.as_str()), ("40001\n", "[20000,20001]\n"));
+            assert_eq!(main, "20000\n");
         }
     }
     // The examples of formats/json.md on the fixture.
     let doc = std::fs::read(manifest().join("fixtures/json/tour.json")).unwrap();
     let spec = std::fs::read_to_string(manifest().join("formats/json.md")).unwrap();
+    let main_line = format!(".games[0] | {MAIN_LINE} | length");
     for (filter, want) in [
         (".games[0] | [.nodes[], .variations[].nodes[]] | length", "8\n"),
+        (main_line.as_str(), "5\n"),
         (".games[0].variations[] | select(.parent == 1) | .nodes[0]", "{\"W\":[\"dd\"],\"N\":[\"side line\"]}\n"),
     ] {
         assert!(spec.contains(&filter.replace("== 1)", "== 10)")), "formats/json.md shows `{filter}`");
         assert_eq!(jq(&["-c", filter], &doc).unwrap(), want, "{filter}");
     }
 }
+
+/// A jq filter for a game's main line (formats/json.md): `nodes`, then the nodes of the first
+/// variation when it has no `parent`.
+const MAIN_LINE: &str = r#"[.nodes[], (.variations[:1][] | select(has("parent") | not) | .nodes[])]"#;

@@ -19,8 +19,10 @@ use crate::diag::Diagnostic;
 use crate::model::Collection;
 
 /// The version written in the `version` field (and the highest the reader knows). Version 2
-/// lists a game's variations flat, each naming its parent node, so the nesting depth is the
-/// same for every tree; version 1 (variations nested in variations) is still read.
+/// lists a game's variations flat, each naming its parent node (but the first, the rest of the
+/// main line after its first fork, which a version-1 reader follows as `variations[0]`), so the
+/// nesting depth is the same for every tree; version 1 (variations nested in variations) is
+/// still read.
 pub const VERSION: u32 = 2;
 
 /// The value of the `format` field that marks kifu's JSON.
@@ -44,7 +46,8 @@ pub mod codes {
     pub const NOT_COMPOSED: &str = "json.not-composed";
     /// The `format` field is missing or is not `"kifu"`.
     pub const NOT_KIFU: &str = "json.not-kifu";
-    /// The `version` field is missing or newer than this reader; read as version 1.
+    /// The `version` field is missing, unknown or newer than this reader; a newer one is read
+    /// as this version, a missing or unknown one game by game by its shape.
     pub const VERSION: &str = "json.version";
     /// A key kifu does not know was ignored.
     pub const UNKNOWN_KEY: &str = "json.unknown-key";
@@ -52,8 +55,9 @@ pub mod codes {
     pub const DUPLICATE_KEY: &str = "json.duplicate-key";
     /// A variation without nodes or variations was skipped.
     pub const EMPTY_VARIATION: &str = "json.empty-variation";
-    /// A version-2 variation whose `parent` is not the number of a node listed before it (or is
-    /// a node of a variation that was dropped); the variation was dropped.
+    /// A version-2 variation whose `parent` is missing (only the first variation, the rest of
+    /// the main line, may go without), is not the number of a node listed before it, or is a
+    /// node of a variation that was dropped; the variation was dropped.
     pub const PARENT: &str = "json.parent";
     /// Several values for a property that takes one text (`"C": ["a", "b"]`); read as one
     /// text, joined as the SGF reader joins `C[a][b]` (a blank line; a space for simple text).

@@ -230,7 +230,7 @@ impl<'a> Reader<'a> {
                     version.unwrap_or(root),
                     codes::VERSION,
                     "the \"version\" field is missing or not a known version; each game is read by its shape \
-                     (version 1 when a variation has no \"parent\")"
+                     (version 2 when a variation has \"parent\")"
                         .into(),
                 );
                 None
@@ -238,16 +238,24 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The version a game's shape tells: 1 when one of its variations has no `parent` (version
-    /// 1 nests variations instead), else 2.
+    /// The version a game's shape tells: 2 when one of its variations has `parent` (or it has
+    /// none), else 1. Version 1 never names a parent; version 2 names one in every variation
+    /// but the first, which may be the rest of the main line (`{"nodes": [...]}`, without
+    /// `parent`). A game whose only variation has no `parent` reads the same either way (the
+    /// variation continues the line), unless it nests more variations, which only version 1
+    /// does.
     fn shape_version(&self, game: u32) -> u32 {
         let doc = self.doc;
         let vars = doc.members(game).filter(|(k, _)| *k == "variations").last().map(|(_, v)| v);
-        let v1 = vars
+        let mut objects = vars
             .into_iter()
             .flat_map(|v| doc.items(v))
-            .any(|v| matches!(doc.get(v).kind, Kind::Object { .. }) && !doc.members(v).any(|(k, _)| k == "parent"));
-        if v1 { 1 } else { 2 }
+            .filter(|&v| matches!(doc.get(v).kind, Kind::Object { .. }))
+            .peekable();
+        if objects.peek().is_none() {
+            return 2;
+        }
+        if objects.any(|v| doc.members(v).any(|(k, _)| k == "parent")) { 2 } else { 1 }
     }
 
     /// One game object → a tree, read as `version` (by its shape when `None`); `None` (with a
@@ -341,9 +349,11 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
-    /// A version-2 game: the main line in `nodes`, every other line flat in `variations`, each
-    /// naming its parent by number (nodes are numbered in the order they are listed). The tree
-    /// is laid out in pre-order whatever order the variations come in, with a stack on the heap.
+    /// A version-2 game: the main line in `nodes` (up to its first fork, as the writer writes
+    /// it, or whole), every other line flat in `variations`, each naming its parent by number
+    /// (nodes are numbered in the order they are listed), but the first, which may go without
+    /// `parent` and then continues the main line. The tree is laid out in pre-order whatever
+    /// order the variations come in, with a stack on the heap.
     fn game_v2(&mut self, value: u32, mut paths: Paths, at: Option<usize>) -> Option<GameTree> {
         let doc = self.doc;
         let members = self.members(value, &paths, at, GAME_KEYS);
@@ -405,7 +415,13 @@ impl<'a> Reader<'a> {
             }
             let start = total;
             total += len as usize;
-            let parent = self.parent(v, m.get("parent"), start, &lines, &paths, vp);
+            // The first variation may go without `parent`: it is the rest of the main line,
+            // the first child of the last node of `nodes` (listed first, it comes first among
+            // the lines hanging from that node).
+            let parent = match m.get("parent") {
+                None if i == 0 => Some(main.2 as usize - 1),
+                parent => self.parent(v, parent, start, &lines, &paths, vp),
+            };
             lines.push(Line { first, start, len, parent: parent.map_or(NONE, |p| p as u32), path: vp });
         }
         // The lines hanging from each node, in the order listed: those from node `n` are
@@ -472,7 +488,8 @@ impl<'a> Reader<'a> {
         let path = || paths.render(at, &[Seg::Key("parent".into())]);
         let msg = match parent.map(|p| doc.get(p).kind) {
             None => format!(
-                "{}: a variation needs \"parent\", the number of the node it follows; variation dropped",
+                "{}: only the first variation may go without \"parent\" (it continues the main line); this one \
+                 needs the number of the node it follows; variation dropped",
                 paths.render(at, &[])
             ),
             Some(Kind::Number(n)) if n >= 0.0 && n.fract() == 0.0 && n < start as f64 => {

@@ -1,6 +1,7 @@
-//! Writing: each game as its main line (`nodes`) and its other lines listed flat
-//! (`variations`, each naming its parent node by number), walked with an explicit stack, plus
-//! the read-only `info` digest of each game. The nesting depth is the same for every tree.
+//! Writing: each game as its main line up to its first fork (`nodes`), then the rest of the
+//! main line and its other lines listed flat (`variations`, each side line naming its parent
+//! node by number), walked with an explicit stack, plus the read-only `info` digest of each
+//! game. The nesting depth is the same for every tree.
 //!
 //! A game without variations (most games) is written in one pass over its nodes in storage
 //! order: each node goes to a scratch buffer and each move to the digest's `main_line` in
@@ -390,8 +391,10 @@ fn main_line_entries(o: &mut Out, game: &GameTree, size: BoardSize) -> usize {
 type Pending = (NodeId, usize);
 
 /// Writes a `nodes` array at `depth`: the node `start` (numbered `*number`) and its first
-/// children to the end of that line. The later children of each node go on `pending`, the
-/// last first, so that popping them lists the variations in pre-order (SGF's order).
+/// children to the end of that line, or (`to_fork`) only up to its first node with more than
+/// one child; returns that node's first child, where the line goes on. The later children of
+/// each node go on `pending`, the last first, so that popping them lists the variations in
+/// pre-order (SGF's order).
 fn line_nodes(
     o: &mut Out,
     game: &GameTree,
@@ -399,10 +402,11 @@ fn line_nodes(
     depth: usize,
     number: &mut usize,
     pending: &mut Vec<Pending>,
-) {
+    to_fork: bool,
+) -> Option<NodeId> {
     o.s.push(b'[');
     let mut cur = start;
-    loop {
+    let rest = loop {
         o.nl(depth + 1);
         node(&mut o.s, game, cur, &mut o.notes);
         let mut kids = game.children(cur);
@@ -412,48 +416,73 @@ fn line_nodes(
         pending[at..].reverse();
         *number += 1;
         match first {
+            Some(next) if to_fork && pending.len() > at => break Some(next),
             Some(next) => {
                 o.s.push(b',');
                 cur = next;
             }
-            None => break,
+            None => break None,
         }
-    }
+    };
     o.nl(depth);
     o.s.push(b']');
+    rest
 }
 
-/// The main line as `nodes`, then every other line as an element of `variations` that names
-/// its parent by number (nodes are numbered in the order written), for a game with
-/// variations; the caller wrote the opening `{`. No nesting grows with the tree: each node is
-/// written once, with a stack on the heap.
+/// One element of `variations` at `depth`: `{"parent": N, "nodes": [...]}`, or without
+/// `parent` (`None`) for the rest of the main line.
+fn variation(
+    o: &mut Out,
+    game: &GameTree,
+    start: NodeId,
+    parent: Option<usize>,
+    depth: usize,
+    number: &mut usize,
+    pending: &mut Vec<Pending>,
+) {
+    o.nl(depth);
+    o.s.push(b'{');
+    if let Some(parent) = parent {
+        o.nl(depth + 1);
+        o.key("parent");
+        int(&mut o.s, parent);
+        o.s.push(b',');
+    }
+    o.nl(depth + 1);
+    o.key("nodes");
+    line_nodes(o, game, start, depth + 1, number, pending, false);
+    o.nl(depth);
+    o.s.push(b'}');
+}
+
+/// A game with variations, for which the caller wrote the opening `{`: its main line up to its
+/// first node with more than one child as `nodes`; then, in `variations`, the rest of the main
+/// line (without `parent`: it continues after the last node of `nodes`, as its first child)
+/// and every other line, each naming its parent by number (nodes are numbered in the order
+/// written, which is SGF's order). A version-1 reader (main line = `nodes`, then
+/// `variations[0]`, repeatedly) so still reads the main line and every node. No nesting grows
+/// with the tree: each node is written once, with a stack on the heap.
 fn tree(o: &mut Out, game: &GameTree, depth: usize) {
     let mut pending: Vec<Pending> = Vec::new();
     let mut number = 0;
     o.nl(depth + 1);
     o.key("nodes");
-    line_nodes(o, game, NodeId::ROOT, depth + 1, &mut number, &mut pending);
+    let rest = line_nodes(o, game, NodeId::ROOT, depth + 1, &mut number, &mut pending, true);
     o.s.push(b',');
     o.nl(depth + 1);
     o.key("variations");
     o.s.push(b'[');
     let mut any = false;
+    if let Some(rest) = rest {
+        variation(o, game, rest, None, depth + 2, &mut number, &mut pending);
+        any = true;
+    }
     while let Some((start, parent)) = pending.pop() {
         if any {
             o.s.push(b',');
         }
         any = true;
-        o.nl(depth + 2);
-        o.s.push(b'{');
-        o.nl(depth + 3);
-        o.key("parent");
-        int(&mut o.s, parent);
-        o.s.push(b',');
-        o.nl(depth + 3);
-        o.key("nodes");
-        line_nodes(o, game, start, depth + 3, &mut number, &mut pending);
-        o.nl(depth + 2);
-        o.s.push(b'}');
+        variation(o, game, start, Some(parent), depth + 2, &mut number, &mut pending);
     }
     if any {
         o.nl(depth + 1);
