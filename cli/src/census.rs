@@ -88,21 +88,13 @@ pub fn read_one(name: String, path: &std::path::Path, bytes: std::io::Result<Vec
         numbers: Vec::new(),
         left_out: 0,
     };
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) => {
-            let d = Diagnostic::error(batch::codes::CANNOT_READ, format!("cannot read {name}: {e}"));
-            return failed(FileStats::failed(None, 0, std::slice::from_ref(&d)), d);
-        }
-    };
-    let len = bytes.len() as u64;
-    let reader = options.reader();
-    let Ok(decision) = reader.decide(Some(path), &bytes) else {
-        let d = Diagnostic::error(batch::codes::UNKNOWN_FORMAT, crate::input::no_format(&bytes));
-        return failed(FileStats::failed(None, len, std::slice::from_ref(&d)), d);
+    let len = bytes.as_ref().map_or(0, |b| b.len() as u64);
+    let (decision, read) = match batch::read_input(path, &name, bytes, options) {
+        Ok(decided) => decided,
+        Err(d) => return failed(FileStats::failed(None, len, std::slice::from_ref(&d)), d),
     };
     let format = decision.format;
-    match reader.read_as(format, bytes) {
+    match read {
         Ok(mut read) => {
             // The filters pick games: the numbers of those kept are remembered.
             let (mut numbers, before) = (Vec::new(), read.collection.games.len());

@@ -27,6 +27,28 @@ use kifu::output::Existing;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Reads one input's `bytes` (as read from `path`, shown as `name`) through the options' reader:
+/// the format decision, then the read. `Err` is why nothing could be read (the file, or no
+/// format); the read's own refusal is the inner `Err`. The one read step of `convert`, `check`,
+/// `info`, `diagram`, `stats` and `dedup` over a walk.
+pub(crate) fn read_input(
+    path: &std::path::Path,
+    name: &str,
+    bytes: std::io::Result<Vec<u8>>,
+    options: &BatchOptions,
+) -> Result<(kifu::reader::Decision, Result<kifu::ReadOutput, kifu::ReadError>), kifu::Diagnostic> {
+    let bytes = bytes.map_err(|e| {
+        let code = if e.kind() == std::io::ErrorKind::InvalidInput { codes::NOT_REGULAR } else { codes::CANNOT_READ };
+        kifu::Diagnostic::error(code, format!("cannot read {name}: {e}"))
+    })?;
+    let reader = options.reader();
+    let Ok(decision) = reader.decide(Some(path), &bytes) else {
+        return Err(kifu::Diagnostic::error(codes::UNKNOWN_FORMAT, crate::input::no_format(&bytes)));
+    };
+    let read = reader.read_as(decision.format, bytes);
+    Ok((decision, read))
+}
+
 /// Makes each input's output in place of a format's writer (`kifu diagram` draws pictures
 /// through it); everything else of a batch run (walk, plan, safety, report) stays the same.
 pub trait Produce: Send + Sync {

@@ -350,8 +350,9 @@ fn name_outputs(jobs: &mut [Job], template: &kifu::naming::Template, dir: &Path,
     }
 }
 
-/// `name.sgf` → `name-K.sgf`, the name kept as the operating system's bytes.
-fn numbered(path: &Path, k: usize) -> PathBuf {
+/// `name.sgf` → `name-K.sgf` (`name-001.sgf` → `name-001-K.sgf`), the name kept as the operating
+/// system's bytes.
+pub(super) fn numbered(path: &Path, k: usize) -> PathBuf {
     let mut name = path.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
     name.push(format!("-{k}"));
     if let Some(e) = path.extension() {

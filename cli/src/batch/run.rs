@@ -1,6 +1,6 @@
 //! Running a plan: read, convert and write every input on a rayon pool.
 
-use super::plan::{Job, Plan, file_key, folded, stays_under};
+use super::plan::{Job, Plan, file_key, folded, numbered, stays_under};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use kifu::diag::Diagnostic;
@@ -74,17 +74,6 @@ fn linked_folder(path: &Path, dir: &Path) -> Option<PathBuf> {
     None
 }
 
-/// `name-001.sgf` → `name-001-K.sgf`, the name kept as the operating system's bytes.
-fn numbered(path: &Path, k: usize) -> PathBuf {
-    let mut name = path.file_stem().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
-    name.push(format!("-{k}"));
-    if let Some(e) = path.extension() {
-        name.push(".");
-        name.push(e);
-    }
-    path.with_file_name(name)
-}
-
 /// Reads a regular file. It is opened without blocking and its type checked on the open handle,
 /// so a file replaced by a FIFO (or a device) after the walk fails at once instead of hanging
 /// the run (`InvalidInput`).
@@ -151,26 +140,18 @@ fn read_whole(
     options: &BatchOptions,
     record: &mut Record,
 ) -> Option<(kifu::ReadOutput, Format)> {
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) => {
-            let code = if e.kind() == io::ErrorKind::InvalidInput { codes::NOT_REGULAR } else { codes::CANNOT_READ };
-            let d = Diagnostic::error(code, format!("cannot read {}: {e}", job.input.display()));
-            record.add(Stage::Batch, &[d]);
-            record.status = Status::Failed;
-            return None;
-        }
-    };
-    let reader = options.reader();
-    let Ok(Decision { format, mismatch, .. }) = reader.decide(Some(&job.input), &bytes) else {
-        let d = Diagnostic::error(codes::UNKNOWN_FORMAT, "cannot tell the format from the name or content (give -f)");
-        record.add(Stage::Batch, &[d]);
-        record.status = Status::Failed;
-        return None;
-    };
+    let (Decision { format, mismatch, .. }, read) =
+        match super::read_input(&job.input, &job.input.display().to_string(), bytes, options) {
+            Ok(decided) => decided,
+            Err(d) => {
+                record.add(Stage::Batch, &[d]);
+                record.status = Status::Failed;
+                return None;
+            }
+        };
     record.add(Stage::Batch, mismatch.as_slice());
     record.from = Some(format.name());
-    match reader.read_as(format, bytes) {
+    match read {
         Ok(read) => {
             record.charset = read.charset.map(Into::into);
             record.games = read.collection.games.len();
