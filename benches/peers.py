@@ -425,7 +425,8 @@ def main():
         "--skip",
         default="",
         help="readers to leave out, comma-separated: cat, scan, kifu, kifu-rust, sgf-parse, kifu-python, "
-        "sgfmill, pysgf, sabaki; parquet: the Parquet table",
+        "sgfmill, pysgf, sabaki; and tables: corpus, collection, positions, parquet (--skip "
+        "corpus,collection,parquet runs the positions table alone)",
     )
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -433,7 +434,8 @@ def main():
     if not corpus.is_dir():
         raise SystemExit(f"no {corpus}: nothing to measure")
 
-    kifu_bin, examples = build_kifu()
+    # The command and the Rust examples serve every table but the positions one.
+    kifu_bin, examples = build_kifu() if not {"corpus", "collection", "parquet"} <= skip else (None, None)
     temp = Path(tempfile.mkdtemp(prefix="kifu-peers."))
     env = Path(args.env).resolve() if args.env else temp / "env"
     env.mkdir(parents=True, exist_ok=True)
@@ -441,8 +443,9 @@ def main():
         py = python_env(env) if not {"kifu-python", "sgfmill", "pysgf"} <= skip else None
         node = node_env(env) if "sabaki" not in skip else None
         paths, listing = corpus_list(corpus, temp)
-        big = collection(corpus / "ai_yenw", args.mb, temp)
-        for p in paths + [str(big)]:  # the page cache warm for every reader
+        wanted = {"collection", "parquet"} - skip
+        big = collection(corpus / "ai_yenw", args.mb, temp) if wanted else None
+        for p in paths + ([str(big)] if big else []):  # the page cache warm for every reader
             Path(p).read_bytes()
         one = dict(os.environ, RAYON_NUM_THREADS="1")
         me = str(Path(__file__).resolve())
@@ -480,32 +483,34 @@ def main():
         size = sum(os.path.getsize(p) for p in paths) / 1e6
         print(machine())
         out = temp / "out"
-        table(
-            f"{len(paths):,} SGF files of {corpus} ({size:.1f} MB)",
-            rows(
-                "list",
-                ["--list", str(listing)],
-                [str(kifu_bin), "convert", "-q", "-r", str(corpus), "-O", str(out), "-t", "sgf", "--dry-run"],
-                "kifu convert -r --dry-run",
-                [row("cat", "cat (floor)", "–", ["sh", "-c", 'xargs -d "\\n" cat <"$0" >/dev/null', str(listing)])],
-            ),
-            args.runs,
-        )
-        table(
-            f"one collection: the ai_yenw games repeated to {big.stat().st_size / 1e6:.0f} MB",
-            rows(
-                "collection",
-                [str(big)],
-                [str(kifu_bin), "convert", "-q", str(big), "-f", "sgf", "-t", "sgf", "-o", "/dev/null"],
-                "kifu convert -t sgf -o /dev/null",
-                [
-                    row("cat", "cat (floor)", "–", ["sh", "-c", 'cat "$0" >/dev/null', str(big)]),
-                    row("scan", "memchr [ ] scan (floor)", "–", [str(examples / "bracket_scan"), str(big)]),
-                ],
-            ),
-            args.runs,
-        )
-        if py:
+        if "corpus" not in skip:
+            table(
+                f"{len(paths):,} SGF files of {corpus} ({size:.1f} MB)",
+                rows(
+                    "list",
+                    ["--list", str(listing)],
+                    [str(kifu_bin), "convert", "-q", "-r", str(corpus), "-O", str(out), "-t", "sgf", "--dry-run"],
+                    "kifu convert -r --dry-run",
+                    [row("cat", "cat (floor)", "–", ["sh", "-c", 'xargs -d "\\n" cat <"$0" >/dev/null', str(listing)])],
+                ),
+                args.runs,
+            )
+        if "collection" not in skip:
+            table(
+                f"one collection: the ai_yenw games repeated to {big.stat().st_size / 1e6:.0f} MB",
+                rows(
+                    "collection",
+                    [str(big)],
+                    [str(kifu_bin), "convert", "-q", str(big), "-f", "sgf", "-t", "sgf", "-o", "/dev/null"],
+                    "kifu convert -t sgf -o /dev/null",
+                    [
+                        row("cat", "cat (floor)", "–", ["sh", "-c", 'cat "$0" >/dev/null', str(big)]),
+                        row("scan", "memchr [ ] scan (floor)", "–", [str(examples / "bracket_scan"), str(big)]),
+                    ],
+                ),
+                args.runs,
+            )
+        if py and "positions" not in skip:
             drv, kp = [str(py), me, "--driver"], "kifu.load_positions"
             positions = [
                 row("kifu-python", kp, "Python", drv + ["kifu-positions", "list", str(listing)], self_timed=True,

@@ -233,7 +233,9 @@ fn numpy_moves<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>
 /// The positions of the main line of every game of every file, read in parallel with the GIL
 /// released, as `Game.positions()` gives them: one NumPy `int8` array of shape
 /// `(moves + 1, rows, columns)` per game (games of different board sizes cannot share one
-/// array), files in the order given, games in file order. Every illegal move issues a
+/// array), files in the order given, games in file order. Each game's planes are written once,
+/// on the reading threads, into the buffer that becomes its array (NumPy takes it over: no copy
+/// with the GIL held). Every illegal move issues a
 /// `KifuWarning` naming the file, the game (from 1) and the move. A file that cannot be read
 /// raises its error (the first such file in the order given; reading stops there), unless
 /// `skip_errors`, which leaves it out.
@@ -249,7 +251,7 @@ fn load_positions<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let args = ReadArgs::new(format, encoding)?;
     let paths = input::path_items(paths)?;
-    let numpy = import_numpy(py)?;
+    import_numpy(py)?;
     let list = PyList::empty(py);
     let replay = |path: &PathBuf| {
         let outcome = args.read_path(path);
@@ -270,10 +272,12 @@ fn load_positions<'py>(
             Ok(Err(e)) => return Err(errors::read_error(py, e, Some(path))),
             Err(e) => return Err(errors::os_error(py, e, path)),
         };
-        games.iter().enumerate().try_for_each(|(i, planes)| {
-            let place = format!("{}: game {}", path.display(), i + 1);
-            positions::warn_illegal(py, planes, Some(&place))?;
-            list.append(positions::array(py, &numpy, planes)?)
+        games.into_iter().enumerate().try_for_each(|(i, planes)| {
+            if !planes.illegal.is_empty() {
+                let place = format!("{}: game {}", path.display(), i + 1);
+                positions::warn_illegal(py, &planes, Some(&place))?;
+            }
+            list.append(positions::array(py, planes)?)
         })
     })?;
     Ok(list)

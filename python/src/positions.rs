@@ -4,8 +4,9 @@
 use kifu::go::{Board, IllegalMove};
 use kifu::model::{Color, GameTree, Move, NodeId, Point};
 use kifu::{Diagnostic, diagram};
+use numpy::IntoPyArray;
+use numpy::ndarray::Array3;
 use pyo3::prelude::*;
-use pyo3::types::PyByteArray;
 
 /// A move the board refused.
 pub struct Illegal {
@@ -28,10 +29,10 @@ impl Illegal {
     }
 }
 
-/// The positions of one line: `planes` planes of `rows × columns` cells (`i8`: 1 black, -1
-/// white, 0 empty), row by row.
+/// The positions of one line: `planes` planes of `rows × columns` cells (1 black, -1 white,
+/// 0 empty), row by row.
 pub struct Planes {
-    pub cells: Vec<u8>,
+    pub cells: Vec<i8>,
     pub planes: usize,
     pub rows: usize,
     pub columns: usize,
@@ -45,12 +46,16 @@ pub struct Planes {
 pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
     let size = tree.board_size();
     let (columns, rows) = (usize::from(size.width), usize::from(size.height));
+    let area = rows * columns;
     let mut board = Board::new(size);
     // The board's stones as the array's cells, kept in step with what the board does (setup,
     // a move and its captures), so that a plane is a copy.
-    let mut cells = vec![0u8; rows * columns];
+    let mut cells = vec![0i8; area];
     let at = |p: Point| usize::from(p.y) * columns + usize::from(p.x);
-    let mut out = Planes { cells: Vec::new(), planes: 0, rows, columns, illegal: Vec::new() };
+    // At most one move a node: the planes are written once, into a buffer that never grows (it
+    // becomes the NumPy array as it is).
+    let mut out =
+        Planes { cells: Vec::with_capacity((path.len() + 1) * area), planes: 0, rows, columns, illegal: Vec::new() };
     for &id in path {
         let node = tree.node(id);
         for p in node.props() {
@@ -83,28 +88,30 @@ pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
     out
 }
 
-/// A cell of the array: 1 black, -1 white (as its byte), 0 empty.
-fn cell(stone: Option<Color>) -> u8 {
+/// A cell of the array: 1 black, -1 white, 0 empty.
+fn cell(stone: Option<Color>) -> i8 {
     match stone {
         Some(Color::Black) => 1,
-        Some(Color::White) => (-1i8) as u8,
+        Some(Color::White) => -1,
         None => 0,
     }
 }
 
 /// Whether `cells` hold the board's stones (checked in debug builds).
-fn same_stones(board: &Board, cells: &[u8], columns: usize) -> bool {
+fn same_stones(board: &Board, cells: &[i8], columns: usize) -> bool {
     cells.iter().enumerate().all(|(i, &c)| {
         // Sizes are at most 52 × 52: the coordinates fit in u8.
         c == cell(board.get(Point::new((i % columns) as u8, (i / columns) as u8)))
     })
 }
 
-/// The planes as a NumPy `int8` array of shape `(planes, rows, columns)`.
-pub fn array<'py>(py: Python<'py>, numpy: &Bound<'py, PyModule>, planes: &Planes) -> PyResult<Bound<'py, PyAny>> {
-    let buffer = PyByteArray::new(py, &planes.cells);
+/// The planes as a NumPy `int8` array of shape `(planes, rows, columns)`, which takes over
+/// their buffer: nothing is copied (NumPy frees it with the array).
+pub fn array(py: Python<'_>, planes: Planes) -> PyResult<Bound<'_, PyAny>> {
     let shape = (planes.planes, planes.rows, planes.columns);
-    numpy.call_method1("frombuffer", (buffer, numpy.getattr("int8")?))?.call_method1("reshape", (shape,))
+    let cells = Array3::from_shape_vec(shape, planes.cells)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("kifu's positions: {e}")))?;
+    Ok(cells.into_pyarray(py).into_any())
 }
 
 /// A `KifuWarning` for every illegal move, prefixed with `place` (the file and game) if given.

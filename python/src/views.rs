@@ -570,7 +570,8 @@ impl PyGame {
         let path = self.path_to(node)?;
         let planes = crate::positions::planes(self.tree(), &path);
         crate::positions::warn_illegal(py, &planes, None)?;
-        crate::positions::array(py, &crate::import_numpy(py)?, &planes)
+        crate::import_numpy(py)?;
+        crate::positions::array(py, planes)
     }
 
     /// The moves of the main line (or of the line to `node`) that kifu's board refuses, as

@@ -167,6 +167,10 @@ def test_load_positions_gives_one_array_per_game(tmp_path):
         warnings.simplefilter("ignore", kifu.KifuWarning)  # the illegal move, checked below
         for a, g in zip(arrays, games):
             assert a.dtype == np.int8 and (a == g.positions()).all()
+            # Each array owns its planes (handed over from Rust, not a view of a shared buffer).
+            assert a.flags.c_contiguous and a.flags.writeable
+        arrays[0][0, 0, 0] = 5
+        assert all(a[0, 0, 0] != 5 for a in arrays[1:]) and arrays[0][0, 0, 0] == 5
     messages = [str(w.message) for w in caught if "illegal-move" in str(w.message)]
     assert messages == [f"warning[diagram.illegal-move]: {illegal}: game 1: move 2 (W ee): the point is occupied; "
                         "skipped on the board"]

@@ -1,6 +1,7 @@
 //! A Go board: plays moves with captures, detects moves on occupied points, suicide and simple
 //! ko recaptures, and replays a line of a game tree.
 
+use crate::model::point::MAX_BOARD_SIDE;
 use crate::model::{BoardSize, Color, GameTree, Move, NodeId, Point};
 use std::fmt;
 
@@ -103,28 +104,44 @@ impl Board {
         v.into_iter().flatten()
     }
 
-    /// The group containing `p` and whether it has a liberty.
-    fn group(&self, p: Point, color: Color) -> (Vec<Point>, bool) {
-        let mut seen = vec![false; self.cells.len()];
+    /// The stones of the group holding `p` (of `color`) if it has no liberty, in the order a
+    /// depth-first walk from `p` finds them; `None` as soon as a liberty is seen. Most groups
+    /// touched by a move have a liberty beside the stone looked at, found without allocating.
+    fn dead_group(&self, p: Point, color: Color) -> Option<Vec<Point>> {
+        if self.neighbours(p).any(|n| self.cells[self.idx(n)].is_none()) {
+            return None;
+        }
+        // The points seen, one bit each: on the stack for boards up to 52 × 52, the largest SGF
+        // sizes (a `BoardSize` made by hand may be larger).
+        let words = self.cells.len().div_ceil(64);
+        let (mut small, mut large) = ([0u64; SEEN_WORDS], Vec::new());
+        let seen: &mut [u64] = if words <= SEEN_WORDS {
+            &mut small[..words]
+        } else {
+            large.resize(words, 0);
+            &mut large
+        };
+        let mut mark = |i: usize| {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            let new = seen[word] & bit == 0;
+            seen[word] |= bit;
+            new
+        };
         let mut stack = vec![p];
         let mut stones = Vec::new();
-        let mut free = false;
-        seen[self.idx(p)] = true;
+        mark(self.idx(p));
         while let Some(q) = stack.pop() {
             stones.push(q);
             for n in self.neighbours(q) {
                 let i = self.idx(n);
                 match self.cells[i] {
-                    None => free = true,
-                    Some(c) if c == color && !seen[i] => {
-                        seen[i] = true;
-                        stack.push(n);
-                    }
+                    None => return None,
+                    Some(c) if c == color && mark(i) => stack.push(n),
                     _ => {}
                 }
             }
         }
-        (stones, free)
+        Some(stones)
     }
 
     /// Play a move for `color`; returns the captured stones. On an illegal move the board is
@@ -148,11 +165,11 @@ impl Board {
         }
         let i = self.idx(p);
         self.cells[i] = Some(color);
+        let opponent = color.opponent();
         let mut captured = Vec::new();
         for n in self.neighbours(p) {
-            if self.get(n) == Some(color.opponent()) {
-                let (stones, free) = self.group(n, color.opponent());
-                if !free {
+            if self.get(n) == Some(opponent) {
+                if let Some(stones) = self.dead_group(n, opponent) {
                     for s in stones {
                         let j = self.idx(s);
                         if self.cells[j].is_some() {
@@ -163,18 +180,21 @@ impl Board {
                 }
             }
         }
-        let (own, free) = self.group(p, color);
-        if !free {
+        if self.dead_group(p, color).is_some() {
             self.cells[i] = None;
             return Err(IllegalMove::Suicide);
         }
+        // A ko: one stone captured by a lone stone (every neighbour of `p` an opponent's stone
+        // but the point just emptied, so `p` has no stone of its colour beside it).
         self.ko = (captured.len() == 1
-            && own.len() == 1
-            && self.neighbours(p).all(|n| self.get(n) == Some(color.opponent()) || n == captured[0]))
+            && self.neighbours(p).all(|n| self.get(n) == Some(opponent) || n == captured[0]))
         .then(|| captured[0]);
         Ok(captured)
     }
 }
+
+/// Words of the bit set of points seen while walking a group, on the stack.
+const SEEN_WORDS: usize = (MAX_BOARD_SIDE as usize * MAX_BOARD_SIDE as usize).div_ceil(64);
 
 /// Something wrong found while replaying a line.
 ///
@@ -291,6 +311,41 @@ mod tests {
         b.play(Color::White, Move::Pass).unwrap();
         b.play(Color::Black, Move::Pass).unwrap();
         assert_eq!(b.play(Color::White, Move::Play(p("bb"))).unwrap(), vec![p("cb")]);
+    }
+
+    #[test]
+    fn a_group_walk_finds_a_far_liberty_and_captures_a_long_chain() {
+        // A white chain along the first row whose only liberty is at its far end: black's move at
+        // the near end captures nothing; once the far liberty is filled, the whole chain goes.
+        let mut b = Board::new(BoardSize::square(19));
+        for x in 0..10u8 {
+            b.set(Point::new(x, 0), Some(Color::White));
+            b.set(Point::new(x, 1), Some(Color::Black));
+        }
+        assert_eq!(b.play(Color::Black, Move::Play(Point::new(11, 0))).unwrap(), Vec::<Point>::new());
+        assert_eq!(b.get(Point::new(0, 0)), Some(Color::White));
+        let caps = b.play(Color::Black, Move::Play(Point::new(10, 0))).unwrap();
+        assert_eq!(caps.len(), 10);
+        assert!((0..10u8).all(|x| b.get(Point::new(x, 0)).is_none()));
+        // White may play back into the emptied row: each point has a liberty.
+        assert!(b.play(Color::White, Move::Play(Point::new(0, 0))).is_ok());
+    }
+
+    #[test]
+    fn boards_larger_than_sgf_sizes_walk_groups_too() {
+        // A size no SGF file has (made by hand): the group walk's bit set is on the heap.
+        let mut b = Board::new(BoardSize::square(100));
+        b.set(Point::new(98, 99), Some(Color::Black));
+        b.set(Point::new(99, 98), Some(Color::Black));
+        assert_eq!(b.play(Color::White, Move::Play(Point::new(99, 99))), Err(IllegalMove::Suicide));
+        b.set(Point::new(97, 99), Some(Color::White));
+        b.set(Point::new(98, 98), Some(Color::White));
+        assert_eq!(
+            b.play(Color::White, Move::Play(Point::new(99, 99))).unwrap(),
+            vec![Point::new(98, 99)],
+            "white at the corner captures the black stone beside it"
+        );
+        assert_eq!(b.play(Color::White, Move::Play(Point::new(99, 99))), Err(IllegalMove::Occupied));
     }
 
     #[test]
