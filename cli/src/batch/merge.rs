@@ -49,7 +49,7 @@ pub(super) fn merge(plan: &Plan, path: &Path, options: &BatchOptions, progress: 
     let to_stdout = super::is_stdout(path);
     let mut fill = |out: &mut (dyn Write + Send)| -> io::Result<()> {
         let mut join = Joiner::new(to, out).map_err(|e| stop(&mut refused, e))?;
-        let mut pending: Vec<RecordBatch> = Vec::new();
+        let mut pending = Pending::default();
         let mut failure: Option<io::Error> = None;
         let mut take = |mut r: Record, part: Option<Part>, records: &mut Vec<Record>| {
             match part.filter(|_| failure.is_none()) {
@@ -231,11 +231,43 @@ fn text_part(job: &Job, options: &BatchOptions, r: &mut Record) -> Option<Part> 
     }
 }
 
+/// Rows waiting for their row group: the bytes of data they hold, and the memory (an input's
+/// rows are built in buffers with room to spare, many times their data for a small input).
+#[derive(Default)]
+struct Pending {
+    batches: Vec<RecordBatch>,
+    size: usize,
+    memory: usize,
+}
+
+impl Pending {
+    fn push(&mut self, rows: RecordBatch) {
+        self.size += kifu::formats::parquet::data_size(&rows);
+        self.memory += rows.get_array_memory_size();
+        self.batches.push(rows);
+    }
+
+    /// Gathers the batches into as few as hold them (buffers the size of their data), once
+    /// their memory passes [`PENDING_MEMORY`].
+    fn compact(&mut self) -> Result<(), String> {
+        if self.memory < PENDING_MEMORY || self.batches.len() < 2 {
+            return Ok(());
+        }
+        self.batches =
+            kifu::formats::parquet::row_groups(std::mem::take(&mut self.batches)).map_err(|e| e.to_string())?;
+        self.memory = self.batches.iter().map(RecordBatch::get_array_memory_size).sum();
+        Ok(())
+    }
+}
+
+/// The memory pending rows may take before they are gathered into batches of their size.
+const PENDING_MEMORY: usize = 64 << 20;
+
 /// Encodes the pending rows as row groups (on the pool) and appends them, once they fill a row
 /// group per thread, or all of them at the `end`.
 fn flush_rows<W: Write + Send>(
     join: &mut Joiner<W>,
-    pending: &mut Vec<RecordBatch>,
+    pending: &mut Pending,
     end: bool,
 ) -> Result<(), kifu::formats::WriteError> {
     let invalid = |e: &dyn std::fmt::Display| {
@@ -244,14 +276,18 @@ fn flush_rows<W: Write + Send>(
             format!("cannot write the Parquet table: {e}"),
         )])
     };
-    let size: usize = pending.iter().map(kifu::formats::parquet::data_size).sum();
-    if pending.is_empty() || (!end && size < PENDING_ROWS_BYTES * rayon::current_num_threads().max(1)) {
+    if pending.batches.is_empty() {
         return Ok(());
     }
-    let mut groups = kifu::formats::parquet::row_groups(std::mem::take(pending)).map_err(|e| invalid(&e))?;
+    if !end && pending.size < PENDING_ROWS_BYTES * rayon::current_num_threads().max(1) {
+        return pending.compact().map_err(|e| invalid(&e));
+    }
+    let mut groups =
+        kifu::formats::parquet::row_groups(std::mem::take(&mut pending.batches)).map_err(|e| invalid(&e))?;
+    (pending.size, pending.memory) = (0, 0);
     // The last group, unless the end, waits for more rows.
     if !end {
-        pending.extend(groups.pop());
+        groups.pop().into_iter().for_each(|last| pending.push(last));
     }
     let encoded: Vec<_> = groups.par_iter().map(kifu::formats::parquet::encode).collect();
     for rows in encoded {
