@@ -63,7 +63,7 @@ impl<W: Write + Send> std::fmt::Debug for Joiner<W> {
 
 impl<W: Write + Send> Joiner<W> {
     /// A joiner writing `to` into `out`; [`WriteError::Unsupported`] when `to` cannot be written
-    /// in parts ([`Joiner::supports`]).
+    /// in parts ([`joinable`]).
     pub fn new(to: Format, out: W) -> Result<Joiner<W>, WriteError> {
         #[cfg(feature = "parquet")]
         if to.writes_table() {
