@@ -17,7 +17,6 @@ pub use glob::Glob;
 pub(crate) use plan::inputs;
 pub use plan::{Plan, plan};
 pub use report::{DiagRecord, Record, Report, Stage, Status};
-pub use run::execute;
 pub(crate) use walk::{Found, Verdict};
 pub use walk::{Inputs, Totals, WalkArgs};
 
@@ -48,6 +47,13 @@ pub(crate) fn read_input(
     };
     let read = reader.read_as(decision.format, bytes);
     Ok((decision, read))
+}
+
+/// Converts every input of `plan`, calling `progress` as each one finishes (from worker threads,
+/// in completion order). The report's records follow the plan's (input-path) order; a merged
+/// run ([`Collect::Merge`]) writes its one output as the inputs are read.
+pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) + Sync)) -> Result<Report, BatchError> {
+    run::execute(plan, options, progress, merge::merge)
 }
 
 /// Makes each input's output in place of a format's writer (`kifu diagram` draws pictures

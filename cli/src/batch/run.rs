@@ -480,9 +480,18 @@ pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record)
     }
 }
 
+/// A merged run of a plan into one output ([`super::merge::merge`], given by the caller: the
+/// merge reads its inputs with this module's steps).
+pub(super) type Merge = fn(&Plan, &Path, &BatchOptions, &(dyn Fn(&Record) + Sync)) -> Report;
+
 /// Converts every input of `plan`, calling `progress` as each one finishes (from worker
 /// threads, in completion order). The report's records follow the plan's (input-path) order.
-pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) + Sync)) -> Result<Report, BatchError> {
+pub(super) fn execute(
+    plan: Plan,
+    options: &BatchOptions,
+    progress: &(dyn Fn(&Record) + Sync),
+    merge: Merge,
+) -> Result<Report, BatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs)
         .thread_name(|i| format!("kifu-batch-{i}"))
@@ -519,7 +528,7 @@ pub fn execute(plan: Plan, options: &BatchOptions, progress: &(dyn Fn(&Record) +
                 .collect();
             Report::new(records, None, plan.ignored, options.dry_run)
         }
-        Some(path) => super::merge::merge(&plan, path, options, progress),
+        Some(path) => merge(&plan, path, options, progress),
     });
     report.removed_temp_files = removed;
     if options.sync && !options.dry_run {
