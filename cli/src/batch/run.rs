@@ -578,6 +578,7 @@ fn sync_outputs(report: &Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::execute;
 
     /// A file the walk saw as regular and that became a FIFO before it was opened (issue 13,
     /// "Hangs"): the open does not wait for a writer and the read fails at once.
@@ -790,7 +791,7 @@ mod tests {
         options.out_dir = Some(dir.path().join("out"));
         options.produce = Some(std::sync::Arc::new(Count));
         let plan = super::super::plan(std::slice::from_ref(&input), &options).unwrap();
-        let report = super::execute(plan, &options, &|_| {}).unwrap();
+        let report = execute(plan, &options, &|_| {}).unwrap();
         assert_eq!(report.records[0].to, "count");
         assert_eq!(std::fs::read_to_string(dir.path().join("out/two.n")).unwrap(), "2");
     }
