@@ -81,6 +81,8 @@ impl<W: Write + Send> Joiner<W> {
     /// diagnostics are kept for [`Joiner::take_diagnostics`].
     pub fn push(&mut self, part: &WriteOutput, games: usize) -> io::Result<()> {
         self.diagnostics.extend(part.diagnostics.iter().cloned());
+        // Without the feature `parquet`, text is the only kind of output.
+        #[allow(irrefutable_let_patterns)]
         let Out::Text(out) = &mut self.out else {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "a table takes rows, not text"));
         };
