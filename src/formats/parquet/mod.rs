@@ -74,7 +74,7 @@ pub(crate) fn failed(what: impl std::fmt::Display) -> Diagnostic {
 /// assert_eq!(batch_of(&Source::new(kifu::Format::SGF), &read).unwrap().num_rows(), 2);
 /// ```
 pub fn batch_of(source: &Source, read: &crate::ReadOutput) -> Result<arrow_array::RecordBatch, WriteError> {
-    let mut table = TableBuilder::new();
+    let mut table = TableBuilder::with_capacity(read.collection.games.len());
     table.append(source, read).and_then(|()| table.finish()).map_err(|e| WriteError::Invalid(vec![failed(e)]))
 }
 

@@ -249,38 +249,53 @@ fn count(n: usize) -> u32 {
 impl TableBuilder {
     /// An empty table.
     pub fn new() -> TableBuilder {
+        TableBuilder::with_capacity(1024)
+    }
+
+    /// An empty table with room for `rows` rows before its buffers grow: the table of one small
+    /// input (a file of one game) takes a few kilobytes, not the room of a thousand rows.
+    ///
+    /// ```
+    /// use kifu::formats::parquet::{Source, TableBuilder};
+    /// let read = kifu::read(&b"(;PB[Ann];B[pd])"[..]).unwrap();
+    /// let mut table = TableBuilder::with_capacity(read.collection.games.len());
+    /// table.append(&Source::new(kifu::Format::SGF), &read).unwrap();
+    /// assert_eq!(table.finish().unwrap().num_rows(), 1);
+    /// ```
+    pub fn with_capacity(rows: usize) -> TableBuilder {
+        let text = || StringBuilder::with_capacity(rows, rows * 16);
         TableBuilder {
-            file: StringBuilder::new(),
-            member: StringBuilder::new(),
-            game: UInt32Builder::new(),
-            format: StringBuilder::new(),
-            charset: StringBuilder::new(),
-            charset_source: StringBuilder::new(),
-            black: StringBuilder::new(),
-            white: StringBuilder::new(),
-            black_rank: StringBuilder::new(),
-            white_rank: StringBuilder::new(),
-            komi: Float64Builder::new(),
-            handicap: UInt32Builder::new(),
-            result_text: StringBuilder::new(),
-            result_winner: StringBuilder::new(),
-            result_how: StringBuilder::new(),
-            result_margin: Float64Builder::new(),
+            file: text(),
+            member: text(),
+            game: UInt32Builder::with_capacity(rows),
+            format: text(),
+            charset: text(),
+            charset_source: text(),
+            black: text(),
+            white: text(),
+            black_rank: text(),
+            white_rank: text(),
+            komi: Float64Builder::with_capacity(rows),
+            handicap: UInt32Builder::with_capacity(rows),
+            result_text: text(),
+            result_winner: text(),
+            result_how: text(),
+            result_margin: Float64Builder::with_capacity(rows),
             result_valid: Vec::new(),
-            date: StringBuilder::new(),
-            event: StringBuilder::new(),
-            round: StringBuilder::new(),
-            place: StringBuilder::new(),
-            rules: StringBuilder::new(),
-            width: UInt8Builder::new(),
-            height: UInt8Builder::new(),
-            move_count: UInt32Builder::new(),
+            date: text(),
+            event: text(),
+            round: text(),
+            place: text(),
+            rules: text(),
+            width: UInt8Builder::with_capacity(rows),
+            height: UInt8Builder::with_capacity(rows),
+            move_count: UInt32Builder::with_capacity(rows),
             moves: Stones::default(),
             setup: Stones::default(),
-            sgf: StringBuilder::new(),
-            errors: UInt32Builder::new(),
-            warnings: UInt32Builder::new(),
-            notes: UInt32Builder::new(),
+            sgf: StringBuilder::with_capacity(rows, rows * 2048),
+            errors: UInt32Builder::with_capacity(rows),
+            warnings: UInt32Builder::with_capacity(rows),
+            notes: UInt32Builder::with_capacity(rows),
             rows: 0,
             sgf_bytes: 0,
             scratch: Vec::new(),
