@@ -67,8 +67,8 @@ impl<W: Write + Send> Joiner<W> {
     pub fn new(to: Format, out: W) -> Result<Joiner<W>, WriteError> {
         #[cfg(feature = "parquet")]
         if to.writes_table() {
-            let writer = crate::formats::parquet::ParquetWriter::new(out)
-                .map_err(|e| WriteError::Invalid(vec![crate::formats::parquet::failed(e)]))?;
+            let writer =
+                crate::formats::parquet::ParquetWriter::new(out).map_err(crate::formats::parquet::write_failed)?;
             return Ok(Joiner { to, out: Out::Table(writer), any: false, diagnostics: Vec::new() });
         }
         if to.spec().parts.is_none() {
@@ -105,7 +105,7 @@ impl<W: Write + Send> Joiner<W> {
     pub fn push_rows(&mut self, rows: crate::formats::parquet::EncodedRows) -> Result<(), WriteError> {
         let Out::Table(table) = &mut self.out else { return Err(WriteError::Unsupported(self.to.name())) };
         self.any |= !rows.is_empty();
-        table.append(rows).map_err(|e| WriteError::Invalid(vec![crate::formats::parquet::failed(e)]))
+        table.append(rows).map_err(crate::formats::parquet::write_failed)
     }
 
     /// The diagnostics of the parts pushed so far, lossy items of one kind summarised as the
@@ -132,9 +132,7 @@ impl<W: Write + Send> Joiner<W> {
                 Ok(out)
             }
             #[cfg(feature = "parquet")]
-            Out::Table(table) => {
-                table.finish().map_err(|e| WriteError::Invalid(vec![crate::formats::parquet::failed(e)]))
-            }
+            Out::Table(table) => table.finish().map_err(crate::formats::parquet::write_failed),
         }
     }
 }

@@ -11,7 +11,7 @@ use super::run::{
 use super::{BatchOptions, codes};
 use kifu::diag::Diagnostic;
 use kifu::formats::Format;
-use kifu::formats::parquet::RecordBatch;
+use kifu::formats::parquet::{RecordBatch, write_failed};
 use kifu::output::{OutputError, Written, write_output_with};
 use kifu::stream::{Joiner, write_part};
 use rayon::prelude::*;
@@ -270,20 +270,13 @@ fn flush_rows<W: Write + Send>(
     pending: &mut Pending,
     end: bool,
 ) -> Result<(), kifu::formats::WriteError> {
-    let invalid = |e: &dyn std::fmt::Display| {
-        kifu::formats::WriteError::Invalid(vec![Diagnostic::error(
-            kifu::formats::parquet::codes::WRITE_FAILED,
-            format!("cannot write the Parquet table: {e}"),
-        )])
-    };
     if pending.batches.is_empty() {
         return Ok(());
     }
     if !end && pending.size < PENDING_ROWS_BYTES * rayon::current_num_threads().max(1) {
-        return pending.compact().map_err(|e| invalid(&e));
+        return pending.compact().map_err(write_failed);
     }
-    let mut groups =
-        kifu::formats::parquet::row_groups(std::mem::take(&mut pending.batches)).map_err(|e| invalid(&e))?;
+    let mut groups = kifu::formats::parquet::row_groups(std::mem::take(&mut pending.batches)).map_err(write_failed)?;
     (pending.size, pending.memory) = (0, 0);
     // The last group, unless the end, waits for more rows.
     if !end {
@@ -291,7 +284,7 @@ fn flush_rows<W: Write + Send>(
     }
     let encoded: Vec<_> = groups.par_iter().map(kifu::formats::parquet::encode).collect();
     for rows in encoded {
-        join.push_rows(rows.map_err(|e| invalid(&e))?)?;
+        join.push_rows(rows.map_err(write_failed)?)?;
     }
     Ok(())
 }

@@ -66,6 +66,17 @@ pub(crate) fn failed(what: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(codes::WRITE_FAILED, format!("cannot write the Parquet table: {what}"))
 }
 
+/// The error of a table that could not be built or written: one [`codes::WRITE_FAILED`]
+/// diagnostic saying why.
+///
+/// ```
+/// let e = kifu::formats::parquet::write_failed("no room");
+/// assert!(e.to_string().contains("no room"));
+/// ```
+pub fn write_failed(what: impl std::fmt::Display) -> WriteError {
+    WriteError::Invalid(vec![failed(what)])
+}
+
 /// The table of one read input's games (see [`TableBuilder::append`]) as one record batch.
 ///
 /// ```
@@ -87,22 +98,20 @@ pub fn batch_of(source: &Source, read: &crate::ReadOutput) -> Result<arrow_array
 /// assert!(bytes.starts_with(b"PAR1"));
 /// ```
 pub fn write_batches(batches: &[arrow_array::RecordBatch]) -> Result<Vec<u8>, WriteError> {
-    let invalid = |e: &dyn std::fmt::Display| WriteError::Invalid(vec![failed(e)]);
-    let mut writer = ParquetWriter::new(Vec::new()).map_err(|e| invalid(&e))?;
-    for b in writer::row_groups(batches.to_vec()).map_err(|e| invalid(&e))? {
-        writer.write(&b).map_err(|e| invalid(&e))?;
+    let mut writer = ParquetWriter::new(Vec::new()).map_err(write_failed)?;
+    for b in writer::row_groups(batches.to_vec()).map_err(write_failed)? {
+        writer.write(&b).map_err(write_failed)?;
     }
-    writer.finish().map_err(|e| invalid(&e))
+    writer.finish().map_err(write_failed)
 }
 
 /// The registry's writer: every game of `collection` in one Parquet file held in memory (no
 /// source file; the charset decision from `options`). Large inputs go through
 /// [`crate::stream::convert`] instead.
 fn write(collection: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
-    let invalid = |e: &dyn std::fmt::Display| WriteError::Invalid(vec![failed(e)]);
     if collection.games.is_empty() {
-        return Err(WriteError::Invalid(vec![failed("no games")]));
+        return Err(write_failed("no games"));
     }
-    let batch = table::collection_batch(collection, options).map_err(|e| invalid(&e))?;
+    let batch = table::collection_batch(collection, options).map_err(write_failed)?;
     Ok(WriteOutput::new(write_batches(&[batch])?, Vec::new()))
 }
