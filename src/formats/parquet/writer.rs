@@ -33,12 +33,13 @@ fn properties() -> WriterProperties {
             let path =
                 parquet::schema::types::ColumnPath::new(vec![list.into(), "list".into(), "item".into(), leaf.into()]);
             props = props.set_column_statistics_enabled(path.clone(), EnabledStatistics::None);
-            // Coordinates are small numbers: bit-packed deltas cost less to make than a
-            // dictionary's lookups, and take about as little room.
-            if leaf != "color" {
-                props = props.set_column_dictionary_enabled(path.clone(), false);
-                props = props.set_column_encoding(path, parquet::basic::Encoding::DELTA_BINARY_PACKED);
-            }
+            // No dictionaries: a lookup for each of millions of stones costs more than it saves.
+            // The coordinates, small numbers, as bit-packed deltas; the colours, `B` and `W`, as
+            // their lengths (bit-packed deltas: next to nothing) and their bytes.
+            use parquet::basic::Encoding::{DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY};
+            let encoding = if leaf == "color" { DELTA_LENGTH_BYTE_ARRAY } else { DELTA_BINARY_PACKED };
+            props = props.set_column_dictionary_enabled(path.clone(), false);
+            props = props.set_column_encoding(path, encoding);
         }
     }
     props.build()
