@@ -10,7 +10,7 @@ use arrow_array::RecordBatch;
 use kifu::Format;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyMemoryView, PyString};
+use pyo3::types::{PyCapsule, PyDict};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -118,10 +118,8 @@ fn group_batch(
 ) -> Result<RecordBatch, Failure> {
     let mut reads: Vec<TableRead> = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let outcome = parallel::guard(|| match input {
-            Input::Path(p) => table::read_path_for_table(p, format, encoding),
-            Input::Bytes(b, name) => Ok(table::read_for_table(b.clone(), format, name.as_deref(), encoding)),
-        });
+        let outcome =
+            parallel::guard(|| input.clone().read_with(|b, path| table::read_for_table(b, format, path, encoding)));
         match outcome {
             Ok(Ok(r)) => reads.push(r),
             _ if skip_errors => {}
@@ -131,20 +129,6 @@ fn group_batch(
     }
     let keep = |g: &GameTree| filters.keep(g);
     table::batch(&reads, &keep).map_err(Failure::Table)
-}
-
-/// The inputs `sources` names: one path, `bytes` or file object, or an iterable of them.
-fn inputs(sources: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
-    let single = sources.cast::<PyString>().is_ok()
-        || sources.cast::<PyBytes>().is_ok()
-        || sources.cast::<PyByteArray>().is_ok()
-        || sources.cast::<PyMemoryView>().is_ok()
-        || sources.hasattr("__fspath__")?
-        || sources.hasattr("read")?;
-    if single {
-        return Ok(vec![input::input(sources)?]);
-    }
-    sources.try_iter()?.map(|item| input::input(&item?)).collect()
 }
 
 /// The table of games of `sources` as record batches, ready for pyarrow (`kifu.read_table`, in
@@ -163,7 +147,7 @@ pub fn _read_table(
     let format = views::format_arg(format.as_deref())?;
     let encoding = encoding.as_deref().map(charset_named).transpose().map_err(PyValueError::new_err)?;
     let filters = Filters::from_dict(filters)?;
-    let inputs = inputs(sources)?;
+    let inputs = input::inputs(sources)?;
     let groups: Vec<std::ops::Range<usize>> =
         (0..inputs.len()).step_by(GROUP).map(|s| s..(s + GROUP).min(inputs.len())).collect();
     let mut batches = Vec::with_capacity(groups.len());
