@@ -3,12 +3,10 @@
 //! Arrow C stream interface (`__arrow_c_stream__`), without a copy.
 
 use crate::adapter::table::{self, GameTree, TableRead};
-use crate::adapter::{Encoding, charset_named};
 use crate::input::{self, Input};
-use crate::{errors, parallel, views};
+use crate::{ReadArgs, errors, parallel};
 use arrow_array::RecordBatch;
-use kifu::Format;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
 use std::io;
@@ -109,17 +107,12 @@ enum Failure {
 const GROUP: usize = 256;
 
 /// The record batches of one group of inputs (failed inputs left out when `skip_errors`).
-fn group_batch(
-    inputs: &[Input],
-    format: Option<Format>,
-    encoding: Option<&'static Encoding>,
-    skip_errors: bool,
-    filters: &Filters,
-) -> Result<RecordBatch, Failure> {
+fn group_batch(inputs: &[Input], args: ReadArgs, skip_errors: bool, filters: &Filters) -> Result<RecordBatch, Failure> {
     let mut reads: Vec<TableRead> = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let outcome =
-            parallel::guard(|| input.clone().read_with(|b, path| table::read_for_table(b, format, path, encoding)));
+        let outcome = parallel::guard(|| {
+            input.clone().read_with(|b, path| table::read_for_table(b, args.format, path, args.encoding))
+        });
         match outcome {
             Ok(Ok(r)) => reads.push(r),
             _ if skip_errors => {}
@@ -144,15 +137,13 @@ pub fn _read_table(
     skip_errors: bool,
     filters: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyArrowStream> {
-    let format = views::format_arg(format.as_deref())?;
-    let encoding = encoding.as_deref().map(charset_named).transpose().map_err(PyValueError::new_err)?;
+    let args = ReadArgs::new(format, encoding)?;
     let filters = Filters::from_dict(filters)?;
     let inputs = input::inputs(sources)?;
     let groups: Vec<std::ops::Range<usize>> =
         (0..inputs.len()).step_by(GROUP).map(|s| s..(s + GROUP).min(inputs.len())).collect();
     let mut batches = Vec::with_capacity(groups.len());
-    let work =
-        |range: &std::ops::Range<usize>| group_batch(&inputs[range.clone()], format, encoding, skip_errors, &filters);
+    let work = |range: &std::ops::Range<usize>| group_batch(&inputs[range.clone()], args, skip_errors, &filters);
     parallel::pipeline(
         py,
         threads,
