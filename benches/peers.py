@@ -27,7 +27,8 @@ with @sabaki/sgf. Nothing is installed into the repository. A tool that cannot b
 
 Times: processes (cat, the kifu command, examples/peers) are timed whole, wall clock and CPU
 (user + system of the process and its children); the Python and Node readers time their own
-reading loop (interpreter start-up and imports left out), wall clock and the CPU of the process.
+reading loop (interpreter start-up and imports left out), wall clock and the CPU of the process
+(NumPy's BLAS on one thread: its idle threads spin after the import, on no reader's work).
 Each row is the best of --runs runs (default 3), or one run when the first took over 5 s.
 """
 
@@ -51,6 +52,9 @@ SLOW = 5.0  # seconds: a row whose first run takes longer runs once
 
 
 def drive(tool, mode, source, output=None):
+    # NumPy's BLAS starts a thread a core that spins for a while after the import: CPU no reader
+    # spends (none multiplies matrices), left out of every row.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     paths = Path(source).read_text().splitlines() if mode == "list" else [source]
     games = failed = 0
     if tool in ("kifu-positions", "kifu-positions-1"):

@@ -57,16 +57,27 @@ pub fn planes(tree: &GameTree, path: &[NodeId]) -> Planes {
     let mut out =
         Planes { cells: Vec::with_capacity((path.len() + 1) * area), planes: 0, rows, columns, illegal: Vec::new() };
     for &id in path {
-        let node = tree.node(id);
-        for p in node.props() {
-            let Some(stone) = p.setup() else { continue };
-            for pt in p.points() {
-                if board.set(pt, stone) {
-                    cells[at(pt)] = cell(stone);
+        // One pass over the node's properties: its setup goes on the board as it comes, its move
+        // (the first `B` or `W`, as `Node::mv_on` takes it) is played after.
+        let mut played = None;
+        for p in tree.node(id).props() {
+            match p.ident() {
+                "AB" | "AW" | "AE" => {
+                    let stone = p.setup().flatten();
+                    for pt in p.points() {
+                        if board.set(pt, stone) {
+                            cells[at(pt)] = cell(stone);
+                        }
+                    }
                 }
+                "B" | "W" if played.is_none() => {
+                    let color = if p.ident() == "B" { Color::Black } else { Color::White };
+                    played = Some(p.values().next().and_then(|v| Move::from_sgf(v.as_str(), size)).map(|m| (color, m)));
+                }
+                _ => {}
             }
         }
-        if let Some((color, mv)) = node.mv_on(size) {
+        if let Some((color, mv)) = played.flatten() {
             out.cells.extend_from_slice(&cells);
             out.planes += 1;
             match board.play(color, mv) {

@@ -1,7 +1,6 @@
 //! A Go board: plays moves with captures, detects moves on occupied points, suicide and simple
 //! ko recaptures, and replays a line of a game tree.
 
-use crate::model::point::MAX_BOARD_SIDE;
 use crate::model::{BoardSize, Color, GameTree, Move, NodeId, Point};
 use std::fmt;
 
@@ -47,17 +46,82 @@ impl fmt::Display for IllegalMove {
 /// assert_eq!(replay.board.get(Point::new(0, 0)), None, "the white stone in the corner was captured");
 /// assert_eq!(replay.board.get(Point::new(1, 0)), Some(Color::Black));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Board {
     size: BoardSize,
-    cells: Vec<Option<Color>>,
+    /// The points row by row, each row followed by one edge cell, with a row of edge cells above
+    /// and below: every point's four neighbours are at fixed offsets (±1, ±`stride`), and the
+    /// edge stops a walk as a stone of neither colour would.
+    cells: Vec<Cell>,
+    stride: usize,
     ko: Option<Point>,
+    /// The group walk's scratch (its stack, and the cells seen, marked with `walk`), kept from
+    /// move to move so that a walk allocates nothing.
+    stack: Vec<u32>,
+    seen: Vec<u32>,
+    walk: u32,
+}
+
+/// What a cell of the board holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cell {
+    Empty,
+    Black,
+    White,
+    Edge,
+}
+
+impl Cell {
+    fn stone(color: Color) -> Cell {
+        match color {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+
+    fn color(self) -> Option<Color> {
+        match self {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            Cell::Empty | Cell::Edge => None,
+        }
+    }
+}
+
+impl PartialEq for Board {
+    /// Same size, same stones, same ko.
+    fn eq(&self, other: &Board) -> bool {
+        (self.size, &self.cells, self.ko) == (other.size, &other.cells, other.ko)
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rows = Vec::new();
+        for y in 0..self.size.height {
+            let row = (0..self.size.width).map(|x| match self.get(Point::new(x, y)) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '.',
+            });
+            rows.push(row.collect::<String>());
+        }
+        f.debug_struct("Board").field("size", &self.size).field("rows", &rows).field("ko", &self.ko).finish()
+    }
 }
 
 impl Board {
     /// An empty board.
     pub fn new(size: BoardSize) -> Board {
-        Board { size, cells: vec![None; size.area()], ko: None }
+        let (w, h) = (usize::from(size.width), usize::from(size.height));
+        let stride = w + 1;
+        let mut cells = vec![Cell::Edge; (h + 2) * stride + 1];
+        for y in 0..h {
+            cells[(y + 1) * stride..(y + 1) * stride + w].fill(Cell::Empty);
+        }
+        Board { size, seen: vec![0; cells.len()], cells, stride, ko: None, stack: Vec::new(), walk: 0 }
     }
 
     /// The board's size.
@@ -65,13 +129,26 @@ impl Board {
         self.size
     }
 
+    /// The cell of `p`, which is on the board.
     fn idx(&self, p: Point) -> usize {
-        p.y as usize * self.size.width as usize + p.x as usize
+        (usize::from(p.y) + 1) * self.stride + usize::from(p.x)
+    }
+
+    /// The point of the cell `i`, a point on the board.
+    fn point(&self, i: usize) -> Point {
+        // Cells of points are below (52 + 1) × 255 + 255 even on a board made by hand: the
+        // coordinates fit in u8.
+        Point::new((i % self.stride) as u8, (i / self.stride - 1) as u8)
+    }
+
+    /// The cells beside `i`, edge cells included.
+    fn around(&self, i: usize) -> [usize; 4] {
+        [i - 1, i + 1, i - self.stride, i + self.stride]
     }
 
     /// The stone on `p`, if any (`None` also off the board).
     pub fn get(&self, p: Point) -> Option<Color> {
-        if p.is_on(self.size) { self.cells[self.idx(p)] } else { None }
+        if p.is_on(self.size) { self.cells[self.idx(p)].color() } else { None }
     }
 
     /// Put (or with `None`, remove) a stone without playing: setup (`AB`, `AW`, `AE`).
@@ -81,67 +158,44 @@ impl Board {
             return false;
         }
         let i = self.idx(p);
-        self.cells[i] = stone;
+        self.cells[i] = stone.map_or(Cell::Empty, Cell::stone);
         self.ko = None;
         true
     }
 
-    fn neighbours(&self, p: Point) -> impl Iterator<Item = Point> + use<> {
-        let (w, h) = (self.size.width, self.size.height);
-        let mut v = [None; 4];
-        if p.x > 0 {
-            v[0] = Some(Point::new(p.x - 1, p.y));
+    /// Whether the group holding cell `i` (of `color`) has no liberty; if so, its stones are
+    /// left on `self.stack`, in the order a breadth-first walk from `i` finds them. Most groups
+    /// touched by a move have a liberty beside the stone looked at, found without walking.
+    fn dead_group(&mut self, i: usize, color: Cell) -> bool {
+        if self.around(i).iter().any(|&n| self.cells[n] == Cell::Empty) {
+            return false;
         }
-        if p.x + 1 < w {
-            v[1] = Some(Point::new(p.x + 1, p.y));
+        self.walk = self.walk.wrapping_add(1);
+        if self.walk == 0 {
+            // Once in four billion walks the marks start over.
+            self.seen.fill(0);
+            self.walk = 1;
         }
-        if p.y > 0 {
-            v[2] = Some(Point::new(p.x, p.y - 1));
-        }
-        if p.y + 1 < h {
-            v[3] = Some(Point::new(p.x, p.y + 1));
-        }
-        v.into_iter().flatten()
-    }
-
-    /// The stones of the group holding `p` (of `color`) if it has no liberty, in the order a
-    /// depth-first walk from `p` finds them; `None` as soon as a liberty is seen. Most groups
-    /// touched by a move have a liberty beside the stone looked at, found without allocating.
-    fn dead_group(&self, p: Point, color: Color) -> Option<Vec<Point>> {
-        if self.neighbours(p).any(|n| self.cells[self.idx(n)].is_none()) {
-            return None;
-        }
-        // The points seen, one bit each: on the stack for boards up to 52 × 52, the largest SGF
-        // sizes (a `BoardSize` made by hand may be larger).
-        let words = self.cells.len().div_ceil(64);
-        let (mut small, mut large) = ([0u64; SEEN_WORDS], Vec::new());
-        let seen: &mut [u64] = if words <= SEEN_WORDS {
-            &mut small[..words]
-        } else {
-            large.resize(words, 0);
-            &mut large
-        };
-        let mut mark = |i: usize| {
-            let (word, bit) = (i / 64, 1u64 << (i % 64));
-            let new = seen[word] & bit == 0;
-            seen[word] |= bit;
-            new
-        };
-        let mut stack = vec![p];
-        let mut stones = Vec::new();
-        mark(self.idx(p));
-        while let Some(q) = stack.pop() {
-            stones.push(q);
-            for n in self.neighbours(q) {
-                let i = self.idx(n);
-                match self.cells[i] {
-                    None => return None,
-                    Some(c) if c == color && mark(i) => stack.push(n),
+        let walk = self.walk;
+        self.stack.clear();
+        self.stack.push(i as u32);
+        self.seen[i] = walk;
+        // The stack holds every stone found; `next` is the first not yet looked around.
+        let mut next = 0;
+        while let Some(&q) = self.stack.get(next) {
+            next += 1;
+            for n in self.around(q as usize) {
+                match self.cells[n] {
+                    Cell::Empty => return false,
+                    c if c == color && self.seen[n] != walk => {
+                        self.seen[n] = walk;
+                        self.stack.push(n as u32);
+                    }
                     _ => {}
                 }
             }
         }
-        Some(stones)
+        true
     }
 
     /// Play a move for `color`; returns the captured stones. On an illegal move the board is
@@ -157,44 +211,47 @@ impl Board {
         if !p.is_on(self.size) {
             return Err(IllegalMove::OffBoard);
         }
-        if self.get(p).is_some() {
+        let i = self.idx(p);
+        if self.cells[i] != Cell::Empty {
             return Err(IllegalMove::Occupied);
         }
         if self.ko == Some(p) {
             return Err(IllegalMove::Ko);
         }
-        let i = self.idx(p);
-        self.cells[i] = Some(color);
-        let opponent = color.opponent();
+        let (own, opponent) = (Cell::stone(color), Cell::stone(color.opponent()));
+        self.cells[i] = own;
         let mut captured = Vec::new();
-        for n in self.neighbours(p) {
-            if self.get(n) == Some(opponent) {
-                if let Some(stones) = self.dead_group(n, opponent) {
-                    for s in stones {
-                        let j = self.idx(s);
-                        if self.cells[j].is_some() {
-                            self.cells[j] = None;
-                            captured.push(s);
-                        }
-                    }
+        for n in self.around(i) {
+            // A group met twice is gone by the second time.
+            if self.cells[n] == opponent && self.dead_group(n, opponent) {
+                for k in 0..self.stack.len() {
+                    let s = self.stack[k] as usize;
+                    self.cells[s] = Cell::Empty;
+                    captured.push(self.point(s));
                 }
             }
         }
-        if self.dead_group(p, color).is_some() {
-            self.cells[i] = None;
+        // A move that captures has the liberties it made.
+        if captured.is_empty() && self.dead_group(i, own) {
+            self.cells[i] = Cell::Empty;
             return Err(IllegalMove::Suicide);
         }
         // A ko: one stone captured by a lone stone (every neighbour of `p` an opponent's stone
         // but the point just emptied, so `p` has no stone of its colour beside it).
-        self.ko = (captured.len() == 1
-            && self.neighbours(p).all(|n| self.get(n) == Some(opponent) || n == captured[0]))
-        .then(|| captured[0]);
+        self.ko = match captured[..] {
+            [one] => {
+                let k = self.idx(one);
+                let lone = self
+                    .around(i)
+                    .iter()
+                    .all(|&n| n == k || matches!(self.cells[n], Cell::Edge) || self.cells[n] == opponent);
+                lone.then_some(one)
+            }
+            _ => None,
+        };
         Ok(captured)
     }
 }
-
-/// Words of the bit set of points seen while walking a group, on the stack.
-const SEEN_WORDS: usize = (MAX_BOARD_SIDE as usize * MAX_BOARD_SIDE as usize).div_ceil(64);
 
 /// Something wrong found while replaying a line.
 ///
@@ -346,6 +403,120 @@ mod tests {
             "white at the corner captures the black stone beside it"
         );
         assert_eq!(b.play(Color::White, Move::Play(Point::new(99, 99))), Err(IllegalMove::Occupied));
+    }
+
+    /// The rules the board keeps, written the plain way: a grid of stones, groups found by
+    /// walking it again for every question.
+    struct Plain {
+        w: usize,
+        h: usize,
+        stones: Vec<Option<Color>>,
+        ko: Option<usize>,
+    }
+
+    impl Plain {
+        fn beside(&self, i: usize) -> Vec<usize> {
+            let (x, y) = (i % self.w, i / self.w);
+            let mut v = Vec::new();
+            if x > 0 {
+                v.push(i - 1);
+            }
+            if x + 1 < self.w {
+                v.push(i + 1);
+            }
+            if y > 0 {
+                v.push(i - self.w);
+            }
+            if y + 1 < self.h {
+                v.push(i + self.w);
+            }
+            v
+        }
+
+        /// The group of `i` and whether it has a liberty.
+        fn group(&self, i: usize) -> (std::collections::BTreeSet<usize>, bool) {
+            let mut group = std::collections::BTreeSet::from([i]);
+            let mut todo = vec![i];
+            let mut free = false;
+            while let Some(q) = todo.pop() {
+                for n in self.beside(q) {
+                    match self.stones[n] {
+                        None => free = true,
+                        c if c == self.stones[i] && group.insert(n) => todo.push(n),
+                        _ => {}
+                    }
+                }
+            }
+            (group, free)
+        }
+
+        fn play(&mut self, color: Color, i: usize) -> Result<std::collections::BTreeSet<usize>, IllegalMove> {
+            if self.stones[i].is_some() {
+                return Err(IllegalMove::Occupied);
+            }
+            if self.ko == Some(i) {
+                return Err(IllegalMove::Ko);
+            }
+            let before = self.stones.clone();
+            self.stones[i] = Some(color);
+            let mut captured = std::collections::BTreeSet::new();
+            for n in self.beside(i) {
+                if self.stones[n] == Some(color.opponent()) {
+                    let (group, free) = self.group(n);
+                    if !free {
+                        captured.extend(group);
+                    }
+                }
+            }
+            for &c in &captured {
+                self.stones[c] = None;
+            }
+            if !self.group(i).1 {
+                self.stones = before;
+                return Err(IllegalMove::Suicide);
+            }
+            // A ko: the lone stone that took one stone has no liberty but the point it emptied.
+            let taken = captured.first().copied().filter(|_| captured.len() == 1);
+            let lone = |t: usize| self.beside(i).iter().all(|&n| n == t || self.stones[n] == Some(color.opponent()));
+            self.ko = taken.filter(|&t| lone(t));
+            Ok(captured)
+        }
+    }
+
+    proptest::proptest! {
+        /// On small boards, where random moves capture, fill and retake kos often, the board
+        /// and the plain rules agree on every move and on every point after it.
+        #[test]
+        fn agrees_with_the_plain_rules(w in 1u8..7, h in 1u8..7, moves in proptest::collection::vec((0u8..7, 0u8..7, proptest::bool::ANY, 0u8..12), 1..160)) {
+            let mut board = Board::new(BoardSize { width: w, height: h });
+            let (wu, hu) = (usize::from(w), usize::from(h));
+            let mut plain = Plain { w: wu, h: hu, stones: vec![None; wu * hu], ko: None };
+            for (x, y, black, kind) in moves {
+                let color = if black { Color::Black } else { Color::White };
+                let p = Point::new(x, y);
+                if kind == 0 {
+                    proptest::prop_assert_eq!(board.play(color, Move::Pass), Ok(Vec::new()));
+                    plain.ko = None;
+                } else if kind == 1 {
+                    let stone = (x % 3 != 0).then_some(color);
+                    proptest::prop_assert_eq!(board.set(p, stone), p.is_on(board.size()));
+                    if p.is_on(board.size()) {
+                        plain.stones[usize::from(y) * wu + usize::from(x)] = stone;
+                        plain.ko = None;
+                    }
+                } else if !p.is_on(board.size()) {
+                    proptest::prop_assert_eq!(board.play(color, Move::Play(p)), Err(IllegalMove::OffBoard));
+                } else {
+                    let got = board.play(color, Move::Play(p)).map(|caps| {
+                        caps.iter().map(|c| usize::from(c.y) * wu + usize::from(c.x)).collect::<std::collections::BTreeSet<_>>()
+                    });
+                    proptest::prop_assert_eq!(got, plain.play(color, usize::from(y) * wu + usize::from(x)));
+                }
+                for (i, &stone) in plain.stones.iter().enumerate() {
+                    proptest::prop_assert_eq!(board.get(Point::new((i % wu) as u8, (i / wu) as u8)), stone);
+                }
+            }
+        }
     }
 
     #[test]
