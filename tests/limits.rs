@@ -2,6 +2,8 @@
 //! allocated, and an input or a request past a limit is refused with an error naming it
 //! (formats/robustness.md, "Limits, and what happens past each").
 
+mod common;
+
 use kifu::diagram::{self, Options};
 use kifu::{Format, Limits, ReadOptions, Reader};
 
@@ -62,17 +64,9 @@ fn a_record_past_max_record_is_refused_by_every_read() {
     assert!(Reader::new().with_options(limited(json.len())).read_bytes(json, None).is_ok());
 }
 
-/// A game of `moves` moves on one line (the points cycle over the board, so some are occupied:
-/// illegal moves the diagram reports).
+/// A game of `moves` moves ([`common::long_game_sgf`]).
 fn long_game(moves: usize) -> kifu::GameTree {
-    let letters = b"abcdefghijklmnopqrs";
-    let mut sgf = String::from("(;GM[1]FF[4]SZ[19]");
-    for k in 0..moves {
-        let p = (k * 7919) % 361;
-        let colour = if k % 2 == 0 { 'B' } else { 'W' };
-        sgf.push_str(&format!(";{colour}[{}{}]", letters[p % 19] as char, letters[p / 19] as char));
-    }
-    sgf.push(')');
+    let sgf = common::long_game_sgf(moves);
     Format::SGF.read(sgf.into_bytes(), &ReadOptions::default()).unwrap().collection.games.remove(0)
 }
 

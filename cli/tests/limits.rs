@@ -3,11 +3,9 @@
 //! allocation. The commands run under `ulimit -v 4000000` (4 GB of address space), where an
 //! allocation of the size asked for fails and aborts (rc 134).
 
-// Only the binary's helper is used here, not the library's.
-#[allow(unused_imports)]
 mod common;
 
-use common::kifu_binary;
+use common::{kifu_binary, long_game_sgf};
 use std::path::Path;
 use std::process::Output;
 
@@ -33,17 +31,9 @@ fn refused(out: &Output, code: &str, limit: &str) {
     assert!(line.contains(&format!("error[{code}]")) && line.contains(limit), "{err}");
 }
 
-/// A game of `moves` moves on a 19×19 board (the points cycle, so some moves are illegal).
+/// A file of one game of `moves` moves ([`long_game_sgf`]).
 fn long_game(path: &Path, moves: usize) {
-    let letters = b"abcdefghijklmnopqrs";
-    let mut sgf = String::from("(;GM[1]FF[4]SZ[19]");
-    for k in 0..moves {
-        let p = (k * 7919) % 361;
-        let colour = if k % 2 == 0 { 'B' } else { 'W' };
-        sgf.push_str(&format!(";{colour}[{}{}]", letters[p % 19] as char, letters[p / 19] as char));
-    }
-    sgf.push_str(")\n");
-    std::fs::write(path, sgf).unwrap();
+    std::fs::write(path, long_game_sgf(moves) + "\n").unwrap();
 }
 
 #[cfg(target_os = "linux")]

@@ -71,7 +71,7 @@ thread_local! {
 /// The bytes of the file at `path`, with few system calls (what matters over thousands of small
 /// files): an open, reads into the thread's buffer until the end of the file (for a file smaller
 /// than the buffer, one read and an empty one), a close, and no `stat` for the size.
-fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     let mut file = File::open(path)?;
     FILE_BUFFER.with_borrow_mut(|buffer| {
         let mut filled = 0;
@@ -201,17 +201,6 @@ pub mod table {
         read.diagnostics.splice(0..0, decision.mismatch);
         let file = path.map(|p| p.to_string_lossy().into_owned());
         Ok(TableRead { file, format: decision.format, read })
-    }
-
-    /// Reads the file at `path` for the table ([`read_for_table`]); the outer error is the file
-    /// system's.
-    pub fn read_path_for_table(
-        path: &Path,
-        format: Option<Format>,
-        encoding: Option<&'static Encoding>,
-    ) -> io::Result<Result<TableRead, ReadError>> {
-        let bytes = read_file(path)?;
-        Ok(read_for_table(bytes, format, Some(path), encoding))
     }
 
     /// The games of `reads` for which `keep` holds, as one record batch of the table's schema.

@@ -1,12 +1,16 @@
-//! What `kifu.read` accepts: a path, bytes, or a binary file object.
+//! What `kifu.read` and `kifu.read_table` accept: a path, bytes, or a binary file object (and,
+//! for a table, an iterable of them).
 
+use crate::adapter;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// An input: a file to read, or bytes already in memory (with the file name they came from,
 /// when known, for the format's extension).
+#[derive(Clone)]
 pub enum Input {
     /// A path (`str` or `os.PathLike`).
     Path(PathBuf),
@@ -20,6 +24,15 @@ impl Input {
         match self {
             Input::Path(p) => Some(p),
             Input::Bytes(_, name) => name.as_deref(),
+        }
+    }
+
+    /// What `read` gives for the input's bytes and the path they came from: a path's file is
+    /// read first (the outer error is the file system's), bytes are taken as they are.
+    pub fn read_with<T>(self, read: impl FnOnce(Vec<u8>, Option<&Path>) -> T) -> io::Result<T> {
+        match self {
+            Input::Path(p) => Ok(read(adapter::read_file(&p)?, Some(&p))),
+            Input::Bytes(b, name) => Ok(read(b, name.as_deref())),
         }
     }
 }
@@ -53,6 +66,21 @@ pub fn input(source: &Bound<'_, PyAny>) -> PyResult<Input> {
             source.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string())
         ))
     })
+}
+
+/// The inputs `sources` names: one path, `bytes` or file object ([`input`]), or an iterable of
+/// them.
+pub fn inputs(sources: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
+    let single = sources.cast::<PyString>().is_ok()
+        || sources.cast::<PyBytes>().is_ok()
+        || sources.cast::<PyByteArray>().is_ok()
+        || sources.cast::<PyMemoryView>().is_ok()
+        || sources.hasattr("__fspath__")?
+        || sources.hasattr("read")?;
+    if single {
+        return Ok(vec![input(sources)?]);
+    }
+    sources.try_iter()?.map(|item| input(&item?)).collect()
 }
 
 /// The items of an iterable of paths (`str` / `os.PathLike`), not yet converted ([`path`]).

@@ -53,12 +53,7 @@ impl ReadArgs {
 
     /// Reads `input` (no GIL needed), a panic becoming a read error.
     fn read(self, input: Input) -> Outcome {
-        match input {
-            Input::Path(p) => self.read_path(&p),
-            Input::Bytes(b, name) => {
-                parallel::guard(|| Ok(adapter::read_bytes(b, self.format, name.as_deref(), self.encoding)))
-            }
-        }
+        parallel::guard(|| input.read_with(|b, path| adapter::read_bytes(b, self.format, path, self.encoding)))
     }
 
     /// Reads the file at `path` (no GIL needed), a panic becoming a read error.

@@ -3,14 +3,12 @@
 //! Arrow C stream interface (`__arrow_c_stream__`), without a copy.
 
 use crate::adapter::table::{self, GameTree, TableRead};
-use crate::adapter::{Encoding, charset_named};
 use crate::input::{self, Input};
-use crate::{errors, parallel, views};
+use crate::{ReadArgs, errors, parallel};
 use arrow_array::RecordBatch;
-use kifu::Format;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyMemoryView, PyString};
+use pyo3::types::{PyCapsule, PyDict};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -109,18 +107,11 @@ enum Failure {
 const GROUP: usize = 256;
 
 /// The record batches of one group of inputs (failed inputs left out when `skip_errors`).
-fn group_batch(
-    inputs: &[Input],
-    format: Option<Format>,
-    encoding: Option<&'static Encoding>,
-    skip_errors: bool,
-    filters: &Filters,
-) -> Result<RecordBatch, Failure> {
+fn group_batch(inputs: &[Input], args: ReadArgs, skip_errors: bool, filters: &Filters) -> Result<RecordBatch, Failure> {
     let mut reads: Vec<TableRead> = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let outcome = parallel::guard(|| match input {
-            Input::Path(p) => table::read_path_for_table(p, format, encoding),
-            Input::Bytes(b, name) => Ok(table::read_for_table(b.clone(), format, name.as_deref(), encoding)),
+        let outcome = parallel::guard(|| {
+            input.clone().read_with(|b, path| table::read_for_table(b, args.format, path, args.encoding))
         });
         match outcome {
             Ok(Ok(r)) => reads.push(r),
@@ -131,20 +122,6 @@ fn group_batch(
     }
     let keep = |g: &GameTree| filters.keep(g);
     table::batch(&reads, &keep).map_err(Failure::Table)
-}
-
-/// The inputs `sources` names: one path, `bytes` or file object, or an iterable of them.
-fn inputs(sources: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
-    let single = sources.cast::<PyString>().is_ok()
-        || sources.cast::<PyBytes>().is_ok()
-        || sources.cast::<PyByteArray>().is_ok()
-        || sources.cast::<PyMemoryView>().is_ok()
-        || sources.hasattr("__fspath__")?
-        || sources.hasattr("read")?;
-    if single {
-        return Ok(vec![input::input(sources)?]);
-    }
-    sources.try_iter()?.map(|item| input::input(&item?)).collect()
 }
 
 /// The table of games of `sources` as record batches, ready for pyarrow (`kifu.read_table`, in
@@ -160,15 +137,13 @@ pub fn _read_table(
     skip_errors: bool,
     filters: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyArrowStream> {
-    let format = views::format_arg(format.as_deref())?;
-    let encoding = encoding.as_deref().map(charset_named).transpose().map_err(PyValueError::new_err)?;
+    let args = ReadArgs::new(format, encoding)?;
     let filters = Filters::from_dict(filters)?;
-    let inputs = inputs(sources)?;
+    let inputs = input::inputs(sources)?;
     let groups: Vec<std::ops::Range<usize>> =
         (0..inputs.len()).step_by(GROUP).map(|s| s..(s + GROUP).min(inputs.len())).collect();
     let mut batches = Vec::with_capacity(groups.len());
-    let work =
-        |range: &std::ops::Range<usize>| group_batch(&inputs[range.clone()], format, encoding, skip_errors, &filters);
+    let work = |range: &std::ops::Range<usize>| group_batch(&inputs[range.clone()], args, skip_errors, &filters);
     parallel::pipeline(
         py,
         threads,

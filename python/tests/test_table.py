@@ -103,6 +103,19 @@ def test_bytes_one_path_and_the_schema():
     assert empty.num_rows == 0 and empty.schema == t.schema
 
 
+def test_paths_bytes_and_file_objects_are_read_alike():
+    gib = FIXTURES / "gib" / "korean-euc-kr.gib"
+    data = gib.read_bytes()
+    with open(gib, "rb") as f:
+        rows = kifu.read_table([gib, str(gib), data, bytearray(data), memoryview(data), f]).to_pylist()
+    assert [r["file"] for r in rows] == [str(gib), str(gib), None, None, None, str(gib)]
+    game = lambda r: {k: v for k, v in r.items() if k != "file"}  # noqa: E731
+    assert all(game(r) == game(rows[0]) for r in rows), rows
+    assert rows[0]["format"] == "gib" and rows[0]["black"]
+    with open(gib, "rb") as f:
+        assert kifu.read_table(f).to_pylist() == rows[-1:]
+
+
 def test_filters_keep_the_games_that_match():
     text = (
         b"(;GM[1]PB[Ann]PW[Bo];B[pd];W[dp];B[dd])(;GM[1]SZ[9]PB[Bo]PW[Cy];B[ee])"

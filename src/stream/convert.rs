@@ -3,12 +3,12 @@
 //! free) and emitted in input order, so memory stays bounded by the window whatever the input's
 //! size.
 
+use super::join::{Joiner, write_part_into};
 use super::place::Placer;
 use super::{Cut, Parts, Piece, ReadPiece, read_piece};
 use crate::charset::CharsetDecision;
 use crate::diag::Diagnostic;
 use crate::formats::{Format, ReadOptions, WriteError, WriteOptions, WriteOutput};
-use crate::model::Collection;
 use std::io::{self, Read, Write};
 
 /// What a streaming conversion does.
@@ -132,7 +132,7 @@ fn written(mut read: ReadPiece, from: Format, options: &StreamOptions, write: &W
     let (games, written) = match &mut read.read {
         Ok(r) => {
             let collection = std::mem::take(&mut r.collection);
-            (collection.games.len(), Some(write_part(&collection, options.to, write, pool)))
+            (collection.games.len(), Some(write_part_into(options.to, &collection, write, pool.take())))
         }
         Err(_) => (0, None),
     };
@@ -142,20 +142,6 @@ fn written(mut read: ReadPiece, from: Format, options: &StreamOptions, write: &W
         written,
         #[cfg(feature = "parquet")]
         rows: None,
-    }
-}
-
-/// The games of one piece in `to`, to be joined with the writer's separator (its registry entry's
-/// [`PartWriter`](crate::formats::PartWriter)).
-fn write_part(
-    collection: &Collection,
-    to: Format,
-    options: &WriteOptions,
-    pool: &Buffers,
-) -> Result<WriteOutput, WriteError> {
-    match &to.spec().parts {
-        Some(parts) => (parts.part)(collection, options, pool.take()),
-        None => Err(WriteError::Unsupported(to.name())),
     }
 }
 
@@ -185,21 +171,64 @@ impl Buffers {
     }
 }
 
+/// Where the emitting side writes.
+enum Sink<'a> {
+    /// Text: each piece's games, joined by the format's part writer ([`Joiner`]: its head,
+    /// separators and tail).
+    Parts(Joiner<&'a mut (dyn Write + Send)>),
+    /// A table ([`Format::writes_table`]): each piece's row group (encoded on the pool) is
+    /// appended into memory and passed on to the output; the table is begun at the first rows,
+    /// so an input without games writes nothing.
+    #[cfg(feature = "parquet")]
+    Table(&'a mut (dyn Write + Send), Option<crate::formats::parquet::ParquetWriter<Vec<u8>>>),
+    /// A format that cannot be written in parts: each piece's write says so.
+    Refused,
+}
+
+impl<'a> Sink<'a> {
+    fn new(to: Format, out: &'a mut (dyn Write + Send)) -> Sink<'a> {
+        #[cfg(feature = "parquet")]
+        if to.writes_table() {
+            return Sink::Table(out, None);
+        }
+        Joiner::new(to, out).map_or(Sink::Refused, Sink::Parts)
+    }
+
+    /// Ends the output (a document's closing) and flushes it.
+    fn finish(self, summary: &mut Summary) -> Result<(), StreamError> {
+        match self {
+            Sink::Parts(join) => join.finish().map(drop).map_err(|e| stop(summary, e)),
+            #[cfg(feature = "parquet")]
+            Sink::Table(out, _) => out.flush().map_err(StreamError::Output),
+            Sink::Refused => Ok(()),
+        }
+    }
+}
+
+/// Why a write stopped the conversion; the diagnostics of games the format cannot hold go into
+/// `summary`.
+fn stop(summary: &mut Summary, e: WriteError) -> StreamError {
+    match e {
+        WriteError::Invalid(d) => {
+            summary.write.extend(d);
+            StreamError::CannotHold
+        }
+        WriteError::Unsupported(f) => StreamError::Unsupported(f),
+        WriteError::Io(e) => StreamError::Output(
+            std::sync::Arc::try_unwrap(e).unwrap_or_else(|e| io::Error::new(e.kind(), e.to_string())),
+        ),
+    }
+}
+
 /// The emitting side: places diagnostics, writes bytes in order.
 struct Emit<'a> {
     to: Format,
-    out: &'a mut (dyn Write + Send),
+    sink: Sink<'a>,
     placer: Placer,
     summary: Summary,
-    /// A game was written (separators go between pieces with games).
-    any: bool,
     no_game: Option<Diagnostic>,
     /// Where written buffers go back to once emitted.
     pool: Buffers,
-    /// The table being written, for an output that is one ([`Format::writes_table`]): each
-    /// piece's row group (encoded on the pool) is appended into memory and passed on to `out`.
-    #[cfg(feature = "parquet")]
-    table: Option<crate::formats::parquet::ParquetWriter<Vec<u8>>>,
 }
 
 impl Emit<'_> {
@@ -237,24 +266,12 @@ impl Emit<'_> {
                 if done.games == 0 {
                     return Ok(());
                 }
-                let Some(parts) = &self.to.spec().parts else { return Err(StreamError::Unsupported(self.to.name())) };
-                if !self.any {
-                    self.out.write_all((parts.head)().as_bytes()).map_err(StreamError::Output)?;
-                }
-                if self.any {
-                    self.out.write_all(parts.separator).map_err(StreamError::Output)?;
-                }
-                self.any = true;
-                self.out.write_all(&w.bytes).map_err(StreamError::Output)?;
+                let Sink::Parts(join) = &mut self.sink else { return Err(StreamError::Unsupported(self.to.name())) };
+                join.push_bytes(&w.bytes, done.games).map_err(StreamError::Output)?;
                 self.pool.put(w.bytes);
                 Ok(())
             }
-            Some(Err(WriteError::Invalid(d))) => {
-                self.summary.write.extend(d);
-                Err(StreamError::CannotHold)
-            }
-            Some(Err(WriteError::Unsupported(f))) => Err(StreamError::Unsupported(f)),
-            Some(Err(WriteError::Io(e))) => Err(StreamError::Output(io::Error::new(e.kind(), e.to_string()))),
+            Some(Err(e)) => Err(stop(&mut self.summary, e)),
         }
     }
 }
@@ -280,25 +297,27 @@ impl Emit<'_> {
         if rows.is_empty() {
             return Ok(());
         }
-        if self.table.is_none() {
+        let Sink::Table(out, table) = &mut self.sink else { return Ok(()) };
+        if table.is_none() {
             match crate::formats::parquet::ParquetWriter::new(Vec::new()) {
-                Ok(w) => self.table = Some(w),
+                Ok(w) => *table = Some(w),
                 Err(e) => return Err(cannot(&mut self.summary, &e)),
             }
         }
-        let Some(table) = self.table.as_mut() else { return Ok(()) };
+        let Some(table) = table.as_mut() else { return Ok(()) };
         if let Err(e) = table.append(rows) {
             return Err(cannot(&mut self.summary, &e));
         }
         let encoded = std::mem::take(table.written_mut());
-        self.out.write_all(&encoded).map_err(StreamError::Output)
+        out.write_all(&encoded).map_err(StreamError::Output)
     }
 
     /// Ends the table: its last row group and its footer.
     fn finish_table(&mut self) -> Result<(), StreamError> {
-        let Some(table) = self.table.take() else { return Ok(()) };
+        let Sink::Table(out, table) = &mut self.sink else { return Ok(()) };
+        let Some(table) = table.take() else { return Ok(()) };
         match table.finish() {
-            Ok(rest) => self.out.write_all(&rest).map_err(StreamError::Output),
+            Ok(rest) => out.write_all(&rest).map_err(StreamError::Output),
             Err(e) => {
                 self.summary.write.push(crate::formats::parquet::failed(&e));
                 Err(StreamError::CannotHold)
@@ -319,19 +338,16 @@ pub fn convert<R: Read + Send>(
     let format = parts.format();
     let mut emit = Emit {
         to: options.to,
-        out,
+        sink: Sink::new(options.to, out),
         placer: Placer::new(format.spec().cut == Some(Cut::Lines)),
         summary: Summary::default(),
-        any: false,
         no_game: None,
         pool: Buffers::default(),
-        #[cfg(feature = "parquet")]
-        table: None,
     };
     let result = run(&mut parts, format, options, &mut emit);
     #[cfg(feature = "parquet")]
     let result = result.and_then(|()| if emit.summary.games > 0 { emit.finish_table() } else { Ok(()) });
-    let Emit { mut summary, placer, no_game, any, out, .. } = emit;
+    let Emit { mut summary, placer, no_game, sink, .. } = emit;
     summary.read.extend(parts.mixed_warning());
     summary.read.extend(placer.finish());
     crate::formats::summarize_losses(&mut summary.write);
@@ -340,10 +356,7 @@ pub fn convert<R: Read + Send>(
             summary.read.extend(no_game);
             return Err(StreamError::NoGame);
         }
-        if let Some(parts) = &options.to.spec().parts {
-            out.write_all((parts.tail)(any).as_bytes()).map_err(StreamError::Output)?;
-        }
-        out.flush().map_err(StreamError::Output)
+        sink.finish(&mut summary)
     });
     (summary, result)
 }
@@ -491,6 +504,61 @@ mod tests {
             assert!(result.is_ok(), "{threads} threads: {result:?}");
             assert_eq!(summary.games, 200);
             assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&expected), "{threads} threads");
+        }
+    }
+
+    /// The formats a stream can be converted to: those written in parts, and a table.
+    fn streamable() -> impl Iterator<Item = Format> {
+        Format::all()
+            .filter(|f| f.can_write() && (f.writes_in_parts() || (cfg!(feature = "parquet") && f.writes_table())))
+    }
+
+    #[test]
+    fn an_input_without_games_writes_no_byte() {
+        let text = "no game here\n".repeat(1_000);
+        for to in streamable() {
+            let parts = Parts::new(Format::SGF, Vec::new(), text.as_bytes(), Cut::Sgf).with_target(1);
+            let mut out = Vec::new();
+            let (summary, result) = convert(parts, &StreamOptions::new(to), &mut out);
+            assert!(matches!(result, Err(StreamError::NoGame)), "{to}: {result:?}");
+            assert!(out.is_empty(), "{to}: {} bytes", out.len());
+            assert_eq!(summary.read.iter().filter(|d| d.code.ends_with(".no-game")).count(), 1, "{to}");
+        }
+    }
+
+    /// An output that takes `room` bytes, then refuses writes (or only flushes) with `kind`.
+    struct Failing {
+        room: usize,
+        kind: io::ErrorKind,
+        at_flush: bool,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if !self.at_flush && buf.len() > self.room {
+                return Err(self.kind.into());
+            }
+            self.room = self.room.saturating_sub(buf.len());
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            if self.at_flush { Err(self.kind.into()) } else { Ok(()) }
+        }
+    }
+
+    #[test]
+    fn an_output_that_fails_stops_the_conversion_with_its_error() {
+        let text = games(40, usize::MAX);
+        for to in streamable() {
+            for (room, at_flush) in [(0, false), (5_000, false), (usize::MAX, true)] {
+                let parts = Parts::new(Format::SGF, Vec::new(), text.as_bytes(), Cut::Sgf).with_target(1);
+                let mut out = Failing { room, kind: io::ErrorKind::BrokenPipe, at_flush };
+                let (summary, result) = convert(parts, &StreamOptions::new(to), &mut out);
+                let Err(StreamError::Output(e)) = result else { panic!("{to} {room}: {result:?}") };
+                assert_eq!(e.kind(), io::ErrorKind::BrokenPipe, "{to} {room}");
+                assert!(summary.write.is_empty(), "{to} {room}: {:?}", summary.write);
+            }
         }
     }
 

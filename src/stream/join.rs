@@ -14,8 +14,18 @@ pub fn joinable(to: Format) -> bool {
 /// The games of one input in `to`, to be [pushed](Joiner::push) in order (a pure function of
 /// its arguments: call it on any thread).
 pub fn write_part(to: Format, games: &Collection, options: &WriteOptions) -> Result<WriteOutput, WriteError> {
+    write_part_into(to, games, options, Vec::new())
+}
+
+/// [`write_part`], written into `buffer` (empty; one used before, for its room).
+pub(super) fn write_part_into(
+    to: Format,
+    games: &Collection,
+    options: &WriteOptions,
+    buffer: Vec<u8>,
+) -> Result<WriteOutput, WriteError> {
     match &to.spec().parts {
-        Some(parts) => (parts.part)(games, options, Vec::new()),
+        Some(parts) => (parts.part)(games, options, buffer),
         None => Err(WriteError::Unsupported(to.name())),
     }
 }
@@ -81,6 +91,23 @@ impl<W: Write + Send> Joiner<W> {
     /// diagnostics are kept for [`Joiner::take_diagnostics`].
     pub fn push(&mut self, part: &WriteOutput, games: usize) -> io::Result<()> {
         self.diagnostics.extend(part.diagnostics.iter().cloned());
+        self.push_bytes(&part.bytes, games)
+    }
+
+    /// Writes the bytes of the next part (of `games` games; a part without games writes
+    /// nothing), as [`Joiner::push`] does, its diagnostics left to the caller.
+    ///
+    /// ```
+    /// use kifu::Format;
+    /// use kifu::stream::{Joiner, write_part};
+    /// let games = kifu::read(&b"(;PB[Ann])"[..]).unwrap().collection;
+    /// let part = write_part(Format::SGF, &games, &Default::default()).unwrap();
+    /// let mut join = Joiner::new(Format::SGF, Vec::new()).unwrap();
+    /// join.push_bytes(&part.bytes, 1).unwrap();
+    /// assert!(join.take_diagnostics().is_empty());
+    /// assert_eq!(join.finish().unwrap(), Format::SGF.write(&games, &Default::default()).unwrap().bytes);
+    /// ```
+    pub fn push_bytes(&mut self, bytes: &[u8], games: usize) -> io::Result<()> {
         // Without the feature `parquet`, text is the only kind of output.
         #[allow(irrefutable_let_patterns)]
         let Out::Text(out) = &mut self.out else {
@@ -96,7 +123,7 @@ impl<W: Write + Send> Joiner<W> {
             out.write_all((parts.head)().as_bytes())?;
         }
         self.any = true;
-        out.write_all(&part.bytes)
+        out.write_all(bytes)
     }
 
     /// Appends rows encoded by [`encode`](crate::formats::parquet::encode) as the table's next

@@ -52,6 +52,20 @@ pub fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     out
 }
 
+/// SGF text of one game of `moves` moves on a 19×19 board, on one line (the points cycle over the
+/// board, so some are occupied: illegal moves a diagram reports).
+pub fn long_game_sgf(moves: usize) -> String {
+    let letters = b"abcdefghijklmnopqrs";
+    let mut sgf = String::from("(;GM[1]FF[4]SZ[19]");
+    for k in 0..moves {
+        let p = (k * 7919) % 361;
+        let colour = if k % 2 == 0 { 'B' } else { 'W' };
+        sgf.push_str(&format!(";{colour}[{}{}]", letters[p % 19] as char, letters[p / 19] as char));
+    }
+    sgf.push(')');
+    sgf
+}
+
 /// A collection of `size` bytes or more: one game with comments and variations, repeated.
 pub fn big_collection(path: &Path, size: usize) -> Vec<u8> {
     let game = b"(;GM[1]FF[4]CA[UTF-8]SZ[19]PB[Black]PW[White]KM[6.5]RE[B+R]\n;B[pd]C[a comment \\] with ( and )];W[dp];B[pq]\n(;W[dd];B[qk])(;W[qq];B[qo]))\n";
