@@ -278,8 +278,9 @@ fn flush_rows<W: Write + Send>(
     }
     let mut groups = kifu::formats::parquet::row_groups(std::mem::take(&mut pending.batches)).map_err(write_failed)?;
     (pending.size, pending.memory) = (0, 0);
-    // The last group, unless the end, waits for more rows.
-    if !end {
+    // The last group, unless the end, waits for more rows (unless it is the only one: rows over
+    // the threshold are never gathered again and again).
+    if !end && groups.len() > 1 {
         groups.pop().into_iter().for_each(|last| pending.push(last));
     }
     let encoded: Vec<_> = groups.par_iter().map(kifu::formats::parquet::encode).collect();
