@@ -268,24 +268,36 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         print_diagnostics(&name, &[decision.note()], v);
     }
     print_diagnostics(&name, &read.diagnostics, v);
-    let left_out = filter.retain(&mut read.collection, Some(from));
-    if left_out > 0 && read.collection.games.is_empty() {
+    // The games the filters keep are chosen, not taken out: a table keeps each game's number in
+    // its file, and each its own diagnostics.
+    let chosen: Vec<bool> = read.collection.games.iter().map(|g| filter.matches(g, Some(from))).collect();
+    let left_out = chosen.iter().filter(|&&c| !c).count();
+    if left_out > 0 && left_out == chosen.len() {
         if !v.quiet {
             eprintln!("kifu: {name}: no game matches the filters ({left_out} left out); nothing written");
         }
         return finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics));
     }
-    let removed = strip.apply_all(&mut read.collection);
+    let mut removed = kifu::strip::Removed::default();
+    for (game, _) in read.collection.games.iter_mut().zip(&chosen).filter(|(_, c)| **c) {
+        removed.add(&strip.apply(game));
+    }
     let options = written.with_encoding(to_enc).with_source_charset(read.charset);
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     // A table records where each game came from, its format and its diagnostics.
     let written = if to.writes_table() {
         let mut source = kifu::formats::parquet::Source::new(from);
         source.file = input.as_ref().map(|p| p.display().to_string());
-        kifu::formats::parquet::batch_of(&source, &read)
+        let mut table = kifu::formats::parquet::TableBuilder::with_capacity(chosen.len() - left_out);
+        table
+            .append_chosen(&source, &read, &chosen)
+            .and_then(|()| table.finish())
+            .map_err(kifu::formats::parquet::write_failed)
             .and_then(|b| kifu::formats::parquet::write_batches(&[b]))
             .map(|bytes| kifu::WriteOutput::new(bytes, Vec::new()))
     } else {
+        let mut keep = chosen.iter();
+        read.collection.games.retain(|_| keep.next().copied().unwrap_or(true));
         to.write(&read.collection, &options)
     };
     let written = match written {

@@ -69,6 +69,56 @@ fn many_inputs_make_one_table_with_few_row_groups_and_every_game() {
     assert!(damaged.to_string().contains("batch.not-merged"), "{damaged}");
 }
 
+/// The column `name` of every row of the Parquet file at `path`, as text (a number's digits).
+fn column(path: &Path, name: &str) -> Vec<String> {
+    use arrow_array::cast::AsArray;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
+    let batches: Vec<_> = builder.build().unwrap().map(Result::unwrap).collect();
+    let text = |b: &arrow_array::RecordBatch, i| {
+        let c = b.column_by_name(name).unwrap();
+        match c.as_primitive_opt::<arrow_array::types::UInt32Type>() {
+            Some(n) => n.value(i).to_string(),
+            None => c.as_string::<i32>().value(i).to_string(),
+        }
+    };
+    batches.iter().flat_map(|b| (0..b.num_rows()).map(move |i| text(b, i))).collect()
+}
+
+#[test]
+fn a_table_keeps_the_games_that_filters_duplicates_and_strip_leave() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("in");
+    std::fs::create_dir(&dir).unwrap();
+    let long = "(;GM[1]SZ[19]PB[Ann]PW[Bo];B[pd]C[first];W[dp];B[pp])";
+    std::fs::write(dir.join("a.sgf"), format!("(;GM[1]SZ[19]PB[Cy]PW[Di];B[dd]){long}")).unwrap();
+    std::fs::write(dir.join("b.sgf"), long).unwrap();
+    std::fs::write(dir.join("c.sgf"), "(;GM[1]SZ[19]PB[Eve]PW[Fay])").unwrap();
+    let out = t.path().join("kept.parquet");
+    let run = kifu()
+        .args(["convert", "-r", "--min-moves", "2", "--dedup", "--strip", "comments"])
+        .arg(&dir)
+        .arg("-o")
+        .arg(&out)
+        .arg("--report")
+        .arg(t.path().join("r.ndjson"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    // The long game of a.sgf alone: the short one filtered out, b.sgf's copy of it a duplicate,
+    // c.sgf's game filtered out; it keeps its number in its file, and loses its comment.
+    assert_eq!(column(&out, "black"), ["Ann"]);
+    assert_eq!(column(&out, "game"), ["2"]);
+    assert!(column(&out, "file")[0].ends_with("a.sgf"));
+    assert!(!column(&out, "sgf")[0].contains("C["), "{:?}", column(&out, "sgf"));
+    let records = report(&t.path().join("r.ndjson"));
+    let of = |name: &str| records.iter().find(|r| r["input"].as_str().is_some_and(|i| i.ends_with(name))).unwrap();
+    assert_eq!(of("a.sgf")["filtered"], 1, "{}", of("a.sgf"));
+    assert!(of("b.sgf").to_string().contains("batch.duplicate"), "{}", of("b.sgf"));
+    assert!(of("c.sgf").to_string().contains("batch.filtered-out"), "{}", of("c.sgf"));
+    let merged = records.iter().find(|r| r["type"] == "merge").unwrap();
+    assert_eq!(merged["games"], 1, "{merged}");
+}
+
 #[test]
 fn the_merged_file_names_its_format_and_holds_the_inputs_in_order() {
     let t = tempfile::tempdir().unwrap();

@@ -276,3 +276,29 @@ fn an_archives_members_are_named_from_their_games() {
     let kim = std::fs::read_to_string(out.join("1999/Kim-Park.sgf")).unwrap();
     assert!(kim.contains("PB[Kim]") && kim.contains("B[dd]"), "{kim}");
 }
+
+/// The `game` and `black` columns of the Parquet file at `path`.
+fn table_games(path: &Path) -> Vec<(u32, String)> {
+    use arrow_array::cast::AsArray;
+    let file = std::fs::File::open(path).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
+    let mut rows = Vec::new();
+    for batch in reader.map(Result::unwrap) {
+        let games = batch.column_by_name("game").unwrap().as_primitive::<arrow_array::types::UInt32Type>().clone();
+        let black = batch.column_by_name("black").unwrap().as_string::<i32>().clone();
+        rows.extend(games.values().iter().zip(black.iter()).map(|(g, b)| (*g, b.unwrap_or("").to_string())));
+    }
+    rows
+}
+
+#[test]
+fn filters_pick_a_tables_rows_and_each_keeps_its_number_in_its_file() {
+    let dir = archive();
+    let out = dir.path().join("picked.parquet");
+    let mut run = kifu();
+    run.arg("convert").arg(dir.path().join("in/coll.sgf")).args(["--size", "19", "--player", "kim", "-o"]);
+    let run = run.arg(&out).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // Of the three games, the second alone is 19×19 with Kim: it stays game 2 of coll.sgf.
+    assert_eq!(table_games(&out), [(2, "\u{ff2c}\u{ff45}\u{ff45} Changho".to_string())]);
+}

@@ -6,12 +6,14 @@
 use super::plan::{Job, Plan};
 use super::report::{MergeRecord, Record, Report, Stage, Status};
 use super::run::{
-    drop_duplicates, output_error, path_text, pick, policy, read_input, read_source, table_rows, write_error,
+    TableInput, drop_duplicates, output_error, path_text, pick, policy, read_input, read_source, table_rows,
+    write_error,
 };
 use super::{BatchOptions, codes};
 use kifu::diag::Diagnostic;
 use kifu::formats::Format;
-use kifu::formats::parquet::{RecordBatch, write_failed};
+use kifu::formats::WriteError;
+use kifu::formats::parquet::{RecordBatch, TableBuilder, write_failed};
 use kifu::output::{OutputError, Written, write_output_with};
 use kifu::stream::{Joiner, write_part};
 use rayon::prelude::*;
@@ -23,8 +25,8 @@ use std::path::Path;
 enum Part {
     /// Its games written in the output's format, and how many.
     Text(kifu::WriteOutput, usize),
-    /// Its rows, for a table.
-    Rows(RecordBatch),
+    /// Its games, for a table.
+    Rows(TableInput),
 }
 
 /// What takes each input's record and part, in order, and says whether to go on.
@@ -33,8 +35,8 @@ type Take<'a> = dyn FnMut(Record, Option<Part>, &mut Vec<Record>) -> ControlFlow
 /// Inputs read at once per worker thread: the window of the pool.
 const WINDOW_PER_THREAD: usize = 16;
 
-/// Pending rows gathered before they are encoded as row groups (on the pool), per thread.
-const PENDING_ROWS_BYTES: usize = 16 << 20;
+/// The data of a row group of a table: rows are appended to one until it holds about this much.
+const ROW_GROUP_BYTES: usize = 16 << 20;
 
 /// The merged run of `plan` into `path` (`-` for standard output): each input's record, and the
 /// merged output's.
@@ -49,7 +51,7 @@ pub(super) fn merge(plan: &Plan, path: &Path, options: &BatchOptions, progress: 
     let to_stdout = super::is_stdout(path);
     let mut fill = |out: &mut (dyn Write + Send)| -> io::Result<()> {
         let mut join = Joiner::new(to, out).map_err(|e| stop(&mut refused, e))?;
-        let mut pending = Pending::default();
+        let mut pending = Pending::new();
         let mut failure: Option<io::Error> = None;
         let mut take = |mut r: Record, part: Option<Part>, records: &mut Vec<Record>| {
             match part.filter(|_| failure.is_none()) {
@@ -61,9 +63,8 @@ pub(super) fn merge(plan: &Plan, path: &Path, options: &BatchOptions, progress: 
                             join.push(&w, n)
                         }
                         Part::Rows(rows) => {
-                            games += rows.num_rows();
-                            pending.push(rows);
-                            flush_rows(&mut join, &mut pending, false).map_err(|e| stop(&mut refused, e))
+                            games += rows.rows;
+                            pending.push(&rows, &mut join).map_err(|e| stop(&mut refused, e))
                         }
                     };
                     if let Err(e) = written {
@@ -87,7 +88,7 @@ pub(super) fn merge(plan: &Plan, path: &Path, options: &BatchOptions, progress: 
             closed = stopped && e.kind() == io::ErrorKind::BrokenPipe;
             return Err(e);
         }
-        flush_rows(&mut join, &mut pending, true).map_err(|e| stop(&mut refused, e))?;
+        pending.flush(&mut join, true).map_err(|e| stop(&mut refused, e))?;
         scratch.add(Stage::Write, &join.take_diagnostics());
         join.finish().map(drop).map_err(|e| stop(&mut refused, e))
     };
@@ -231,61 +232,42 @@ fn text_part(job: &Job, options: &BatchOptions, r: &mut Record) -> Option<Part> 
     }
 }
 
-/// Rows waiting for their row group: the bytes of data they hold, and the memory (an input's
-/// rows are built in buffers with room to spare, many times their data for a small input).
-#[derive(Default)]
+/// Rows on their way into a table: the inputs' games appended, in the plan's order, to one
+/// builder, cut into row groups of about [`ROW_GROUP_BYTES`], and encoded a row group per
+/// thread at a time (on the pool). Memory holds those row groups, not the whole table.
 struct Pending {
-    batches: Vec<RecordBatch>,
-    size: usize,
-    memory: usize,
+    table: TableBuilder,
+    groups: Vec<RecordBatch>,
 }
 
 impl Pending {
-    fn push(&mut self, rows: RecordBatch) {
-        self.size += kifu::formats::parquet::data_size(&rows);
-        self.memory += rows.get_array_memory_size();
-        self.batches.push(rows);
+    fn new() -> Pending {
+        Pending { table: TableBuilder::new(), groups: Vec::new() }
     }
 
-    /// Gathers the batches into as few as hold them (buffers the size of their data), once
-    /// their memory passes [`PENDING_MEMORY`].
-    fn compact(&mut self) -> Result<(), String> {
-        if self.memory < PENDING_MEMORY || self.batches.len() < 2 {
+    /// Appends an input's chosen games, and writes the row groups they fill.
+    fn push<W: Write + Send>(&mut self, input: &TableInput, join: &mut Joiner<W>) -> Result<(), WriteError> {
+        input.append_to(&mut self.table).map_err(write_failed)?;
+        if self.table.size() >= ROW_GROUP_BYTES {
+            self.groups.push(self.table.finish().map_err(write_failed)?);
+        }
+        self.flush(join, false)
+    }
+
+    /// Encodes the row groups (on the pool) and appends them, once there is one per thread, or
+    /// all of them, and the rows not yet in one, at the `end`.
+    fn flush<W: Write + Send>(&mut self, join: &mut Joiner<W>, end: bool) -> Result<(), WriteError> {
+        if end && !self.table.is_empty() {
+            self.groups.push(self.table.finish().map_err(write_failed)?);
+        }
+        if self.groups.is_empty() || (!end && self.groups.len() < rayon::current_num_threads()) {
             return Ok(());
         }
-        self.batches =
-            kifu::formats::parquet::row_groups(std::mem::take(&mut self.batches)).map_err(|e| e.to_string())?;
-        self.memory = self.batches.iter().map(RecordBatch::get_array_memory_size).sum();
+        let encoded: Vec<_> = self.groups.par_iter().map(kifu::formats::parquet::encode).collect();
+        self.groups.clear();
+        for rows in encoded {
+            join.push_rows(rows.map_err(write_failed)?)?;
+        }
         Ok(())
     }
-}
-
-/// The memory pending rows may take before they are gathered into batches of their size.
-const PENDING_MEMORY: usize = 64 << 20;
-
-/// Encodes the pending rows as row groups (on the pool) and appends them, once they fill a row
-/// group per thread, or all of them at the `end`.
-fn flush_rows<W: Write + Send>(
-    join: &mut Joiner<W>,
-    pending: &mut Pending,
-    end: bool,
-) -> Result<(), kifu::formats::WriteError> {
-    if pending.batches.is_empty() {
-        return Ok(());
-    }
-    if !end && pending.size < PENDING_ROWS_BYTES * rayon::current_num_threads().max(1) {
-        return pending.compact().map_err(write_failed);
-    }
-    let mut groups = kifu::formats::parquet::row_groups(std::mem::take(&mut pending.batches)).map_err(write_failed)?;
-    (pending.size, pending.memory) = (0, 0);
-    // The last group, unless the end, waits for more rows (unless it is the only one: rows over
-    // the threshold are never gathered again and again).
-    if !end && groups.len() > 1 {
-        groups.pop().into_iter().for_each(|last| pending.push(last));
-    }
-    let encoded: Vec<_> = groups.par_iter().map(kifu::formats::parquet::encode).collect();
-    for rows in encoded {
-        join.push_rows(rows.map_err(write_failed)?)?;
-    }
-    Ok(())
 }

@@ -5,7 +5,6 @@ use super::report::{Record, Report, Stage, Status};
 use super::{BatchError, BatchOptions, Collect, codes};
 use kifu::diag::Diagnostic;
 use kifu::formats::Format;
-use kifu::formats::parquet::RecordBatch;
 use kifu::model::Collection;
 use kifu::output::{
     Existing, OutputError, OutputPolicy, Written, parent_folder, remove_stale_temp_files, write_output,
@@ -454,13 +453,60 @@ fn convert_one(job: &Job, options: &BatchOptions, plan: &Plan) -> Record {
     record
 }
 
-/// The rows of one input for a table of games ([`Format::writes_table`]): read whole, each game
-/// with its file (an archive's member apart), format, charset and diagnostics.
-pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record) -> Option<RecordBatch> {
+/// An input's games for a table: the read, where it came from, and which of its games go in
+/// (each keeps its number in the file and its own diagnostics' counts).
+pub(super) struct TableInput {
+    pub(super) source: kifu::formats::parquet::Source,
+    pub(super) read: kifu::ReadOutput,
+    pub(super) chosen: Vec<bool>,
+    /// How many are chosen.
+    pub(super) rows: usize,
+}
+
+impl TableInput {
+    /// Appends the chosen games to `table`.
+    pub(super) fn append_to(&self, table: &mut kifu::formats::parquet::TableBuilder) -> Result<(), String> {
+        table.append_chosen(&self.source, &self.read, &self.chosen).map_err(|e| e.to_string())
+    }
+}
+
+/// An input read for a table, its games chosen as [`drop_duplicates`] and [`pick`] choose them
+/// for a text output (and stripped as asked); `None` when it failed, or none is left (skipped).
+pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record) -> Option<TableInput> {
     let member = take_member(job);
     let is_member = member.is_some();
     let bytes = member.unwrap_or_else(|| read_regular(&job.input));
-    let (read, format) = read_whole(job, bytes, options, record)?;
+    let (mut read, format) = read_whole(job, bytes, options, record)?;
+    let games = &mut read.collection.games;
+    let mut chosen = vec![true; games.len()];
+    if !job.duplicates.is_empty() {
+        job.duplicates.iter().for_each(|&(g, _)| chosen.get_mut(g).into_iter().for_each(|c| *c = false));
+        let notes: Vec<Diagnostic> = job.duplicates.iter().map(|(_, d)| d.clone()).collect();
+        record.add(Stage::Batch, &notes);
+        if !chosen.contains(&true) {
+            record.status = Status::Skipped;
+            return None;
+        }
+    }
+    if !options.filter.is_empty() {
+        let mut left_out = 0;
+        for (c, game) in chosen.iter_mut().zip(games.iter()).filter(|(c, _)| **c) {
+            *c = options.filter.matches(game, Some(format));
+            left_out += usize::from(!*c);
+        }
+        record.filtered += left_out;
+        if left_out > 0 && !chosen.contains(&true) {
+            let msg = format!("no game matches the filters ({left_out} left out); nothing written for it");
+            record.add(Stage::Batch, &[Diagnostic::info(codes::FILTERED_OUT, msg)]);
+            record.status = Status::Skipped;
+            return None;
+        }
+    }
+    let mut removed = kifu::strip::Removed::default();
+    for (game, _) in games.iter_mut().zip(&chosen).filter(|(_, c)| **c) {
+        removed.add(&options.strip.apply(game));
+    }
+    record.add_stripped(&removed);
     let shown = path_text(&job.input);
     let mut source = kifu::formats::parquet::Source::new(format);
     match shown.split_once("!/").filter(|_| is_member) {
@@ -470,14 +516,8 @@ pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record)
         }
         None => source.file = Some(shown),
     }
-    match kifu::formats::parquet::batch_of(&source, &read) {
-        Ok(rows) => Some(rows),
-        Err(e) => {
-            record.add(Stage::Write, &write_error(e));
-            record.status = Status::Failed;
-            None
-        }
-    }
+    let rows = chosen.iter().filter(|&&c| c).count();
+    Some(TableInput { source, read, chosen, rows })
 }
 
 /// A merged run of a plan into one output ([`super::merge::merge`], given by the caller: the

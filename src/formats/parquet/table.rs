@@ -312,9 +312,22 @@ impl TableBuilder {
         self.rows == 0
     }
 
-    /// Bytes of SGF text held for the next batch: most of its size, to cut batches by.
-    pub fn sgf_bytes(&self) -> usize {
-        self.sgf_bytes
+    /// About the bytes of data the rows appended since the last batch hold (their SGF text, their
+    /// stones and a share for the other columns): what a caller cuts row groups by.
+    ///
+    /// ```
+    /// use kifu::formats::parquet::{Source, TableBuilder, data_size};
+    /// let read = kifu::read(&b"(;PB[Ann];B[pd];W[dp];B[])"[..]).unwrap();
+    /// let mut table = TableBuilder::with_capacity(1);
+    /// table.append(&Source::new(kifu::Format::SGF), &read).unwrap();
+    /// let held = table.size();
+    /// let data = data_size(&table.finish().unwrap());
+    /// assert!(held >= data / 2 && held <= data * 2, "{held} for {data}");
+    /// ```
+    pub fn size(&self) -> usize {
+        // A stone: its colour (a byte and an offset), x and y; a row: offsets and values of the
+        // short text columns, the numbers.
+        self.sgf_bytes + 8 * (self.moves.colors.len() + self.setup.colors.len()) + 96 * self.rows
     }
 
     /// Appends every game of `read` (one read of one input), with its charset decision and
@@ -342,6 +355,25 @@ impl TableBuilder {
         read: &ReadOutput,
         keep: impl Fn(&GameTree) -> bool,
     ) -> Result<(), ArrowError> {
+        self.append_kept(source, read.charset, &read.collection.games, &read.diagnostics, |_, g| keep(g))
+    }
+
+    /// Appends the games of `read` whose entry in `chosen` is true (a game past its end is
+    /// kept), as [`TableBuilder::append_where`] does: for choices made by game number, such as
+    /// the duplicates a run leaves out.
+    ///
+    /// ```
+    /// use kifu::formats::parquet::{Source, TableBuilder};
+    /// let read = kifu::read(&b"(;PB[Ann])(;PB[Bo])(;PB[Cy])"[..]).unwrap();
+    /// let mut table = TableBuilder::new();
+    /// table.append_chosen(&Source::new(kifu::Format::SGF), &read, &[false, true]).unwrap();
+    /// let batch = table.finish().unwrap();
+    /// let games = batch.column_by_name("game").unwrap();
+    /// let games = games.as_any().downcast_ref::<arrow_array::UInt32Array>().unwrap();
+    /// assert_eq!(games.values().to_vec(), [2, 3]);
+    /// ```
+    pub fn append_chosen(&mut self, source: &Source, read: &ReadOutput, chosen: &[bool]) -> Result<(), ArrowError> {
+        let keep = |i: usize, _: &GameTree| chosen.get(i).copied().unwrap_or(true);
         self.append_kept(source, read.charset, &read.collection.games, &read.diagnostics, keep)
     }
 
@@ -354,7 +386,7 @@ impl TableBuilder {
         games: &[GameTree],
         diagnostics: &[Diagnostic],
     ) -> Result<(), ArrowError> {
-        self.append_kept(source, charset, games, diagnostics, |_| true)
+        self.append_kept(source, charset, games, diagnostics, |_, _| true)
     }
 
     fn append_kept(
@@ -363,12 +395,12 @@ impl TableBuilder {
         charset: Option<CharsetDecision>,
         games: &[GameTree],
         diagnostics: &[Diagnostic],
-        keep: impl Fn(&GameTree) -> bool,
+        keep: impl Fn(usize, &GameTree) -> bool,
     ) -> Result<(), ArrowError> {
         let counts = per_game(games, diagnostics);
         let options = WriteOptions::default();
         for (i, (game, counts)) in games.iter().zip(counts).enumerate() {
-            if !keep(game) {
+            if !keep(i, game) {
                 continue;
             }
             self.file.append_option(source.file.as_deref());
