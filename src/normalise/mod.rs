@@ -64,7 +64,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::formats::ReadOutput;
 use std::borrow::Cow;
 
-use crate::model::{GameTree, NewProp, NodeId, PropValue, Property, Stored, TreeBuilder};
+use crate::model::{GameTree, NewProp, NodeId, PropValue, Property, Stored};
 
 /// Diagnostic codes of the normaliser (documented in `formats/normalise.md`).
 pub mod codes {
@@ -1084,48 +1084,72 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>, dropped: &[(&'static str, usize)]) 
 /// Builds the repaired tree: nodes in `rewrites` get their new properties; the children listed
 /// in `order` come in that order (the others keep theirs).
 fn rebuild(tree: &GameTree, rewrites: Vec<(NodeId, Vec<Vec<Repaired>>)>, order: &[(NodeId, Vec<NodeId>)]) -> GameTree {
+    // Written straight into the compact tree, in preorder (a parent, then each child's subtree
+    // in turn): a tree of millions of nodes is never held in a builder's per-node vectors.
+    struct Frame {
+        /// The new node whose children these are, and the new id of the last one written.
+        parent: u32,
+        last: Option<u32>,
+        kids: Vec<NodeId>,
+        next: usize,
+    }
     let mut rewrites: std::collections::HashMap<NodeId, Vec<Vec<Repaired>>> = rewrites.into_iter().collect();
     let reordered: std::collections::HashMap<NodeId, &Vec<NodeId>> = order.iter().map(|(p, c)| (*p, c)).collect();
-    let mut b = TreeBuilder::new();
-    // Builder ids of the tree's nodes; a parent is always placed before its children.
-    let mut ids = vec![NodeId::ROOT; tree.len()];
-    let mut stack = vec![NodeId::ROOT];
-    while let Some(id) = stack.pop() {
-        let mut at = ids[id.index()];
+    let mut out = GameTree::with_source(std::sync::Arc::new(String::new()));
+    out.reserve(tree.len(), tree.nodes().map(|n| n.prop_count()).sum());
+    let mut values: Vec<PropValue> = Vec::new();
+    let mut copy = |out: &mut GameTree, p: Property<'_>| {
+        values.clear();
+        values.extend(p.values().map(|v| v.to_owned_value()));
+        out.push_prop_owned(p.ident(), &values);
+    };
+    // Writes node `id` (split into a chain of nodes by a rewrite) under `parent`; returns the
+    // new ids of the chain's first and last nodes.
+    let mut write = |out: &mut GameTree, id: NodeId, parent: Option<u32>, prev: Option<u32>| {
+        let first = out.push_node(parent, prev);
+        let mut at = first;
         match rewrites.remove(&id) {
             Some(chain) => {
                 for (k, props) in chain.into_iter().enumerate() {
                     if k > 0 {
-                        at = b.add_child(at);
+                        at = out.push_node(Some(at), None);
                     }
                     for p in props {
                         match p {
-                            Repaired::Kept(s) => {
-                                let p = tree.stored_property(s);
-                                b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
-                            }
-                            Repaired::New(_, ident, values) => b.add_prop(at, &ident, values),
-                            Repaired::One(_, ident, value) => b.add_prop(at, &ident, [value]),
+                            Repaired::Kept(s) => copy(out, tree.stored_property(s)),
+                            Repaired::New(_, ident, values) => out.push_prop_owned(&ident, &values),
+                            Repaired::One(_, ident, value) => out.push_prop_owned(&ident, std::slice::from_ref(&value)),
                         }
                     }
                 }
             }
-            None => {
-                for p in tree.node(id).props() {
-                    b.add_prop(at, p.ident(), p.values().map(|v| v.to_owned_value()));
-                }
-            }
+            None => tree.node(id).props().for_each(|p| copy(out, p)),
         }
-        let kids: Vec<NodeId> = match reordered.get(&id) {
+        (first, at)
+    };
+    let kids_of = |id: NodeId| -> Vec<NodeId> {
+        match reordered.get(&id) {
             Some(c) => c.to_vec(),
             None => tree.children(id).collect(),
-        };
-        for &c in &kids {
-            ids[c.index()] = b.add_child(at);
         }
-        stack.extend(kids.iter().rev());
+    };
+    let (_, root) = write(&mut out, NodeId::ROOT, None, None);
+    let mut stack = vec![Frame { parent: root, last: None, kids: kids_of(NodeId::ROOT), next: 0 }];
+    while let Some(top) = stack.last_mut() {
+        let Some(&id) = top.kids.get(top.next) else {
+            stack.pop();
+            continue;
+        };
+        top.next += 1;
+        let (first, last) = write(&mut out, id, Some(top.parent), top.last);
+        top.last = Some(first);
+        let kids = kids_of(id);
+        if !kids.is_empty() {
+            stack.push(Frame { parent: last, last: None, kids, next: 0 });
+        }
     }
-    b.build()
+    out.finish();
+    out
 }
 
 #[cfg(test)]
