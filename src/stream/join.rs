@@ -34,7 +34,7 @@ pub(super) fn write_part_into(
 /// input's games are written on their own ([`write_part`], on any thread), then pushed in
 /// order. The bytes are those `to`'s writer gives for all the games at once (SGF, JSON, NDJSON:
 /// the registry's part writers); a table ([`Format::writes_table`], feature `parquet`) gets its
-/// row groups encoded ([`Joiner::push_rows`]), each of the size its caller cut it to.
+/// row groups encoded (`Joiner::push_rows`), each of the size its caller cut it to.
 ///
 /// ```
 /// use kifu::Format;
