@@ -198,14 +198,19 @@ pub(super) fn pick(mut collection: Collection, options: &BatchOptions, record: &
     let left_out = options.filter.retain(&mut collection, format);
     record.filtered += left_out;
     if left_out > 0 && collection.games.is_empty() {
-        let msg = format!("no game matches the filters ({left_out} left out); nothing written for it");
-        record.add(Stage::Batch, &[Diagnostic::info(codes::FILTERED_OUT, msg)]);
-        record.status = Status::Skipped;
-        return None;
+        return filtered_out(record, left_out);
     }
     let removed = options.strip.apply_all(&mut collection);
     record.add_stripped(&removed);
     Some(collection)
+}
+
+/// Skips an input whose games the filters all left out (`left_out` of them), saying so.
+fn filtered_out<T>(record: &mut Record, left_out: usize) -> Option<T> {
+    let msg = format!("no game matches the filters ({left_out} left out); nothing written for it");
+    record.add(Stage::Batch, &[Diagnostic::info(codes::FILTERED_OUT, msg)]);
+    record.status = Status::Skipped;
+    None
 }
 
 /// The diagnostics of a failed write: the writer's own, or one saying why it could not write.
@@ -496,10 +501,7 @@ pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record)
         }
         record.filtered += left_out;
         if left_out > 0 && !chosen.contains(&true) {
-            let msg = format!("no game matches the filters ({left_out} left out); nothing written for it");
-            record.add(Stage::Batch, &[Diagnostic::info(codes::FILTERED_OUT, msg)]);
-            record.status = Status::Skipped;
-            return None;
+            return filtered_out(record, left_out);
         }
     }
     let mut removed = kifu::strip::Removed::default();
