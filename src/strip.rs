@@ -270,6 +270,25 @@ impl Strip {
         removed
     }
 
+    /// [`Strip::apply`] on the games of `games` marked in `chosen` (a game past its end counts
+    /// as marked); what was removed from them.
+    ///
+    /// ```
+    /// use kifu::strip::{Kind, Strip};
+    /// let mut read = kifu::read(&b"(;C[a];B[pd]C[b])(;C[c])"[..]).unwrap();
+    /// let removed = Strip::new().with(Kind::Comments).apply_chosen(&mut read.collection.games, &[true, false]);
+    /// assert_eq!(removed.get(Kind::Comments), 2);
+    /// ```
+    pub fn apply_chosen(self, games: &mut [GameTree], chosen: &[bool]) -> Removed {
+        let mut removed = Removed::default();
+        for (i, game) in games.iter_mut().enumerate() {
+            if chosen.get(i).copied().unwrap_or(true) {
+                removed.add(&self.apply(game));
+            }
+        }
+        removed
+    }
+
     /// [`Strip::apply`] on every game of `collection`; what was removed from all of them.
     pub fn apply_all(self, collection: &mut Collection) -> Removed {
         let mut removed = Removed::default();

@@ -270,18 +270,15 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     print_diagnostics(&name, &read.diagnostics, v);
     // The games the filters keep are chosen, not taken out: a table keeps each game's number in
     // its file, and each its own diagnostics.
-    let chosen: Vec<bool> = read.collection.games.iter().map(|g| filter.matches(g, Some(from))).collect();
-    let left_out = chosen.iter().filter(|&&c| !c).count();
+    let mut chosen = vec![true; read.collection.games.len()];
+    let left_out = filter.choose(&read.collection.games, Some(from), &mut chosen);
     if left_out > 0 && left_out == chosen.len() {
         if !v.quiet {
             eprintln!("kifu: {name}: no game matches the filters ({left_out} left out); nothing written");
         }
         return finished(args.loud.strict, mismatch.iter().chain(&read.diagnostics));
     }
-    let mut removed = kifu::strip::Removed::default();
-    for (game, _) in read.collection.games.iter_mut().zip(&chosen).filter(|(_, c)| **c) {
-        removed.add(&strip.apply(game));
-    }
+    let removed = strip.apply_chosen(&mut read.collection.games, &chosen);
     let options = written.with_encoding(to_enc).with_source_charset(read.charset);
     let out_name = output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     // A table records where each game came from, its format and its diagnostics.

@@ -398,6 +398,29 @@ impl Filter {
         true
     }
 
+    /// Unmarks in `chosen` the marked games of `games` that do not match (read from a record of
+    /// `format`), leaving the games in place (a table keeps each game's number in its file);
+    /// returns how many were unmarked.
+    ///
+    /// ```
+    /// use kifu::select::Filter;
+    /// let read = kifu::read(&b"(;B[pd])(;B[pd];W[dp])"[..]).unwrap();
+    /// let mut chosen = vec![true; 2];
+    /// assert_eq!(Filter::new().min_moves(2).choose(&read.collection.games, None, &mut chosen), 1);
+    /// assert_eq!(chosen, [false, true]);
+    /// ```
+    pub fn choose(&self, games: &[GameTree], format: Option<Format>, chosen: &mut [bool]) -> usize {
+        if self.is_empty() {
+            return 0;
+        }
+        let mut left_out = 0;
+        for (c, game) in chosen.iter_mut().zip(games).filter(|(c, _)| **c) {
+            *c = self.matches(game, format);
+            left_out += usize::from(!*c);
+        }
+        left_out
+    }
+
     /// Keeps the games of `collection` that match (read from a record of `format`); returns
     /// how many were left out.
     pub fn retain(&self, collection: &mut Collection, format: Option<Format>) -> usize {

@@ -63,7 +63,7 @@ pub(super) fn merge(plan: &Plan, path: &Path, options: &BatchOptions, progress: 
                             join.push(&w, n)
                         }
                         Part::Rows(rows) => {
-                            games += rows.rows;
+                            games += rows.rows();
                             pending.push(&rows, &mut join).map_err(|e| stop(&mut refused, e))
                         }
                     };

@@ -464,11 +464,14 @@ pub(super) struct TableInput {
     pub(super) source: kifu::formats::parquet::Source,
     pub(super) read: kifu::ReadOutput,
     pub(super) chosen: Vec<bool>,
-    /// How many are chosen.
-    pub(super) rows: usize,
 }
 
 impl TableInput {
+    /// How many games go in.
+    pub(super) fn rows(&self) -> usize {
+        self.chosen.iter().filter(|&&c| c).count()
+    }
+
     /// Appends the chosen games to `table`.
     pub(super) fn append_to(&self, table: &mut kifu::formats::parquet::TableBuilder) -> Result<(), String> {
         table.append_chosen(&self.source, &self.read, &self.chosen).map_err(|e| e.to_string())
@@ -493,22 +496,12 @@ pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record)
             return None;
         }
     }
-    if !options.filter.is_empty() {
-        let mut left_out = 0;
-        for (c, game) in chosen.iter_mut().zip(games.iter()).filter(|(c, _)| **c) {
-            *c = options.filter.matches(game, Some(format));
-            left_out += usize::from(!*c);
-        }
-        record.filtered += left_out;
-        if left_out > 0 && !chosen.contains(&true) {
-            return filtered_out(record, left_out);
-        }
+    let left_out = options.filter.choose(games, Some(format), &mut chosen);
+    record.filtered += left_out;
+    if left_out > 0 && !chosen.contains(&true) {
+        return filtered_out(record, left_out);
     }
-    let mut removed = kifu::strip::Removed::default();
-    for (game, _) in games.iter_mut().zip(&chosen).filter(|(_, c)| **c) {
-        removed.add(&options.strip.apply(game));
-    }
-    record.add_stripped(&removed);
+    record.add_stripped(&options.strip.apply_chosen(games, &chosen));
     let shown = path_text(&job.input);
     let mut source = kifu::formats::parquet::Source::new(format);
     match shown.split_once("!/").filter(|_| is_member) {
@@ -518,8 +511,7 @@ pub(super) fn table_rows(job: &Job, options: &BatchOptions, record: &mut Record)
         }
         None => source.file = Some(shown),
     }
-    let rows = chosen.iter().filter(|&&c| c).count();
-    Some(TableInput { source, read, chosen, rows })
+    Some(TableInput { source, read, chosen })
 }
 
 /// A merged run of a plan into one output ([`super::merge::merge`], given by the caller: the
